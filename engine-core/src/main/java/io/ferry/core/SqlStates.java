@@ -1,0 +1,28 @@
+package io.ferry.core;
+
+/** The SQLSTATE codes Ferry reports (SQL standard classes; subclasses as PostgreSQL uses them). */
+public final class SqlStates {
+    public static final String SYNTAX_ERROR = "42601";
+    public static final String UNDEFINED_TABLE = "42P01";
+    public static final String UNDEFINED_COLUMN = "42703";
+    public static final String UNDEFINED_FUNCTION = "42883";
+    public static final String DUPLICATE_TABLE = "42P07";
+    public static final String DATATYPE_MISMATCH = "42804";
+    public static final String SYNTAX_OR_ACCESS_RULE = "42000";
+    public static final String DIVISION_BY_ZERO = "22012";
+    public static final String NUMERIC_OUT_OF_RANGE = "22003";
+    public static final String INVALID_CHARACTER_VALUE_FOR_CAST = "22018";
+    public static final String STRING_DATA_RIGHT_TRUNCATION = "22001";
+    public static final String INVALID_DATETIME_FORMAT = "22007";
+    public static final String NOT_NULL_VIOLATION = "23502";
+    public static final String BAD_COPY_FILE_FORMAT = "22P04";
+    public static final String INVALID_PARAMETER_VALUE = "22023";
+    public static final String DATA_EXCEPTION = "22000";
+    public static final String OUT_OF_MEMORY = "53200";
+    public static final String QUERY_CANCELED = "57014";
+    public static final String FEATURE_NOT_SUPPORTED = "0A000";
+    public static final String INTERNAL_ERROR = "XX000";
+
+    private SqlStates() {
+    }
+}

@@ -1,0 +1,226 @@
+package io.ferry.core.expr;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.Physical;
+import io.ferry.core.types.TypeKind;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.BytesVector;
+import io.ferry.core.vector.DoubleVector;
+import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.Vector;
+
+/**
+ * Turns an {@link Expr} tree into an {@link Evaluator} tree once per query; the evaluators then run a tight
+ * loop per operator over whole vectors. Operator and operand shape (column vs. constant) are decided here, not
+ * per row.
+ */
+public final class ExprCompiler {
+    private ExprCompiler() {
+    }
+
+    public static Evaluator compile(Expr expr) {
+        if (expr instanceof InputRef ref) {
+            int index = ref.index();
+            return b -> b.column(index);
+        }
+        if (expr instanceof Literal lit) {
+            return constant(lit);
+        }
+        return compileCall((Call) expr);
+    }
+
+    public static List<Evaluator> compileAll(List<Expr> exprs) {
+        List<Evaluator> out = new ArrayList<>(exprs.size());
+        for (Expr e : exprs) {
+            out.add(compile(e));
+        }
+        return out;
+    }
+
+    private static Evaluator constant(Literal lit) {
+        Object v = lit.value();
+        Physical p = lit.type().physical();
+        if (v == null) {
+            return b -> Vector.allNull(p, b.rowCount());
+        }
+        return switch (p) {
+            case LONG -> {
+                long x = (Long) v;
+                yield b -> LongVector.constant(x, b.rowCount());
+            }
+            case DOUBLE -> {
+                double x = (Double) v;
+                yield b -> {
+                    double[] d = new double[b.rowCount()];
+                    Arrays.fill(d, x);
+                    return new DoubleVector(d, null, b.rowCount());
+                };
+            }
+            case BYTES -> {
+                byte[] x = ((String) v).getBytes(StandardCharsets.UTF_8);
+                yield b -> BytesVector.constant(x, b.rowCount());
+            }
+        };
+    }
+
+    private static Evaluator compileCall(Call call) {
+        Op op = call.op();
+        List<Expr> args = call.args();
+        FerryType type = call.type();
+        switch (op) {
+            case PLUS, MINUS, TIMES, DIVIDE, MOD -> {
+                Evaluator a = compile(args.get(0));
+                Evaluator b = compile(args.get(1));
+                FerryType ta = args.get(0).type();
+                FerryType tb = args.get(1).type();
+                if (type.physical() == Physical.DOUBLE) {
+                    return batch -> ArithmeticKernels.doubleOp(op, (DoubleVector) a.eval(batch),
+                            (DoubleVector) b.eval(batch), batch.rowCount());
+                }
+                if (type.kind() == TypeKind.DECIMAL && op == Op.TIMES) {
+                    return batch -> ArithmeticKernels.decimalTimes((LongVector) a.eval(batch),
+                            (LongVector) b.eval(batch), scale(ta), scale(tb), type, batch.rowCount());
+                }
+                if (type.kind() == TypeKind.DECIMAL && op == Op.DIVIDE) {
+                    return batch -> ArithmeticKernels.decimalDivide((LongVector) a.eval(batch),
+                            (LongVector) b.eval(batch), scale(ta), scale(tb), type, batch.rowCount());
+                }
+                return batch -> ArithmeticKernels.longOp(op, (LongVector) a.eval(batch), (LongVector) b.eval(batch),
+                        type, batch.rowCount());
+            }
+            case NEGATE -> {
+                Evaluator a = compile(args.get(0));
+                return batch -> ArithmeticKernels.negate(a.eval(batch), type, batch.rowCount());
+            }
+            case ABS -> {
+                Evaluator a = compile(args.get(0));
+                return batch -> ArithmeticKernels.abs(a.eval(batch), type, batch.rowCount());
+            }
+            case EQ, NE, LT, LE, GT, GE -> {
+                return comparison(op, args.get(0), args.get(1));
+            }
+            case AND, OR -> {
+                List<Evaluator> parts = compileAll(args);
+                return batch -> {
+                    LongVector acc = (LongVector) parts.get(0).eval(batch);
+                    for (int i = 1; i < parts.size(); i++) {
+                        LongVector next = (LongVector) parts.get(i).eval(batch);
+                        acc = op == Op.AND ? LogicKernels.and(acc, next, batch.rowCount())
+                                : LogicKernels.or(acc, next, batch.rowCount());
+                    }
+                    return acc;
+                };
+            }
+            case NOT -> {
+                Evaluator a = compile(args.get(0));
+                return batch -> LogicKernels.not((LongVector) a.eval(batch), batch.rowCount());
+            }
+            case IS_NULL, IS_NOT_NULL, IS_TRUE, IS_FALSE, IS_NOT_TRUE, IS_NOT_FALSE -> {
+                Evaluator a = compile(args.get(0));
+                return batch -> LogicKernels.test(op, a.eval(batch), batch.rowCount());
+            }
+            case CAST -> {
+                Evaluator a = compile(args.get(0));
+                FerryType from = args.get(0).type();
+                return batch -> CastKernels.cast(a.eval(batch), from, type, batch.rowCount());
+            }
+            case CASE -> {
+                return new CaseEvaluator(compileAll(args), type.physical());
+            }
+            case COALESCE -> {
+                List<Evaluator> parts = compileAll(args);
+                return batch -> coalesce(parts, batch, type.physical());
+            }
+            case LIKE -> {
+                Evaluator a = compile(args.get(0));
+                String pattern = (String) ((Literal) args.get(1)).value();
+                Character escape = args.size() > 2 ? ((String) ((Literal) args.get(2)).value()).charAt(0) : null;
+                LikeMatcher m = new LikeMatcher(pattern, escape);
+                return batch -> m.match((BytesVector) a.eval(batch), batch.rowCount());
+            }
+            case IN -> {
+                return InList.compile(compile(args.get(0)), args.subList(1, args.size()), args.get(0).type());
+            }
+            case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_QUARTER, EXTRACT_DOW, EXTRACT_DOY -> {
+                Evaluator a = compile(args.get(0));
+                TypeKind kind = args.get(0).type().kind();
+                return batch -> DateKernels.extract(op, (LongVector) a.eval(batch), kind, batch.rowCount());
+            }
+            case UPPER, LOWER, SUBSTRING, CONCAT, CHAR_LENGTH -> {
+                return StringKernels.compile(op, compileAll(args));
+            }
+            default -> throw new IllegalArgumentException("no kernel for " + op);
+        }
+    }
+
+    private static int scale(FerryType t) {
+        return t.kind() == TypeKind.DECIMAL ? t.scale() : 0;
+    }
+
+    private static Evaluator comparison(Op op, Expr left, Expr right) {
+        if (left instanceof Literal && !(right instanceof Literal)) {
+            return comparison(flip(op), right, left);
+        }
+        Evaluator a = compile(left);
+        Physical p = left.type().physical();
+        if (right instanceof Literal lit && lit.value() != null) {
+            switch (p) {
+                case LONG -> {
+                    long y = (Long) lit.value();
+                    return batch -> ComparisonKernels.longConst(op, (LongVector) a.eval(batch), y, batch.rowCount());
+                }
+                case BYTES -> {
+                    byte[] y = ((String) lit.value()).getBytes(StandardCharsets.UTF_8);
+                    return batch -> ComparisonKernels.bytesConst(op, (BytesVector) a.eval(batch), y, batch.rowCount());
+                }
+                default -> {
+                }
+            }
+        }
+        Evaluator b = compile(right);
+        return switch (p) {
+            case LONG -> batch -> ComparisonKernels.longs(op, (LongVector) a.eval(batch), (LongVector) b.eval(batch),
+                    batch.rowCount());
+            case DOUBLE -> batch -> ComparisonKernels.doubles(op, (DoubleVector) a.eval(batch),
+                    (DoubleVector) b.eval(batch), batch.rowCount());
+            case BYTES -> batch -> ComparisonKernels.bytes(op, (BytesVector) a.eval(batch), (BytesVector) b.eval(batch),
+                    batch.rowCount());
+        };
+    }
+
+    private static Op flip(Op op) {
+        return switch (op) {
+            case LT -> Op.GT;
+            case LE -> Op.GE;
+            case GT -> Op.LT;
+            case GE -> Op.LE;
+            default -> op;
+        };
+    }
+
+    private static Vector coalesce(List<Evaluator> parts, Batch batch, Physical p) {
+        int n = batch.rowCount();
+        Vector acc = parts.get(0).eval(batch);
+        for (int k = 1; k < parts.size() && acc.nulls() != null; k++) {
+            boolean[] nulls = acc.nulls();
+            int[] positions = new int[n];
+            int count = 0;
+            for (int i = 0; i < n; i++) {
+                if (nulls[i]) {
+                    positions[count++] = i;
+                }
+            }
+            if (count == 0) {
+                break;
+            }
+            Vector fill = parts.get(k).eval(batch.gather(positions, count));
+            acc = Scatter.overlay(acc, fill, positions, count, p);
+        }
+        return acc;
+    }
+}

@@ -1,0 +1,24 @@
+package io.ferry.core.expr;
+
+/**
+ * The operators Ferry evaluates natively. Arguments arrive already cast to the types the operator expects
+ * (the SQL layer inserts CASTs): arithmetic and comparisons take operands of one type, except that DECIMAL
+ * multiplication and division take operands of any scale and produce the result type's scale.
+ */
+public enum Op {
+    PLUS, MINUS, TIMES, DIVIDE, MOD, NEGATE,
+    EQ, NE, LT, LE, GT, GE,
+    AND, OR, NOT,
+    IS_NULL, IS_NOT_NULL, IS_TRUE, IS_FALSE, IS_NOT_TRUE, IS_NOT_FALSE,
+    /** args: when1, then1, when2, then2, ..., else. */
+    CASE,
+    CAST,
+    /** args: value, pattern literal, optional escape literal. */
+    LIKE,
+    /** args: value, then literals; true when value equals any of them. */
+    IN,
+    COALESCE,
+    EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_QUARTER, EXTRACT_DOW, EXTRACT_DOY,
+    UPPER, LOWER, CHAR_LENGTH, CONCAT, SUBSTRING,
+    ABS
+}

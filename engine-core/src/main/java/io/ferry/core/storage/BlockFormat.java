@@ -1,0 +1,93 @@
+package io.ferry.core.storage;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+import org.apache.arrow.memory.ArrowBuf;
+
+/**
+ * The layout of a block (DESIGN.md "Storage layout"): a small header, then one Arrow record batch laid out
+ * contiguously as in the Arrow IPC body (each buffer 8-byte aligned). All integers little-endian.
+ *
+ * <pre>
+ *  0  int    magic 'FRYB'
+ *  4  short  format version
+ *  6  short  column count (c)
+ *  8  int    row count
+ * 12  int    total length in bytes (header + body)
+ * 16  int    CRC32C of the whole block, computed with this field zero
+ * 20  int    number of valid next-block pointers (at most {@link #NEXT_POINTERS})
+ * 24  NEXT_POINTERS x 16 bytes: next-block pointers (int node, int length, long address), grouped so a reader
+ *     can prefetch the following blocks without chasing pointers (I-Store section 3, figure 3)
+ * 88  c x 28 bytes: per column int null count, then (int offset, int length) of validity, offsets and data
+ *     buffers; offsets are from the block start, length 0 means the buffer is absent
+ *     body, 8-byte aligned
+ * </pre>
+ */
+public final class BlockFormat {
+    public static final int MAGIC = 0x42595246;
+    public static final short VERSION = 1;
+    public static final int NEXT_POINTERS = 4;
+
+    static final int OFF_MAGIC = 0;
+    static final int OFF_VERSION = 4;
+    static final int OFF_COLUMNS = 6;
+    static final int OFF_ROWS = 8;
+    static final int OFF_LENGTH = 12;
+    static final int OFF_CHECKSUM = 16;
+    static final int OFF_POINTER_COUNT = 20;
+    static final int OFF_POINTERS = 24;
+    static final int POINTER_BYTES = 16;
+    static final int OFF_DIRECTORY = OFF_POINTERS + NEXT_POINTERS * POINTER_BYTES;
+    static final int COLUMN_ENTRY_BYTES = 28;
+
+    private BlockFormat() {
+    }
+
+    public static int headerSize(int columns) {
+        return align8(OFF_DIRECTORY + columns * COLUMN_ENTRY_BYTES);
+    }
+
+    static int align8(int n) {
+        return (n + 7) & ~7;
+    }
+
+    static long align8(long n) {
+        return (n + 7) & ~7L;
+    }
+
+    /** CRC32C over {@code length} bytes of {@code buf} at {@code offset}, with the checksum field taken as zero. */
+    public static int checksum(ArrowBuf buf, long offset, int length) {
+        ByteBuffer bytes = buf.nioBuffer(offset, length).order(ByteOrder.LITTLE_ENDIAN);
+        CRC32C crc = new CRC32C();
+        ByteBuffer head = bytes.duplicate();
+        head.limit(OFF_CHECKSUM);
+        crc.update(head);
+        crc.update(new byte[4]);
+        ByteBuffer tail = bytes.duplicate();
+        tail.position(OFF_CHECKSUM + 4);
+        crc.update(tail);
+        return (int) crc.getValue();
+    }
+
+    /** Records the pointers to the blocks that follow this one and re-seals the checksum. */
+    public static void setNextPointers(ArrowBuf block, long offset, BlockPointer[] pointers) {
+        if (pointers.length > NEXT_POINTERS) {
+            throw new IllegalArgumentException("at most " + NEXT_POINTERS + " next pointers, got " + pointers.length);
+        }
+        block.setInt(offset + OFF_POINTER_COUNT, pointers.length);
+        for (int i = 0; i < pointers.length; i++) {
+            long p = offset + OFF_POINTERS + (long) i * POINTER_BYTES;
+            block.setInt(p, pointers[i].node());
+            block.setInt(p + 4, pointers[i].length());
+            block.setLong(p + 8, pointers[i].address());
+        }
+        int length = block.getInt(offset + OFF_LENGTH);
+        block.setInt(offset + OFF_CHECKSUM, checksum(block, offset, length));
+    }
+
+    /** A remote pointer to a block: which node holds it, where, and how long it is. */
+    public record BlockPointer(int node, long address, int length) {
+    }
+}

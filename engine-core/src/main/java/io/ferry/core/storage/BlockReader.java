@@ -1,0 +1,214 @@
+package io.ferry.core.storage;
+
+import static io.ferry.core.storage.BlockFormat.*;
+
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.TableSchema;
+import io.ferry.core.types.TypeKind;
+import io.ferry.core.vector.BytesVector;
+import io.ferry.core.vector.DoubleVector;
+import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.Vector;
+
+/**
+ * Reads a block in the {@link BlockFormat} layout in place: either as Arrow vectors over the block's own bytes
+ * (no copy) or, for execution, column by column into {@link Vector}s.
+ */
+public final class BlockReader {
+    private final ArrowBuf buf;
+    private final long offset;
+    private final int rows;
+    private final int columns;
+    private final int length;
+
+    /** Checks the header (magic, version, lengths) of the block at {@code offset}; see {@link #verifyChecksum()}. */
+    public BlockReader(ArrowBuf buf, long offset) {
+        this.buf = buf;
+        this.offset = offset;
+        if (offset < 0 || offset + OFF_DIRECTORY > buf.capacity()) {
+            throw new MalformedBlockException("block at offset " + offset + " lies outside its buffer of "
+                    + buf.capacity() + " bytes");
+        }
+        int magic = buf.getInt(offset + OFF_MAGIC);
+        if (magic != MAGIC) {
+            throw new MalformedBlockException(String.format("not a Ferry block: magic 0x%08x, expected 0x%08x",
+                    magic, MAGIC));
+        }
+        short version = buf.getShort(offset + OFF_VERSION);
+        if (version != VERSION) {
+            throw new MalformedBlockException("block format version " + version + " is not supported (this build "
+                    + "reads version " + VERSION + ")");
+        }
+        this.columns = buf.getShort(offset + OFF_COLUMNS);
+        this.rows = buf.getInt(offset + OFF_ROWS);
+        this.length = buf.getInt(offset + OFF_LENGTH);
+        if (rows < 0 || columns < 0 || length < headerSize(columns) || offset + length > buf.capacity()) {
+            throw new MalformedBlockException("block header is inconsistent: " + rows + " rows, " + columns
+                    + " columns, " + length + " bytes in a buffer of " + buf.capacity());
+        }
+        for (int c = 0; c < columns; c++) {
+            for (int b = 0; b < 3; b++) {
+                long at = entry(c) + 4 + 8L * b;
+                long from = buf.getInt(at);
+                long len = buf.getInt(at + 4);
+                if (len < 0 || from < 0 || (len > 0 && from + len > length)) {
+                    throw new MalformedBlockException("column " + c + " buffer " + b + " lies outside the block");
+                }
+            }
+        }
+    }
+
+    /** Recomputes the CRC32C and compares it with the one stored in the header. */
+    public BlockReader verifyChecksum() {
+        int stored = buf.getInt(offset + OFF_CHECKSUM);
+        int actual = checksum(buf, offset, length);
+        if (stored != actual) {
+            throw new MalformedBlockException(String.format("block checksum mismatch: stored 0x%08x, computed 0x%08x",
+                    stored, actual));
+        }
+        return this;
+    }
+
+    public int rowCount() {
+        return rows;
+    }
+
+    public int columnCount() {
+        return columns;
+    }
+
+    public int length() {
+        return length;
+    }
+
+    public int nullCount(int column) {
+        return buf.getInt(entry(column));
+    }
+
+    public BlockPointer[] nextPointers() {
+        int n = buf.getInt(offset + OFF_POINTER_COUNT);
+        BlockPointer[] out = new BlockPointer[n];
+        for (int i = 0; i < n; i++) {
+            long p = offset + OFF_POINTERS + (long) i * POINTER_BYTES;
+            out[i] = new BlockPointer(buf.getInt(p), buf.getLong(p + 8), buf.getInt(p + 4));
+        }
+        return out;
+    }
+
+    private long entry(int column) {
+        return offset + OFF_DIRECTORY + (long) column * COLUMN_ENTRY_BYTES;
+    }
+
+    private long bufferAt(int column, int which) {
+        return offset + buf.getInt(entry(column) + 4 + 8L * which);
+    }
+
+    private int bufferLength(int column, int which) {
+        return buf.getInt(entry(column) + 8 + 8L * which);
+    }
+
+    /**
+     * The block as Arrow vectors that point into the block's bytes (no copy). The root holds references on the
+     * block's buffer; close it when done.
+     */
+    public VectorSchemaRoot toArrow(TableSchema schema, BufferAllocator allocator) {
+        if (schema.size() != columns) {
+            throw new MalformedBlockException("block has " + columns + " columns, schema has " + schema.size());
+        }
+        List<ArrowFieldNode> nodes = new ArrayList<>(columns);
+        List<ArrowBuf> buffers = new ArrayList<>(columns * 3);
+        for (int c = 0; c < columns; c++) {
+            nodes.add(new ArrowFieldNode(rows, nullCount(c)));
+            buffers.add(slice(c, 0));
+            if (schema.type(c).kind() == TypeKind.VARCHAR) {
+                buffers.add(slice(c, 1));
+            }
+            buffers.add(slice(c, 2));
+        }
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema.toArrow(), allocator);
+        try (ArrowRecordBatch batch = new ArrowRecordBatch(rows, nodes, buffers)) {
+            new VectorLoader(root).load(batch);
+        }
+        return root;
+    }
+
+    private ArrowBuf slice(int column, int which) {
+        int len = bufferLength(column, which);
+        return len == 0 ? buf.slice(offset, 0) : buf.slice(bufferAt(column, which), len);
+    }
+
+    /** Rows {@code [from, from + count)} of {@code column} as an execution vector (one bulk copy per buffer). */
+    public Vector decode(int column, FerryType type, int from, int count) {
+        boolean[] nulls = null;
+        if (nullCount(column) > 0) {
+            long validity = bufferAt(column, 0);
+            nulls = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                int bit = from + i;
+                nulls[i] = (buf.getByte(validity + (bit >>> 3)) & (1 << (bit & 7))) == 0;
+            }
+        }
+        long data = bufferAt(column, 2);
+        switch (type.kind()) {
+            case VARCHAR -> {
+                long offs = bufferAt(column, 1);
+                int base = buf.getInt(offs + 4L * from);
+                int[] offsets = new int[count + 1];
+                buf.nioBuffer(offs + 4L * from, 4 * (count + 1)).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer()
+                        .get(offsets);
+                for (int i = 0; i <= count; i++) {
+                    offsets[i] -= base;
+                }
+                byte[] bytes = new byte[offsets[count]];
+                buf.getBytes(data + base, bytes, 0, bytes.length);
+                return new BytesVector(bytes, offsets, nulls, count);
+            }
+            case BOOLEAN -> {
+                long[] values = new long[count];
+                for (int i = 0; i < count; i++) {
+                    int bit = from + i;
+                    values[i] = (buf.getByte(data + (bit >>> 3)) >>> (bit & 7)) & 1;
+                }
+                return new LongVector(values, nulls, count);
+            }
+            case INTEGER, DATE -> {
+                int[] ints = new int[count];
+                buf.nioBuffer(data + 4L * from, 4 * count).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(ints);
+                long[] values = new long[count];
+                for (int i = 0; i < count; i++) {
+                    values[i] = ints[i];
+                }
+                return new LongVector(values, nulls, count);
+            }
+            case DECIMAL -> {
+                long[] values = new long[count];
+                for (int i = 0; i < count; i++) {
+                    values[i] = buf.getLong(data + 16L * (from + i));
+                }
+                return new LongVector(values, nulls, count);
+            }
+            case DOUBLE -> {
+                double[] values = new double[count];
+                buf.nioBuffer(data + 8L * from, 8 * count).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer()
+                        .get(values);
+                return new DoubleVector(values, nulls, count);
+            }
+            default -> {
+                long[] values = new long[count];
+                buf.nioBuffer(data + 8L * from, 8 * count).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(values);
+                return new LongVector(values, nulls, count);
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.ferry.core.storage;
+
+import static java.util.Objects.requireNonNull;
+
+import io.ferry.core.types.TableSchema;
+
+/** A named table: its schema and its current {@link TableData} version. */
+public final class Table {
+    private final String name;
+    private final TableSchema schema;
+    private final BlockStore store;
+    private TableData current = TableData.empty();
+    private boolean dropped;
+
+    Table(String name, TableSchema schema, BlockStore store) {
+        this.name = requireNonNull(name, "name is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        this.store = store;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public TableSchema schema() {
+        return schema;
+    }
+
+    /** The current version, retained for the caller: close it when done. */
+    public synchronized TableData snapshot() {
+        return current.retain();
+    }
+
+    public synchronized long rowCount() {
+        return current.rowCount();
+    }
+
+    /** Starts staging new rows; nothing is visible until {@link TableAppender#commit()}. */
+    public TableAppender appender() {
+        return new TableAppender(this, store);
+    }
+
+    synchronized void publish(java.util.List<Block> added) {
+        if (dropped) {
+            for (Block b : added) {
+                b.release();
+            }
+            throw new io.ferry.core.FerryException(io.ferry.core.SqlStates.UNDEFINED_TABLE,
+                    "table '" + name + "' was dropped while rows were being added to it");
+        }
+        TableData next = current.append(added);
+        current.close();
+        current = next;
+    }
+
+    synchronized void drop() {
+        dropped = true;
+        current.close();
+        current = TableData.empty();
+    }
+}
