@@ -1,0 +1,90 @@
+package io.ferry.core.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.Physical;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.Vector;
+
+/**
+ * Groups rows by key columns and folds each group with plain accumulators (COUNT, SUM, SUM0, MIN, MAX).
+ * The same class serves as the partial aggregation every thread runs and as the final merge of their outputs.
+ */
+final class HashAggregator {
+    private final int[] groupKeys;
+    private final List<AggCall> calls;
+    private final GroupTable table;
+    private final Accumulator[] accumulators;
+    private int[] groupIds = new int[Vector.MAX_ROWS];
+
+    HashAggregator(List<FerryType> inputTypes, int[] groupKeys, List<AggCall> calls, QueryMemory memory) {
+        this.groupKeys = groupKeys;
+        this.calls = calls;
+        Physical[] keyTypes = new Physical[groupKeys.length];
+        for (int k = 0; k < groupKeys.length; k++) {
+            keyTypes[k] = inputTypes.get(groupKeys[k]).physical();
+        }
+        this.table = new GroupTable(keyTypes, memory);
+        this.accumulators = new Accumulator[calls.size()];
+        for (int i = 0; i < calls.size(); i++) {
+            AggCall c = calls.get(i);
+            Physical in = c.arg() < 0 ? Physical.LONG : inputTypes.get(c.arg()).physical();
+            accumulators[i] = Accumulator.create(c.kind(), in, c.type());
+        }
+        if (groupKeys.length == 0) {
+            table.findOrInsert(new Vector[0], 1, new int[1]);
+            for (Accumulator a : accumulators) {
+                a.ensure(1);
+            }
+        }
+    }
+
+    void add(Batch batch) {
+        int n = batch.rowCount();
+        if (n == 0) {
+            return;
+        }
+        if (groupIds.length < n) {
+            groupIds = new int[n];
+        }
+        if (groupKeys.length == 0) {
+            java.util.Arrays.fill(groupIds, 0, n, 0);
+        } else {
+            Vector[] keys = new Vector[groupKeys.length];
+            for (int k = 0; k < keys.length; k++) {
+                keys[k] = batch.column(groupKeys[k]);
+            }
+            table.findOrInsert(keys, n, groupIds);
+        }
+        int groups = table.groupCount();
+        for (int i = 0; i < accumulators.length; i++) {
+            int arg = calls.get(i).arg();
+            accumulators[i].ensure(groups);
+            accumulators[i].add(groupIds, arg < 0 ? null : batch.column(arg), n);
+        }
+    }
+
+    /** Group keys then one column per call, in batches of at most {@link Vector#MAX_ROWS} rows. */
+    List<Batch> result() {
+        int groups = table.groupCount();
+        List<Batch> out = new ArrayList<>();
+        for (int from = 0; from < groups; from += Vector.MAX_ROWS) {
+            int count = Math.min(Vector.MAX_ROWS, groups - from);
+            Vector[] keys = table.keyVectors(from, count);
+            Vector[] cols = new Vector[keys.length + accumulators.length];
+            System.arraycopy(keys, 0, cols, 0, keys.length);
+            for (int i = 0; i < accumulators.length; i++) {
+                accumulators[i].ensure(groups);
+                cols[keys.length + i] = accumulators[i].result(from, count);
+            }
+            out.add(new Batch(count, cols));
+        }
+        return out;
+    }
+
+    void close() {
+        table.close();
+    }
+}

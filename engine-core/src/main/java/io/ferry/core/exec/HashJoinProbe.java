@@ -1,0 +1,113 @@
+package io.ferry.core.exec;
+
+import java.util.Arrays;
+
+import io.ferry.core.expr.Evaluator;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.Vector;
+
+/**
+ * Streams probe batches through a built {@link JoinHashTable}. The residual (non-equi) condition is applied to
+ * candidate pairs before deciding which probe rows matched, so LEFT, SEMI and ANTI joins honour it.
+ */
+final class HashJoinProbe implements Transform {
+    private final JoinHashTable table;
+    private final int[] probeKeys;
+    private final JoinKind kind;
+    private final Evaluator residual;
+
+    HashJoinProbe(JoinHashTable table, int[] probeKeys, JoinKind kind, Evaluator residual) {
+        this.table = table;
+        this.probeKeys = probeKeys;
+        this.kind = kind;
+        this.residual = residual;
+    }
+
+    @Override
+    public Batch apply(Batch probe) {
+        int n = probe.rowCount();
+        Vector[] keys = new Vector[probeKeys.length];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = probe.column(probeKeys[k]);
+        }
+        boolean existenceOnly = residual == null && (kind == JoinKind.SEMI || kind == JoinKind.ANTI);
+        JoinHashTable.Matches m = table.probe(keys, n, existenceOnly);
+        int[] probeRows = m.probe;
+        int[] buildRows = m.build;
+        int pairs = m.count;
+        if (residual != null && pairs > 0) {
+            Batch joined = joined(probe, probeRows, buildRows, pairs);
+            LongVector pass = (LongVector) residual.eval(joined);
+            int kept = 0;
+            for (int i = 0; i < pairs; i++) {
+                if (!pass.isNull(i) && pass.get(i) != 0) {
+                    probeRows[kept] = probeRows[i];
+                    buildRows[kept++] = buildRows[i];
+                }
+            }
+            if (kind == JoinKind.INNER) {
+                return kept == pairs ? joined : joined.compact(mask(pass, pairs), kept);
+            }
+            pairs = kept;
+        }
+        switch (kind) {
+            case INNER -> {
+                return joined(probe, probeRows, buildRows, pairs);
+            }
+            case SEMI, ANTI -> {
+                boolean[] matched = new boolean[n];
+                for (int i = 0; i < pairs; i++) {
+                    matched[probeRows[i]] = true;
+                }
+                boolean want = kind == JoinKind.SEMI;
+                int count = 0;
+                boolean[] keep = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    if (matched[i] == want) {
+                        keep[i] = true;
+                        count++;
+                    }
+                }
+                return probe.compact(keep, count);
+            }
+            default -> {
+                boolean[] matched = new boolean[n];
+                for (int i = 0; i < pairs; i++) {
+                    matched[probeRows[i]] = true;
+                }
+                int unmatched = 0;
+                for (int i = 0; i < n; i++) {
+                    unmatched += matched[i] ? 0 : 1;
+                }
+                int total = pairs + unmatched;
+                int[] p = Arrays.copyOf(probeRows, total);
+                int[] b = Arrays.copyOf(buildRows, total);
+                for (int i = 0, k = pairs; i < n; i++) {
+                    if (!matched[i]) {
+                        p[k] = i;
+                        b[k++] = -1;
+                    }
+                }
+                return joined(probe, p, b, total);
+            }
+        }
+    }
+
+    private static boolean[] mask(LongVector pass, int n) {
+        boolean[] keep = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            keep[i] = !pass.isNull(i) && pass.get(i) != 0;
+        }
+        return keep;
+    }
+
+    private Batch joined(Batch probe, int[] probeRows, int[] buildRows, int count) {
+        Batch left = probe.gather(probeRows, count);
+        Batch right = table.build().gather(buildRows, count);
+        Vector[] cols = new Vector[left.columnCount() + right.columnCount()];
+        System.arraycopy(left.columns(), 0, cols, 0, left.columnCount());
+        System.arraycopy(right.columns(), 0, cols, left.columnCount(), right.columnCount());
+        return new Batch(count, cols);
+    }
+}

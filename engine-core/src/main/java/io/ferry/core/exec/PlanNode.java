@@ -1,0 +1,95 @@
+package io.ferry.core.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.ferry.core.expr.Expr;
+import io.ferry.core.storage.Table;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.vector.Batch;
+
+/**
+ * A physical plan Ferry executes: the SQL layer's Ferry nodes translate into this tree, which knows nothing of
+ * Calcite. Every node lists the types of the columns it produces.
+ */
+public sealed interface PlanNode {
+    List<FerryType> types();
+
+    /** Reads {@code columns} of {@code table}, optionally sampled. */
+    record Scan(Table table, int[] columns, SampleSpec sample) implements PlanNode {
+        @Override
+        public List<FerryType> types() {
+            List<FerryType> out = new ArrayList<>(columns.length);
+            for (int c : columns) {
+                out.add(table.schema().type(c));
+            }
+            return out;
+        }
+    }
+
+    /** Rows of {@code input} for which {@code condition} is true (not false, not NULL). */
+    record Filter(PlanNode input, Expr condition) implements PlanNode {
+        @Override
+        public List<FerryType> types() {
+            return input.types();
+        }
+    }
+
+    record Project(PlanNode input, List<Expr> exprs) implements PlanNode {
+        @Override
+        public List<FerryType> types() {
+            List<FerryType> out = new ArrayList<>(exprs.size());
+            for (Expr e : exprs) {
+                out.add(e.type());
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Hash aggregation: output is the group keys then one column per call. Runs as a partial aggregation per
+     * thread followed by a final merge (the split later issues use across the network).
+     */
+    record Aggregate(PlanNode input, int[] groupKeys, List<AggCall> calls) implements PlanNode {
+        @Override
+        public List<FerryType> types() {
+            List<FerryType> in = input.types();
+            List<FerryType> out = new ArrayList<>();
+            for (int k : groupKeys) {
+                out.add(in.get(k));
+            }
+            for (AggCall c : calls) {
+                out.add(c.type());
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Hash join: builds on {@code right}, probes with {@code left}. Output is left's columns then right's
+     * (SEMI and ANTI: left's only). {@code residual} (or null) is evaluated over left ++ right columns.
+     */
+    record Join(PlanNode left, PlanNode right, JoinKind kind, int[] leftKeys, int[] rightKeys, Expr residual)
+            implements PlanNode {
+        @Override
+        public List<FerryType> types() {
+            List<FerryType> out = new ArrayList<>(left.types());
+            if (kind == JoinKind.INNER || kind == JoinKind.LEFT) {
+                out.addAll(right.types());
+            }
+            return out;
+        }
+    }
+
+    /** ORDER BY keys, then OFFSET and FETCH ({@code fetch < 0}: no limit). With no keys: just OFFSET/FETCH. */
+    record Sort(PlanNode input, List<SortKey> keys, long offset, long fetch) implements PlanNode {
+        @Override
+        public List<FerryType> types() {
+            return input.types();
+        }
+    }
+
+    /** Literal rows. */
+    record Values(List<FerryType> types, Batch rows) implements PlanNode {
+    }
+}

@@ -1,0 +1,406 @@
+package io.ferry.core.exec;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+import io.ferry.core.expr.Evaluator;
+import io.ferry.core.expr.ExprCompiler;
+import io.ferry.core.storage.TableData;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.Vector;
+
+/**
+ * Runs a {@link PlanNode} tree with morsel-driven parallelism: the tree is cut into pipelines at the
+ * operators that must see all their input (aggregate, join build, sort); each pipeline runs on up to
+ * {@code threads} threads that claim morsels (blocks) one at a time, stream them through the pipeline's
+ * transforms, and feed a per-thread sink whose states are merged at the end.
+ */
+public final class QueryExecutor implements AutoCloseable {
+    private final int threads;
+    private final ExecutorService pool;
+
+    public QueryExecutor(int threads) {
+        this.threads = threads;
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, "ferry-exec-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        this.pool = Executors.newFixedThreadPool(threads, factory);
+    }
+
+    public int threads() {
+        return threads;
+    }
+
+    /** Runs the plan to completion; the result's batches are in output order only if the plan sorts. */
+    public List<Batch> execute(PlanNode plan, QueryContext ctx) {
+        try (Run run = new Run(ctx)) {
+            return run.materialize(plan);
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+
+    /** A pipeline: a source and the transforms its batches go through. */
+    private record Pipeline(Source source, List<Transform> transforms) {
+        Pipeline then(Transform t) {
+            List<Transform> next = new ArrayList<>(transforms);
+            next.add(t);
+            return new Pipeline(source, next);
+        }
+    }
+
+    /** One sink per thread; sinks are merged after the pipeline has drained. */
+    private interface Sink {
+        void consume(Batch batch);
+
+        default boolean satisfied() {
+            return false;
+        }
+    }
+
+    /** The state of one execution: table versions it holds and the hash tables it built. */
+    private final class Run implements AutoCloseable {
+        private final QueryContext ctx;
+        private final List<TableData> snapshots = new ArrayList<>();
+        private final List<Runnable> cleanups = new ArrayList<>();
+
+        Run(QueryContext ctx) {
+            this.ctx = ctx;
+        }
+
+        List<Batch> materialize(PlanNode node) {
+            if (node instanceof PlanNode.Aggregate agg) {
+                return aggregate(agg);
+            }
+            if (node instanceof PlanNode.Sort sort) {
+                return sort(sort);
+            }
+            List<CollectSink> sinks = run(pipeline(node), CollectSink::new);
+            List<Batch> out = new ArrayList<>();
+            for (CollectSink s : sinks) {
+                out.addAll(s.batches);
+            }
+            return out;
+        }
+
+        private Pipeline pipeline(PlanNode node) {
+            if (node instanceof PlanNode.Scan scan) {
+                TableData data = scan.table().snapshot();
+                snapshots.add(data);
+                return new Pipeline(new ScanSource(data, scan.columns(), scan.types(), scan.sample()), List.of());
+            }
+            if (node instanceof PlanNode.Filter filter) {
+                return pipeline(filter.input()).then(filterTransform(filter));
+            }
+            if (node instanceof PlanNode.Project project) {
+                List<Evaluator> exprs = ExprCompiler.compileAll(project.exprs());
+                return pipeline(project.input()).then(b -> {
+                    Vector[] cols = new Vector[exprs.size()];
+                    for (int i = 0; i < cols.length; i++) {
+                        cols[i] = exprs.get(i).eval(b);
+                    }
+                    return new Batch(b.rowCount(), cols);
+                });
+            }
+            if (node instanceof PlanNode.Join join) {
+                Batch build = BatchConcat.concat(nonEmpty(materialize(join.right()), join.right().types()),
+                        join.right().types());
+                JoinHashTable table = new JoinHashTable(build, join.rightKeys(), ctx.memory());
+                cleanups.add(table::close);
+                Evaluator residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
+                return pipeline(join.left()).then(new HashJoinProbe(table, join.leftKeys(), join.kind(), residual));
+            }
+            if (node instanceof PlanNode.Values values) {
+                return new Pipeline(Source.of(List.of(values.rows())), List.of());
+            }
+            return new Pipeline(Source.of(materialize(node)), List.of());
+        }
+
+        /** Conjuncts one after another, compacting between them: later ones see only surviving rows. */
+        private Transform filterTransform(PlanNode.Filter filter) {
+            List<io.ferry.core.expr.Expr> conjuncts = new ArrayList<>();
+            flattenAnd(filter.condition(), conjuncts);
+            List<Evaluator> parts = ExprCompiler.compileAll(conjuncts);
+            return b -> {
+                Batch cur = b;
+                for (Evaluator e : parts) {
+                    LongVector pass = (LongVector) e.eval(cur);
+                    int n = cur.rowCount();
+                    boolean[] keep = new boolean[n];
+                    long[] v = pass.values();
+                    boolean[] nulls = pass.nulls();
+                    int count = 0;
+                    for (int i = 0; i < n; i++) {
+                        boolean k = v[i] != 0 && (nulls == null || !nulls[i]);
+                        keep[i] = k;
+                        count += k ? 1 : 0;
+                    }
+                    cur = cur.compact(keep, count);
+                    if (count == 0) {
+                        break;
+                    }
+                }
+                return cur;
+            };
+        }
+
+        private List<Batch> aggregate(PlanNode.Aggregate agg) {
+            AggregatePlan plan = new AggregatePlan(agg);
+            List<FerryType> inputTypes = agg.input().types();
+            List<AggSink> partials = run(pipeline(agg.input()),
+                    () -> new AggSink(new HashAggregator(inputTypes, agg.groupKeys(), plan.partialCalls(), ctx.memory())));
+            HashAggregator merge = new HashAggregator(plan.partialTypes(inputTypes), plan.finalKeys(), plan.finalCalls(),
+                    ctx.memory());
+            try {
+                for (AggSink s : partials) {
+                    ctx.check();
+                    for (Batch b : s.aggregator.result()) {
+                        merge.add(b);
+                    }
+                    s.aggregator.close();
+                }
+                List<Batch> out = new ArrayList<>();
+                for (Batch b : merge.result()) {
+                    out.add(plan.finish(b));
+                }
+                return out;
+            } finally {
+                merge.close();
+            }
+        }
+
+        private List<Batch> sort(PlanNode.Sort sort) {
+            long limit = sort.fetch() < 0 ? Long.MAX_VALUE : sort.offset() + sort.fetch();
+            List<FerryType> types = sort.types();
+            if (sort.keys().isEmpty()) {
+                AtomicLong remaining = new AtomicLong(limit);
+                List<CollectSink> sinks = run(pipeline(sort.input()), () -> new CollectSink(remaining));
+                List<Batch> all = new ArrayList<>();
+                for (CollectSink s : sinks) {
+                    all.addAll(s.batches);
+                }
+                return slice(all, types, sort.offset(), limit);
+            }
+            List<SortSink> sinks = run(pipeline(sort.input()), () -> new SortSink(sort.keys(), types, limit, ctx.memory()));
+            List<Batch> all = new ArrayList<>();
+            for (SortSink s : sinks) {
+                all.addAll(s.drain());
+            }
+            Batch merged = BatchConcat.concat(nonEmpty(all, types), types);
+            int[] order = Sorter.order(merged, sort.keys());
+            int from = (int) Math.min(sort.offset(), order.length);
+            int to = (int) Math.min(limit, order.length);
+            int[] picked = java.util.Arrays.copyOfRange(order, from, Math.max(from, to));
+            return List.of(merged.gather(picked, picked.length));
+        }
+
+        private List<Batch> slice(List<Batch> all, List<FerryType> types, long offset, long limit) {
+            Batch merged = BatchConcat.concat(nonEmpty(all, types), types);
+            int from = (int) Math.min(offset, merged.rowCount());
+            int to = (int) Math.min(limit, merged.rowCount());
+            int[] positions = new int[Math.max(0, to - from)];
+            for (int i = 0; i < positions.length; i++) {
+                positions[i] = from + i;
+            }
+            return List.of(merged.gather(positions, positions.length));
+        }
+
+        private <S extends Sink> List<S> run(Pipeline p, Supplier<S> sinks) {
+            int morsels = p.source().morsels();
+            int drivers = Math.max(1, Math.min(threads, morsels));
+            List<S> created = Collections.synchronizedList(new ArrayList<>());
+            AtomicInteger next = new AtomicInteger();
+            AtomicBoolean failed = new AtomicBoolean();
+            List<Future<?>> futures = new ArrayList<>(drivers);
+            for (int d = 0; d < drivers; d++) {
+                S sink = sinks.get();
+                created.add(sink);
+                Runnable driver = () -> {
+                    try {
+                        while (!failed.get() && !sink.satisfied()) {
+                            int m = next.getAndIncrement();
+                            if (m >= morsels) {
+                                break;
+                            }
+                            ctx.check();
+                            p.source().read(m, batch -> {
+                                Batch b = batch;
+                                for (Transform t : p.transforms()) {
+                                    b = t.apply(b);
+                                    if (b.rowCount() == 0) {
+                                        return;
+                                    }
+                                }
+                                sink.consume(b);
+                            });
+                        }
+                    } catch (RuntimeException | Error e) {
+                        failed.set(true);
+                        throw e;
+                    }
+                };
+                futures.add(drivers == 1 ? null : pool.submit(driver));
+                if (drivers == 1) {
+                    driver.run();
+                }
+            }
+            RuntimeException first = null;
+            for (Future<?> f : futures) {
+                if (f == null) {
+                    continue;
+                }
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    if (first == null) {
+                        first = asRuntime(e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failed.set(true);
+                    first = new FerryException(SqlStates.QUERY_CANCELED, "query interrupted");
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+            return created;
+        }
+
+        @Override
+        public void close() {
+            for (Runnable r : cleanups) {
+                r.run();
+            }
+            for (TableData d : snapshots) {
+                d.close();
+            }
+        }
+    }
+
+    private static RuntimeException asRuntime(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof OutOfMemoryError) {
+            return new FerryException(SqlStates.OUT_OF_MEMORY, "the server ran out of heap memory during the query; "
+                    + "lower --query-memory or give the JVM more heap (-Xmx)", t);
+        }
+        return new FerryException(SqlStates.INTERNAL_ERROR, "internal error: " + t, t);
+    }
+
+    private static List<Batch> nonEmpty(List<Batch> batches, List<FerryType> types) {
+        if (!batches.isEmpty()) {
+            return batches;
+        }
+        Vector[] cols = new Vector[types.size()];
+        for (int i = 0; i < cols.length; i++) {
+            cols[i] = Vector.allNull(types.get(i).physical(), 0);
+        }
+        return List.of(new Batch(0, cols));
+    }
+
+    private static void flattenAnd(io.ferry.core.expr.Expr e, List<io.ferry.core.expr.Expr> out) {
+        if (e instanceof io.ferry.core.expr.Call c && c.op() == io.ferry.core.expr.Op.AND) {
+            for (io.ferry.core.expr.Expr a : c.args()) {
+                flattenAnd(a, out);
+            }
+        } else {
+            out.add(e);
+        }
+    }
+
+    private static final class CollectSink implements Sink {
+        final List<Batch> batches = new ArrayList<>();
+        private final AtomicLong remaining;
+
+        CollectSink() {
+            this(null);
+        }
+
+        CollectSink(AtomicLong remaining) {
+            this.remaining = remaining;
+        }
+
+        @Override
+        public void consume(Batch batch) {
+            batches.add(batch);
+            if (remaining != null) {
+                remaining.addAndGet(-batch.rowCount());
+            }
+        }
+
+        @Override
+        public boolean satisfied() {
+            return remaining != null && remaining.get() <= 0;
+        }
+    }
+
+    private record AggSink(HashAggregator aggregator) implements Sink {
+        @Override
+        public void consume(Batch batch) {
+            aggregator.add(batch);
+        }
+    }
+
+    /** Collects a thread's rows; with a LIMIT, keeps only its best {@code limit} rows as it goes (top-N). */
+    private static final class SortSink implements Sink {
+        private final List<SortKey> keys;
+        private final List<FerryType> types;
+        private final long limit;
+        private final QueryMemory memory;
+        private List<Batch> batches = new ArrayList<>();
+        private long rows;
+        private long reserved;
+
+        SortSink(List<SortKey> keys, List<FerryType> types, long limit, QueryMemory memory) {
+            this.keys = keys;
+            this.types = types;
+            this.limit = limit;
+            this.memory = memory;
+        }
+
+        @Override
+        public void consume(Batch batch) {
+            batches.add(batch);
+            rows += batch.rowCount();
+            long bytes = 16L * batch.rowCount() * Math.max(1, types.size());
+            memory.reserve(bytes);
+            reserved += bytes;
+            if (limit < Integer.MAX_VALUE && rows > Math.max(2 * limit, 8192)) {
+                Batch merged = BatchConcat.concat(batches, types);
+                int[] order = Sorter.order(merged, keys);
+                int keep = (int) Math.min(limit, order.length);
+                Batch top = merged.gather(java.util.Arrays.copyOf(order, keep), keep);
+                batches = new ArrayList<>(List.of(top));
+                rows = keep;
+            }
+        }
+
+        List<Batch> drain() {
+            memory.release(reserved);
+            reserved = 0;
+            return batches;
+        }
+    }
+}

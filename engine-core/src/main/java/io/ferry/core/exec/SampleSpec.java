@@ -1,0 +1,45 @@
+package io.ferry.core.exec;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+
+/**
+ * TABLESAMPLE on a scan. BERNOULLI keeps each row with probability {@code percent / 100}; SYSTEM keeps whole
+ * blocks with that probability and never reads the others (cluster sampling, ship-or-not section II-B).
+ * Membership is a pure function of the seed and the block's position in the table (and the row's position
+ * in its block), never of execution order, so REPEATABLE(seed) gives the same sample on every run.
+ */
+public record SampleSpec(Method method, double percent, long seed) {
+    public enum Method {
+        BERNOULLI, SYSTEM
+    }
+
+    public SampleSpec {
+        if (!(percent >= 0 && percent <= 100)) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "TABLESAMPLE percentage must be between 0 "
+                    + "and 100, got " + percent);
+        }
+    }
+
+    /** Threshold on a 53-bit uniform draw below which a unit is kept. */
+    long threshold() {
+        return (long) Math.floor(percent / 100.0 * (1L << 53));
+    }
+
+    boolean keepBlock(int block) {
+        return draw(seed, block, -1) < threshold();
+    }
+
+    boolean keepRow(int block, int row, long threshold) {
+        return draw(seed, block, row) < threshold;
+    }
+
+    /** A uniform 53-bit value from (seed, block, row): SplitMix64 finalizer over a mixed key. */
+    static long draw(long seed, int block, int row) {
+        long z = seed + 0x9E3779B97F4A7C15L * (((long) block << 32) ^ (row & 0xFFFFFFFFL) ^ 0x5DEECE66DL);
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        z = z ^ (z >>> 31);
+        return z >>> 11;
+    }
+}

@@ -1,0 +1,27 @@
+package io.ferry.core.exec;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+import io.ferry.core.vector.Batch;
+
+/** Where a pipeline's batches come from, cut into morsels that threads claim one at a time. */
+interface Source {
+    int morsels();
+
+    void read(int morsel, Consumer<Batch> out);
+
+    static Source of(List<Batch> batches) {
+        return new Source() {
+            @Override
+            public int morsels() {
+                return batches.size();
+            }
+
+            @Override
+            public void read(int morsel, Consumer<Batch> out) {
+                out.accept(batches.get(morsel));
+            }
+        };
+    }
+}

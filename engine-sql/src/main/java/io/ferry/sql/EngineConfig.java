@@ -1,0 +1,44 @@
+package io.ferry.sql;
+
+/**
+ * How an embedded engine is sized.
+ *
+ * @param threads          worker threads for morsel-driven execution (default: all cores)
+ * @param blockSize        bytes per storage block
+ * @param memoryLimit      off-heap bytes all tables may take together
+ * @param queryMemoryLimit bytes one query's operators (hash tables, sort buffers) may take
+ */
+public record EngineConfig(int threads, int blockSize, long memoryLimit, long queryMemoryLimit) {
+    public static final int DEFAULT_BLOCK_SIZE = 1 << 20;
+
+    public EngineConfig {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+        }
+        if (blockSize < 4096) {
+            throw new IllegalArgumentException("block size must be at least 4096 bytes, got " + blockSize);
+        }
+    }
+
+    public static EngineConfig defaults() {
+        long max = Runtime.getRuntime().maxMemory();
+        return new EngineConfig(Runtime.getRuntime().availableProcessors(), DEFAULT_BLOCK_SIZE, 16L << 30,
+                Math.max(256L << 20, max / 2));
+    }
+
+    public EngineConfig withThreads(int n) {
+        return new EngineConfig(n, blockSize, memoryLimit, queryMemoryLimit);
+    }
+
+    public EngineConfig withBlockSize(int n) {
+        return new EngineConfig(threads, n, memoryLimit, queryMemoryLimit);
+    }
+
+    public EngineConfig withMemoryLimit(long n) {
+        return new EngineConfig(threads, blockSize, n, queryMemoryLimit);
+    }
+
+    public EngineConfig withQueryMemoryLimit(long n) {
+        return new EngineConfig(threads, blockSize, memoryLimit, n);
+    }
+}
