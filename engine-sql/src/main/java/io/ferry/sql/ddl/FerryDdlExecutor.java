@@ -1,0 +1,210 @@
+package io.ferry.sql.ddl;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.schema.ColumnStrategy;
+import org.apache.calcite.server.DdlExecutorImpl;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlTypeNameSpec;
+import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
+import org.apache.calcite.sql.ddl.SqlCreateTable;
+import org.apache.calcite.sql.ddl.SqlDropTable;
+import org.apache.calcite.sql.dialect.AnsiSqlDialect;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+import io.ferry.core.expr.CastKernels;
+import io.ferry.core.storage.Catalog;
+import io.ferry.core.storage.Table;
+import io.ferry.core.storage.TableAppender;
+import io.ferry.core.types.Column;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.TableSchema;
+import io.ferry.core.types.TypeKind;
+import io.ferry.core.vector.Vector;
+import io.ferry.sql.FerryEngine;
+import io.ferry.sql.schema.FerrySchema;
+import io.ferry.sql.schema.TableInserter;
+
+/** Runs CREATE TABLE [AS], DROP TABLE against the engine's catalog. Calcite dispatches here by method signature. */
+public final class FerryDdlExecutor extends DdlExecutorImpl {
+    public static final FerryDdlExecutor INSTANCE = new FerryDdlExecutor();
+
+    private FerryDdlExecutor() {
+    }
+
+    private static FerryEngine engine(CalcitePrepare.Context context) {
+        CalciteSchema schema = context.getRootSchema().getSubSchema(FerrySchema.NAME, false);
+        return ((FerrySchema) schema.schema).engine();
+    }
+
+    public void execute(SqlDropTable drop, CalcitePrepare.Context context) {
+        engine(context).catalog().drop(drop.name.names.get(drop.name.names.size() - 1), drop.ifExists);
+    }
+
+    public void execute(SqlCreateTable create, CalcitePrepare.Context context) {
+        FerryEngine engine = engine(context);
+        Catalog catalog = engine.catalog();
+        String name = create.name.names.get(create.name.names.size() - 1);
+        if (create.ifNotExists && catalog.get(name) != null) {
+            return;
+        }
+        if (create.query == null) {
+            if (create.columnList == null) {
+                throw new FerryException(SqlStates.SYNTAX_ERROR, "CREATE TABLE needs a column list or AS SELECT");
+            }
+            catalog.create(name, new TableSchema(columns(create)), create.ifNotExists);
+            return;
+        }
+        createAs(engine, name, create);
+    }
+
+    private static List<Column> columns(SqlCreateTable create) {
+        List<Column> columns = new ArrayList<>();
+        for (SqlNode n : create.columnList) {
+            if (!(n instanceof SqlColumnDeclaration d)) {
+                continue;
+            }
+            if (d.expression != null) {
+                throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "column defaults and generated columns are "
+                        + "not supported (column '" + d.name.getSimple() + "')");
+            }
+            boolean nullable = d.strategy != ColumnStrategy.NOT_NULLABLE
+                    && !Boolean.FALSE.equals(d.dataType.getNullable());
+            columns.add(new Column(Catalog.normalize(d.name.getSimple()), type(d), nullable));
+        }
+        return columns;
+    }
+
+    private static FerryType type(SqlColumnDeclaration d) {
+        SqlTypeNameSpec spec = d.dataType.getTypeNameSpec();
+        SqlTypeName name = SqlTypeName.get(spec.getTypeName().getSimple().toUpperCase(java.util.Locale.ROOT));
+        int precision = spec instanceof SqlBasicTypeNameSpec b ? b.getPrecision() : -1;
+        int scale = spec instanceof SqlBasicTypeNameSpec b ? b.getScale() : -1;
+        if (name == null) {
+            throw unsupportedType(spec.getTypeName().getSimple(), d);
+        }
+        return switch (name) {
+            case BOOLEAN -> FerryType.BOOLEAN;
+            case TINYINT, SMALLINT, INTEGER -> FerryType.INTEGER;
+            case BIGINT -> FerryType.BIGINT;
+            case FLOAT, REAL, DOUBLE -> FerryType.DOUBLE;
+            case DECIMAL -> {
+                int p = precision < 0 ? FerryType.MAX_DECIMAL_PRECISION : precision;
+                if (p > FerryType.MAX_DECIMAL_PRECISION) {
+                    throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "DECIMAL(" + p + ") for column '"
+                            + d.name.getSimple() + "' is too wide: Ferry keeps at most " + FerryType.MAX_DECIMAL_PRECISION
+                            + " digits; use DECIMAL(18, s) or DOUBLE");
+                }
+                yield FerryType.decimal(p, Math.max(0, scale));
+            }
+            case DATE -> FerryType.DATE;
+            case TIMESTAMP -> FerryType.TIMESTAMP;
+            case CHAR, VARCHAR -> precision > 0 ? FerryType.varchar(precision) : FerryType.VARCHAR;
+            default -> throw unsupportedType(name.getName(), d);
+        };
+    }
+
+    private static FerryException unsupportedType(String type, SqlColumnDeclaration d) {
+        return new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "type " + type + " of column '" + d.name.getSimple()
+                + "' is not supported; use BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP or VARCHAR");
+    }
+
+    /** CREATE TABLE ... AS SELECT: runs the query through the engine, then publishes the new table whole. */
+    private static void createAs(FerryEngine engine, String name, SqlCreateTable create) {
+        String sql = create.query.toSqlString(AnsiSqlDialect.DEFAULT).getSql();
+        Catalog catalog = engine.catalog();
+        Table table = null;
+        try (Connection conn = engine.connect(); Statement st = conn.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            List<Column> columns = new ArrayList<>();
+            List<String> declared = create.columnList == null ? null : simpleNames(create);
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                String col = declared != null && i <= declared.size() ? declared.get(i - 1) : md.getColumnLabel(i);
+                columns.add(new Column(Catalog.normalize(col), fromJdbc(md, i),
+                        md.isNullable(i) != ResultSetMetaData.columnNoNulls));
+            }
+            TableSchema schema = new TableSchema(columns);
+            table = catalog.create(name, schema, false);
+            try (TableAppender appender = table.appender()) {
+                TableInserter.BatchBuilder builder = new TableInserter.BatchBuilder(schema);
+                Object[] row = new Object[columns.size()];
+                while (rs.next()) {
+                    for (int c = 0; c < row.length; c++) {
+                        row[c] = read(rs, c + 1, schema.type(c));
+                    }
+                    builder.add(row);
+                    if (builder.size() == Vector.MAX_ROWS) {
+                        appender.append(builder.build());
+                    }
+                }
+                if (builder.size() > 0) {
+                    appender.append(builder.build());
+                }
+                appender.commit();
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (table != null) {
+                catalog.drop(name, true);
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            io.ferry.sql.SqlErrors.Translated t = io.ferry.sql.SqlErrors.translate(e);
+            throw new FerryException(t.sqlState(), t.message(), e);
+        }
+    }
+
+    private static List<String> simpleNames(SqlCreateTable create) {
+        List<String> names = new ArrayList<>();
+        for (SqlNode n : create.columnList) {
+            names.add(n instanceof SqlColumnDeclaration d ? d.name.getSimple() : n.toString());
+        }
+        return names;
+    }
+
+    private static Object read(ResultSet rs, int i, FerryType type) throws SQLException {
+        return switch (type.kind()) {
+            case DATE, TIMESTAMP -> {
+                String s = rs.getString(i);
+                yield s == null ? null : CastKernels.parseLong(s, type);
+            }
+            case DECIMAL -> rs.getBigDecimal(i);
+            case VARCHAR -> rs.getString(i);
+            default -> rs.getObject(i);
+        };
+    }
+
+    private static FerryType fromJdbc(ResultSetMetaData md, int i) throws SQLException {
+        return switch (md.getColumnType(i)) {
+            case Types.BOOLEAN, Types.BIT -> FerryType.BOOLEAN;
+            case Types.TINYINT, Types.SMALLINT, Types.INTEGER -> FerryType.INTEGER;
+            case Types.BIGINT -> FerryType.BIGINT;
+            case Types.FLOAT, Types.REAL, Types.DOUBLE -> FerryType.DOUBLE;
+            case Types.DECIMAL, Types.NUMERIC -> FerryType.decimal(
+                    Math.min(FerryType.MAX_DECIMAL_PRECISION, Math.max(1, md.getPrecision(i))),
+                    Math.max(0, Math.min(md.getScale(i), Math.min(FerryType.MAX_DECIMAL_PRECISION, Math.max(1, md.getPrecision(i))))));
+            case Types.DATE -> FerryType.DATE;
+            case Types.TIMESTAMP -> FerryType.TIMESTAMP;
+            case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> FerryType.VARCHAR;
+            default -> throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "column '" + md.getColumnLabel(i)
+                    + "' has type " + md.getColumnTypeName(i) + ", which a Ferry table cannot store; CAST it");
+        };
+    }
+
+    static boolean isTemporal(FerryType t) {
+        return t.kind() == TypeKind.DATE || t.kind() == TypeKind.TIMESTAMP;
+    }
+}

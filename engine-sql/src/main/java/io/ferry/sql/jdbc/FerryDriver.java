@@ -1,0 +1,69 @@
+package io.ferry.sql.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Properties;
+
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.Driver;
+
+import io.ferry.sql.FerryEngine;
+import io.ferry.sql.schema.FerrySchema;
+
+/**
+ * The in-process JDBC driver over an embedded engine: {@code jdbc:ferry:embedded:engine=NAME}. A Calcite
+ * connection with Ferry's schema, type system, DDL parser and planner rules; unquoted identifiers are
+ * case-insensitive and fold to lower case.
+ */
+public final class FerryDriver extends Driver {
+    public static final String PREFIX = "jdbc:ferry:embedded:";
+    private static volatile boolean registered;
+
+    public FerryDriver() {
+        super(FerryPrepare::new);
+    }
+
+    public static synchronized void ensureRegistered() {
+        if (!registered) {
+            new FerryDriver().register();
+            registered = true;
+        }
+    }
+
+    @Override
+    protected String getConnectStringPrefix() {
+        return PREFIX;
+    }
+
+    @Override
+    public Connection connect(String url, Properties info) throws SQLException {
+        if (!acceptsURL(url)) {
+            return null;
+        }
+        String engineName = null;
+        for (String part : url.substring(PREFIX.length()).split(";")) {
+            if (part.startsWith("engine=")) {
+                engineName = part.substring("engine=".length());
+            }
+        }
+        FerryEngine engine = engineName == null ? null : FerryEngine.lookup(engineName);
+        if (engine == null) {
+            throw new SQLException("no Ferry engine named '" + engineName + "' runs in this JVM", "08001");
+        }
+        Properties props = new Properties();
+        props.putAll(info);
+        props.setProperty("caseSensitive", "false");
+        props.setProperty("unquotedCasing", "TO_LOWER");
+        props.setProperty("quotedCasing", "UNCHANGED");
+        props.setProperty("quoting", "DOUBLE_QUOTE");
+        props.setProperty("conformance", "LENIENT");
+        props.setProperty("timeZone", "UTC");
+        props.setProperty("typeSystem", "io.ferry.sql.FerryTypeSystem#INSTANCE");
+        props.setProperty("parserFactory", "io.ferry.sql.ddl.FerryParserFactory#FACTORY");
+        Connection conn = super.connect(PREFIX, props);
+        CalciteConnection calcite = conn.unwrap(CalciteConnection.class);
+        calcite.getRootSchema().add(FerrySchema.NAME, new FerrySchema(engine)).setCacheEnabled(false);
+        calcite.setSchema(FerrySchema.NAME);
+        return conn;
+    }
+}

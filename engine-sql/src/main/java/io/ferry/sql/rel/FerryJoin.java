@@ -1,0 +1,144 @@
+package io.ferry.sql.rel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+
+import io.ferry.core.exec.JoinKind;
+import io.ferry.core.exec.PlanNode;
+import io.ferry.core.expr.Expr;
+import io.ferry.core.expr.InputRef;
+import io.ferry.core.types.FerryType;
+import io.ferry.sql.translate.RexTranslator;
+import io.ferry.sql.translate.UnsupportedExpression;
+
+/**
+ * Hash join on the equi-part of the condition, the rest as a residual. The right input is the build side,
+ * so the cost charges build rows more than probe rows: the planner then builds on the smaller input.
+ * RIGHT joins run as LEFT joins with the sides swapped.
+ */
+public final class FerryJoin extends Join implements FerryRel {
+    public FerryJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
+            JoinRelType joinType) {
+        super(cluster, traits, List.of(), left, right, condition, Set.<CorrelationId>of(), joinType);
+    }
+
+    @Override
+    public Join copy(RelTraitSet traitSet, RexNode condition, RelNode left, RelNode right, JoinRelType joinType,
+            boolean semiJoinDone) {
+        return new FerryJoin(getCluster(), traitSet, left, right, condition, joinType);
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        double probe = mq.getRowCount(getLeft());
+        double build = mq.getRowCount(getRight());
+        double rows = probe + 3 * build;
+        return planner.getCostFactory().makeCost(rows * COST_FACTOR, rows * COST_FACTOR, 0);
+    }
+
+    /** The parts of a join condition Ferry uses. */
+    private record Keys(List<Integer> left, List<Integer> right, RexNode residual) {
+    }
+
+    private static Keys keys(Join join) {
+        List<Integer> lk = new ArrayList<>();
+        List<Integer> rk = new ArrayList<>();
+        List<Boolean> filterNulls = new ArrayList<>();
+        List<RexNode> nonEqui = new ArrayList<>();
+        RelOptUtil.splitJoinCondition(join.getLeft(), join.getRight(), join.getCondition(), lk, rk, filterNulls,
+                nonEqui);
+        RexNode rest = RexUtil.composeConjunction(join.getCluster().getRexBuilder(), nonEqui);
+        for (Boolean f : filterNulls) {
+            if (!f) {
+                throw new UnsupportedExpression("IS NOT DISTINCT FROM join key");
+            }
+        }
+        if (lk.isEmpty()) {
+            throw new UnsupportedExpression("join without an equality");
+        }
+        RexNode residual = rest.isAlwaysTrue() ? null : rest;
+        return new Keys(lk, rk, residual);
+    }
+
+    public static boolean supported(Join join) {
+        if (!FerryRel.supported(join.getLeft().getRowType()) || !FerryRel.supported(join.getRight().getRowType())) {
+            return false;
+        }
+        JoinRelType t = join.getJoinType();
+        if (t == JoinRelType.FULL || t == JoinRelType.ASOF || t == JoinRelType.LEFT_ASOF) {
+            return false;
+        }
+        try {
+            Keys k = keys(join);
+            List<FerryType> lt = FerryRel.types(join.getLeft().getRowType());
+            List<FerryType> rt = FerryRel.types(join.getRight().getRowType());
+            for (int i = 0; i < k.left().size(); i++) {
+                if (!RexTranslator.sameKeyRepresentation(lt.get(k.left().get(i)), rt.get(k.right().get(i)))) {
+                    return false;
+                }
+            }
+            if (k.residual() != null) {
+                if (t == JoinRelType.RIGHT) {
+                    return false;
+                }
+                List<FerryType> all = new ArrayList<>(lt);
+                all.addAll(rt);
+                return RexTranslator.canTranslate(all, join.getCluster().getRexBuilder(), List.of(k.residual()));
+            }
+            return true;
+        } catch (UnsupportedExpression e) {
+            return false;
+        }
+    }
+
+    @Override
+    public PlanNode toPlan() {
+        Keys k = keys(this);
+        List<FerryType> lt = FerryRel.types(getLeft().getRowType());
+        List<FerryType> rt = FerryRel.types(getRight().getRowType());
+        PlanNode left = FerryRel.plan(getLeft());
+        PlanNode right = FerryRel.plan(getRight());
+        int[] lk = k.left().stream().mapToInt(Integer::intValue).toArray();
+        int[] rk = k.right().stream().mapToInt(Integer::intValue).toArray();
+        if (joinType == JoinRelType.RIGHT) {
+            PlanNode swapped = new PlanNode.Join(right, left, JoinKind.LEFT, rk, lk, null);
+            List<Expr> reorder = new ArrayList<>();
+            for (int i = 0; i < lt.size(); i++) {
+                reorder.add(new InputRef(rt.size() + i, lt.get(i)));
+            }
+            for (int i = 0; i < rt.size(); i++) {
+                reorder.add(new InputRef(i, rt.get(i)));
+            }
+            return new PlanNode.Project(swapped, reorder);
+        }
+        Expr residual = null;
+        if (k.residual() != null) {
+            List<FerryType> all = new ArrayList<>(lt);
+            all.addAll(rt);
+            residual = new RexTranslator(all, getCluster().getRexBuilder()).translate(
+                    RexUtil.flatten(getCluster().getRexBuilder(), k.residual()));
+        }
+        JoinKind kind = switch (joinType) {
+            case INNER -> JoinKind.INNER;
+            case LEFT -> JoinKind.LEFT;
+            case SEMI -> JoinKind.SEMI;
+            case ANTI -> JoinKind.ANTI;
+            default -> throw new IllegalStateException("join type " + joinType);
+        };
+        return new PlanNode.Join(left, right, kind, lk, rk, residual);
+    }
+}

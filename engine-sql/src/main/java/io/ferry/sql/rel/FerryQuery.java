@@ -1,0 +1,103 @@
+package io.ferry.sql.rel;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.rel.type.RelDataType;
+
+import io.ferry.core.exec.PlanNode;
+import io.ferry.core.exec.QueryContext;
+import io.ferry.core.exec.QueryMemory;
+import io.ferry.core.vector.Batch;
+import io.ferry.sql.FerryEngine;
+
+/**
+ * A compiled Ferry subtree as Calcite's generated code sees it: {@link #execute} runs the plan on the engine's
+ * executor and hands the result back row by row, honouring Statement.cancel() and setQueryTimeout.
+ */
+public final class FerryQuery {
+    private final FerryEngine engine;
+    private final PlanNode plan;
+    private final RowConverter rows;
+    private final boolean scalar;
+
+    FerryQuery(FerryEngine engine, PlanNode plan, RelDataType rowType, boolean scalar) {
+        this.engine = engine;
+        this.plan = plan;
+        this.rows = new RowConverter(rowType);
+        this.scalar = scalar;
+    }
+
+    public PlanNode plan() {
+        return plan;
+    }
+
+    public Enumerable<Object> execute(DataContext root) {
+        AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
+        Long timeout = DataContext.Variable.TIMEOUT.get(root);
+        QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(), timeout == null ? 0 : timeout,
+                new QueryMemory(engine.config().queryMemoryLimit()));
+        List<Batch> result = engine.executor().execute(plan, ctx);
+        return new AbstractEnumerable<>() {
+            @Override
+            public Enumerator<Object> enumerator() {
+                return new BatchEnumerator(result);
+            }
+        };
+    }
+
+    private final class BatchEnumerator implements Enumerator<Object> {
+        private final List<Batch> batches;
+        private int batch;
+        private int row = -1;
+        private Object current;
+
+        BatchEnumerator(List<Batch> batches) {
+            this.batches = batches;
+        }
+
+        @Override
+        public Object current() {
+            return current;
+        }
+
+        @Override
+        public boolean moveNext() {
+            while (batch < batches.size()) {
+                Batch b = batches.get(batch);
+                if (++row < b.rowCount()) {
+                    current = materialize(b, row);
+                    return true;
+                }
+                batch++;
+                row = -1;
+            }
+            return false;
+        }
+
+        private Object materialize(Batch b, int r) {
+            if (scalar) {
+                return rows.value(b.column(0), r, 0);
+            }
+            Object[] values = new Object[rows.width()];
+            for (int c = 0; c < values.length; c++) {
+                values[c] = rows.value(b.column(c), r, c);
+            }
+            return values;
+        }
+
+        @Override
+        public void reset() {
+            batch = 0;
+            row = -1;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.ferry.sql.rel;
+
+import java.util.List;
+
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.Sample;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalSort;
+import org.apache.calcite.rel.logical.LogicalTableModify;
+
+import io.ferry.sql.translate.RexTranslator;
+
+/** Ferry's planner rules: logical operators into the Ferry convention, and the one converter out of it. */
+public final class FerryRules {
+    private FerryRules() {
+    }
+
+    public static final List<RelOptRule> RULES = List.of(
+            FilterRule.CONFIG.toRule(FilterRule.class),
+            ProjectRule.CONFIG.toRule(ProjectRule.class),
+            AggregateRule.CONFIG.toRule(AggregateRule.class),
+            JoinRule.CONFIG.toRule(JoinRule.class),
+            SortRule.CONFIG.toRule(SortRule.class),
+            SampleRule.CONFIG.toRule(SampleRule.class),
+            ToEnumerableRule.CONFIG.toRule(ToEnumerableRule.class),
+            TableModifyRule.CONFIG.toRule(TableModifyRule.class));
+
+    public static void register(RelOptPlanner planner) {
+        for (RelOptRule r : RULES) {
+            planner.addRule(r);
+        }
+    }
+
+    private static RelTraitSet ferry(RelNode rel) {
+        return rel.getTraitSet().replace(FerryRel.CONVENTION);
+    }
+
+    private static RelNode toFerry(RelNode input) {
+        return convert(input, input.getTraitSet().replace(FerryRel.CONVENTION));
+    }
+
+    private static RelNode convert(RelNode rel, RelTraitSet traits) {
+        return RelOptRule.convert(rel, traits);
+    }
+
+    public static final class FilterRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(LogicalFilter.class, Convention.NONE,
+                FerryRel.CONVENTION, "FerryFilterRule").withRuleFactory(FilterRule::new);
+
+        FilterRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            LogicalFilter f = (LogicalFilter) rel;
+            if (!FerryRel.supported(f.getInput().getRowType()) || !RexTranslator.canTranslate(
+                    FerryRel.types(f.getInput().getRowType()), f.getCluster().getRexBuilder(), List.of(f.getCondition()))) {
+                return null;
+            }
+            return new FerryFilter(f.getCluster(), ferry(f), toFerry(f.getInput()), f.getCondition());
+        }
+    }
+
+    public static final class ProjectRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(LogicalProject.class, Convention.NONE,
+                FerryRel.CONVENTION, "FerryProjectRule").withRuleFactory(ProjectRule::new);
+
+        ProjectRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            LogicalProject p = (LogicalProject) rel;
+            if (!FerryRel.supported(p.getInput().getRowType()) || !FerryRel.supported(p.getRowType())
+                    || !RexTranslator.canTranslate(FerryRel.types(p.getInput().getRowType()),
+                            p.getCluster().getRexBuilder(), p.getProjects())) {
+                return null;
+            }
+            return new FerryProject(p.getCluster(), ferry(p), toFerry(p.getInput()), p.getProjects(), p.getRowType());
+        }
+    }
+
+    public static final class AggregateRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(LogicalAggregate.class, Convention.NONE,
+                FerryRel.CONVENTION, "FerryAggregateRule").withRuleFactory(AggregateRule::new);
+
+        AggregateRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            LogicalAggregate a = (LogicalAggregate) rel;
+            if (!FerryRel.supported(a.getInput().getRowType()) || !FerryAggregate.supported(a)) {
+                return null;
+            }
+            return new FerryAggregate(a.getCluster(), ferry(a), toFerry(a.getInput()), a.getGroupSet(),
+                    a.getGroupSets(), a.getAggCallList());
+        }
+    }
+
+    public static final class JoinRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(LogicalJoin.class, Convention.NONE,
+                FerryRel.CONVENTION, "FerryJoinRule").withRuleFactory(JoinRule::new);
+
+        JoinRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            LogicalJoin j = (LogicalJoin) rel;
+            if (!FerryJoin.supported(j)) {
+                return null;
+            }
+            return new FerryJoin(j.getCluster(), ferry(j), toFerry(j.getLeft()), toFerry(j.getRight()),
+                    j.getCondition(), j.getJoinType());
+        }
+    }
+
+    public static final class SortRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(LogicalSort.class, Convention.NONE,
+                FerryRel.CONVENTION, "FerrySortRule").withRuleFactory(SortRule::new);
+
+        SortRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            LogicalSort s = (LogicalSort) rel;
+            if (!FerrySort.supported(s)) {
+                return null;
+            }
+            return new FerrySort(s.getCluster(), ferry(s).replace(s.getCollation()), convert(s.getInput(),
+                    s.getInput().getTraitSet().replace(FerryRel.CONVENTION)), s.getCollation(), s.offset, s.fetch);
+        }
+    }
+
+    public static final class SampleRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(Sample.class, Convention.NONE,
+                FerryRel.CONVENTION, "FerrySampleRule").withRuleFactory(SampleRule::new);
+
+        SampleRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            Sample s = (Sample) rel;
+            return new FerrySample(s.getCluster(), ferry(s), toFerry(s.getInput()), s.getSamplingParameters());
+        }
+    }
+
+    public static final class ToEnumerableRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(RelNode.class, FerryRel.CONVENTION,
+                EnumerableConvention.INSTANCE, "FerryToEnumerableConverterRule").withRuleFactory(ToEnumerableRule::new);
+
+        ToEnumerableRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            return new FerryToEnumerableConverter(rel.getCluster(),
+                    rel.getTraitSet().replace(EnumerableConvention.INSTANCE), rel);
+        }
+    }
+
+    public static final class TableModifyRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(LogicalTableModify.class, Convention.NONE,
+                EnumerableConvention.INSTANCE, "FerryTableModifyRule").withRuleFactory(TableModifyRule::new);
+
+        TableModifyRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            LogicalTableModify m = (LogicalTableModify) rel;
+            if (m.getTable().unwrap(io.ferry.sql.schema.FerryTable.class) == null || !m.isInsert()) {
+                return null;
+            }
+            RelTraitSet traits = m.getTraitSet().replace(EnumerableConvention.INSTANCE);
+            return new FerryTableModify(m.getCluster(), traits, m.getTable(), m.getCatalogReader(),
+                    convert(m.getInput(), m.getInput().getTraitSet().replace(EnumerableConvention.INSTANCE)),
+                    m.getOperation(), m.getUpdateColumnList(), m.getSourceExpressionList(), m.isFlattened());
+        }
+    }
+}

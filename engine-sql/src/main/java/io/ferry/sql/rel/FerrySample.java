@@ -1,0 +1,70 @@
+package io.ferry.sql.rel;
+
+import java.util.List;
+
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptSamplingParameters;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.SingleRel;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+import io.ferry.core.exec.PlanNode;
+import io.ferry.core.exec.SampleSpec;
+
+/**
+ * TABLESAMPLE BERNOULLI / SYSTEM on a table scan. Calcite has no physical operator for SYSTEM; Ferry samples
+ * inside the scan so that unchosen blocks are never read (ship-or-not section II-B).
+ */
+public final class FerrySample extends SingleRel implements FerryRel {
+    private final RelOptSamplingParameters params;
+    private final long seed;
+
+    public FerrySample(RelOptCluster cluster, RelTraitSet traits, RelNode input, RelOptSamplingParameters params) {
+        super(cluster, traits, input);
+        this.params = params;
+        this.seed = params.isRepeatable() ? params.getRepeatableSeed() : java.util.concurrent.ThreadLocalRandom.current().nextLong();
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new FerrySample(getCluster(), traitSet, sole(inputs), params);
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw)
+                .item("method", params.isBernoulli() ? "BERNOULLI" : "SYSTEM")
+                .item("percent", params.sampleRate.movePointRight(2).stripTrailingZeros().toPlainString())
+                .itemIf("repeatable", params.getRepeatableSeed(), params.isRepeatable());
+    }
+
+    @Override
+    public double estimateRowCount(RelMetadataQuery mq) {
+        return mq.getRowCount(getInput()) * params.sampleRate.doubleValue();
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        double rows = mq.getRowCount(getInput());
+        double touched = params.isBernoulli() ? rows : rows * params.sampleRate.doubleValue();
+        return planner.getCostFactory().makeCost(touched * COST_FACTOR, touched * COST_FACTOR, 0);
+    }
+
+    @Override
+    public PlanNode toPlan() {
+        PlanNode in = FerryRel.plan(getInput());
+        if (!(in instanceof PlanNode.Scan scan) || scan.sample() != null) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "TABLESAMPLE applies to a table, not to "
+                    + "a subquery or view");
+        }
+        SampleSpec spec = new SampleSpec(params.isBernoulli() ? SampleSpec.Method.BERNOULLI : SampleSpec.Method.SYSTEM,
+                params.sampleRate.doubleValue() * 100, seed);
+        return new PlanNode.Scan(scan.table(), scan.columns(), spec);
+    }
+}

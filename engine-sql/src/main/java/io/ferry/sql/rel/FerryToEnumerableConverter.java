@@ -1,0 +1,71 @@
+package io.ferry.sql.rel;
+
+import java.util.List;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.convert.ConverterImpl;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+
+import io.ferry.core.exec.ColumnPruner;
+import io.ferry.core.exec.PlanNode;
+import io.ferry.sql.FerryEngine;
+
+/**
+ * The one boundary between Ferry and Calcite's Enumerable engine: everything below runs in Ferry, and whatever
+ * Calcite plans above it (operators Ferry lacks) consumes Ferry's rows.
+ */
+public final class FerryToEnumerableConverter extends ConverterImpl implements EnumerableRel {
+    public FerryToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
+        super(cluster, ConventionTraitDef.INSTANCE, traits, input);
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new FerryToEnumerableConverter(getCluster(), traitSet, sole(inputs));
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        return super.computeSelfCost(planner, mq).multiplyBy(0.1);
+    }
+
+    @Override
+    public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+        PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
+                pref.prefer(JavaRowFormat.ARRAY));
+        PlanNode plan = ColumnPruner.prune(FerryRel.plan(getInput()));
+        FerryQuery query = new FerryQuery(engineOf(getInput()), plan, getRowType(),
+                physType.getFormat() == JavaRowFormat.SCALAR);
+        Expression stashed = implementor.stash(query, FerryQuery.class);
+        BlockBuilder block = new BlockBuilder();
+        Expression rows = Expressions.call(stashed, "execute", implementor.getRootExpression());
+        block.add(Expressions.return_(null, rows));
+        return implementor.result(physType, block.toBlock());
+    }
+
+    static FerryEngine engineOf(RelNode node) {
+        if (node instanceof FerryTableScan scan) {
+            return scan.getTable().unwrap(io.ferry.sql.schema.FerryTable.class).engine();
+        }
+        for (RelNode input : node.getInputs()) {
+            FerryEngine e = engineOf(input);
+            if (e != null) {
+                return e;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,38 @@
+package io.ferry.sql.schema;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.calcite.schema.impl.AbstractSchema;
+
+import io.ferry.core.storage.Table;
+import io.ferry.sql.FerryEngine;
+
+/** The tables of an engine's catalog, read afresh on every lookup so DDL is visible at once. */
+public final class FerrySchema extends AbstractSchema {
+    public static final String NAME = "ferry";
+
+    private final FerryEngine engine;
+
+    public FerrySchema(FerryEngine engine) {
+        this.engine = engine;
+    }
+
+    public FerryEngine engine() {
+        return engine;
+    }
+
+    @Override
+    protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
+        Map<String, org.apache.calcite.schema.Table> out = new LinkedHashMap<>();
+        for (Table t : engine.catalog().tables()) {
+            out.put(t.name(), new FerryTable(engine, t));
+        }
+        return out;
+    }
+
+    @Override
+    public boolean isMutable() {
+        return true;
+    }
+}

@@ -1,0 +1,331 @@
+package io.ferry.sql.translate;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.NlsString;
+
+import io.ferry.core.expr.Call;
+import io.ferry.core.expr.Expr;
+import io.ferry.core.expr.InputRef;
+import io.ferry.core.expr.Literal;
+import io.ferry.core.expr.Op;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.Physical;
+import io.ferry.core.types.TypeKind;
+import io.ferry.sql.TypeMapping;
+
+/**
+ * Translates Calcite row expressions into Ferry {@link Expr}s, inserting the casts Ferry's kernels expect
+ * (operands of one type). Throws {@link UnsupportedExpression} for anything without a native kernel.
+ */
+public final class RexTranslator {
+    private final List<FerryType> inputTypes;
+    private final RexBuilder rexBuilder;
+
+    public RexTranslator(List<FerryType> inputTypes, RexBuilder rexBuilder) {
+        this.inputTypes = inputTypes;
+        this.rexBuilder = rexBuilder;
+    }
+
+    public static boolean canTranslate(List<FerryType> inputTypes, RexBuilder builder, List<? extends RexNode> nodes) {
+        try {
+            RexTranslator t = new RexTranslator(inputTypes, builder);
+            for (RexNode n : nodes) {
+                t.translate(n);
+            }
+            return true;
+        } catch (UnsupportedExpression e) {
+            return false;
+        }
+    }
+
+    public static FerryType type(org.apache.calcite.rel.type.RelDataType t) {
+        FerryType f = TypeMapping.toFerry(t);
+        if (f == null) {
+            throw new UnsupportedExpression("type " + t.getFullTypeString());
+        }
+        return f;
+    }
+
+    public Expr translate(RexNode node) {
+        if (node instanceof RexInputRef ref) {
+            return new InputRef(ref.getIndex(), inputTypes.get(ref.getIndex()));
+        }
+        if (node instanceof RexLiteral lit) {
+            return literal(lit);
+        }
+        if (node instanceof RexCall call) {
+            return call(call);
+        }
+        throw new UnsupportedExpression(node.getKind().toString());
+    }
+
+    private Literal literal(RexLiteral lit) {
+        FerryType type = type(lit.getType());
+        if (lit.isNull()) {
+            return Literal.nullOf(type);
+        }
+        Object v = switch (type.kind()) {
+            case BOOLEAN -> Boolean.TRUE.equals(lit.getValueAs(Boolean.class)) ? 1L : 0L;
+            case INTEGER, BIGINT -> lit.getValueAs(BigDecimal.class).longValueExact();
+            case DECIMAL -> lit.getValueAs(BigDecimal.class).setScale(type.scale(), java.math.RoundingMode.HALF_UP)
+                    .unscaledValue().longValueExact();
+            case DOUBLE -> lit.getValueAs(Double.class);
+            case DATE -> (long) lit.getValueAs(Integer.class);
+            case TIMESTAMP -> lit.getValueAs(Long.class);
+            case VARCHAR -> {
+                Object s = lit.getValue();
+                yield s instanceof NlsString n ? n.getValue() : lit.getValueAs(String.class);
+            }
+        };
+        return new Literal(v, type);
+    }
+
+    private Expr call(RexCall call) {
+        SqlKind kind = call.getKind();
+        if (kind == SqlKind.SEARCH) {
+            return translate(RexUtil.expandSearch(rexBuilder, null, call));
+        }
+        FerryType type = type(call.getType());
+        List<RexNode> ops = call.getOperands();
+        switch (kind) {
+            case PLUS, MINUS, TIMES, DIVIDE, MOD -> {
+                return arithmetic(kind, ops, type);
+            }
+            case MINUS_PREFIX -> {
+                return new Call(Op.NEGATE, List.of(cast(translate(ops.get(0)), type)), type);
+            }
+            case PLUS_PREFIX -> {
+                return cast(translate(ops.get(0)), type);
+            }
+            case EQUALS, NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL -> {
+                return comparison(kind, translate(ops.get(0)), translate(ops.get(1)));
+            }
+            case AND, OR -> {
+                List<Expr> args = new ArrayList<>();
+                for (RexNode o : ops) {
+                    args.add(translate(o));
+                }
+                return new Call(kind == SqlKind.AND ? Op.AND : Op.OR, args, FerryType.BOOLEAN);
+            }
+            case NOT -> {
+                return new Call(Op.NOT, List.of(translate(ops.get(0))), FerryType.BOOLEAN);
+            }
+            case IS_NULL, IS_NOT_NULL, IS_TRUE, IS_FALSE, IS_NOT_TRUE, IS_NOT_FALSE -> {
+                Op op = Op.valueOf(kind.name());
+                return new Call(op, List.of(translate(ops.get(0))), FerryType.BOOLEAN);
+            }
+            case CAST -> {
+                Expr in = translate(ops.get(0));
+                return cast(in, type);
+            }
+            case CASE -> {
+                List<Expr> args = new ArrayList<>();
+                for (int i = 0; i < ops.size(); i++) {
+                    boolean isValue = i % 2 == 1 || i == ops.size() - 1;
+                    Expr e = translate(ops.get(i));
+                    args.add(isValue ? cast(e, type) : e);
+                }
+                return new Call(Op.CASE, args, type);
+            }
+            case COALESCE -> {
+                List<Expr> args = new ArrayList<>();
+                for (RexNode o : ops) {
+                    args.add(cast(translate(o), type));
+                }
+                return new Call(Op.COALESCE, args, type);
+            }
+            case LIKE -> {
+                if (call.getOperator().getName().contains("ILIKE") || call.getOperator().getName().contains("SIMILAR")) {
+                    throw new UnsupportedExpression(call.getOperator().getName());
+                }
+                List<Expr> args = new ArrayList<>();
+                args.add(translate(ops.get(0)));
+                for (int i = 1; i < ops.size(); i++) {
+                    if (!(ops.get(i) instanceof RexLiteral)) {
+                        throw new UnsupportedExpression("LIKE with a non-constant pattern");
+                    }
+                    args.add(translate(ops.get(i)));
+                }
+                Expr like = new Call(Op.LIKE, args, FerryType.BOOLEAN);
+                return call.getOperator().getName().startsWith("NOT") ? new Call(Op.NOT, List.of(like), FerryType.BOOLEAN)
+                        : like;
+            }
+            case EXTRACT -> {
+                TimeUnitRange unit = ((RexLiteral) ops.get(0)).getValueAs(TimeUnitRange.class);
+                Expr arg = translate(ops.get(1));
+                if (arg.type().kind() != TypeKind.DATE && arg.type().kind() != TypeKind.TIMESTAMP) {
+                    throw new UnsupportedExpression("EXTRACT from " + arg.type());
+                }
+                Op op = switch (unit) {
+                    case YEAR -> Op.EXTRACT_YEAR;
+                    case MONTH -> Op.EXTRACT_MONTH;
+                    case DAY -> Op.EXTRACT_DAY;
+                    case QUARTER -> Op.EXTRACT_QUARTER;
+                    case DOW -> Op.EXTRACT_DOW;
+                    case DOY -> Op.EXTRACT_DOY;
+                    default -> throw new UnsupportedExpression("EXTRACT " + unit);
+                };
+                return cast(new Call(op, List.of(arg), FerryType.BIGINT), type);
+            }
+            case OTHER_FUNCTION, OTHER, POSITION, TRIM -> {
+                return function(call, type);
+            }
+            default -> throw new UnsupportedExpression(kind.toString());
+        }
+    }
+
+    private Expr function(RexCall call, FerryType type) {
+        String name = call.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
+        List<Expr> args = new ArrayList<>();
+        for (RexNode o : call.getOperands()) {
+            args.add(translate(o));
+        }
+        Op op = switch (name) {
+            case "UPPER" -> Op.UPPER;
+            case "LOWER" -> Op.LOWER;
+            case "CHAR_LENGTH", "CHARACTER_LENGTH" -> Op.CHAR_LENGTH;
+            case "SUBSTRING" -> Op.SUBSTRING;
+            case "||", "CONCAT" -> Op.CONCAT;
+            case "ABS" -> Op.ABS;
+            default -> throw new UnsupportedExpression(name);
+        };
+        if (op == Op.ABS) {
+            return new Call(op, List.of(cast(args.get(0), type)), type);
+        }
+        if (op == Op.CONCAT) {
+            List<Expr> strs = new ArrayList<>();
+            for (Expr a : args) {
+                strs.add(cast(a, FerryType.VARCHAR));
+            }
+            return new Call(op, strs, type);
+        }
+        if (op == Op.SUBSTRING) {
+            List<Expr> a = new ArrayList<>();
+            a.add(args.get(0));
+            for (int i = 1; i < args.size(); i++) {
+                a.add(cast(args.get(i), FerryType.BIGINT));
+            }
+            return new Call(op, a, type);
+        }
+        if (op == Op.CHAR_LENGTH) {
+            return cast(new Call(op, args, FerryType.BIGINT), type);
+        }
+        return new Call(op, args, type);
+    }
+
+    private Expr arithmetic(SqlKind kind, List<RexNode> ops, FerryType type) {
+        Expr a = translate(ops.get(0));
+        Expr b = translate(ops.get(1));
+        if (a.type().kind() == TypeKind.VARCHAR || b.type().kind() == TypeKind.VARCHAR
+                || isTemporal(a.type()) || isTemporal(b.type()) || type.kind() == TypeKind.BOOLEAN) {
+            throw new UnsupportedExpression("arithmetic on " + a.type() + " and " + b.type());
+        }
+        Op op = switch (kind) {
+            case PLUS -> Op.PLUS;
+            case MINUS -> Op.MINUS;
+            case TIMES -> Op.TIMES;
+            case DIVIDE -> Op.DIVIDE;
+            default -> Op.MOD;
+        };
+        if (type.kind() == TypeKind.DECIMAL && (op == Op.TIMES || op == Op.DIVIDE)) {
+            if (a.type().physical() != Physical.LONG || b.type().physical() != Physical.LONG) {
+                throw new UnsupportedExpression("decimal arithmetic with a double");
+            }
+            return new Call(op, List.of(a, b), type);
+        }
+        return new Call(op, List.of(cast(a, type), cast(b, type)), type);
+    }
+
+    private static boolean isTemporal(FerryType t) {
+        return t.kind() == TypeKind.DATE || t.kind() == TypeKind.TIMESTAMP;
+    }
+
+    private Expr comparison(SqlKind kind, Expr a, Expr b) {
+        FerryType common = commonType(a.type(), b.type());
+        Op op = switch (kind) {
+            case EQUALS -> Op.EQ;
+            case NOT_EQUALS -> Op.NE;
+            case LESS_THAN -> Op.LT;
+            case LESS_THAN_OR_EQUAL -> Op.LE;
+            case GREATER_THAN -> Op.GT;
+            default -> Op.GE;
+        };
+        return new Call(op, List.of(cast(a, common), cast(b, common)), FerryType.BOOLEAN);
+    }
+
+    /** The type both sides of a comparison are cast to. */
+    static FerryType commonType(FerryType a, FerryType b) {
+        if (a.equals(b)) {
+            return a;
+        }
+        TypeKind ka = a.kind();
+        TypeKind kb = b.kind();
+        if (ka == TypeKind.VARCHAR || kb == TypeKind.VARCHAR) {
+            if (ka == kb) {
+                return FerryType.VARCHAR;
+            }
+            return ka == TypeKind.VARCHAR ? b : a;
+        }
+        if (ka == TypeKind.DOUBLE || kb == TypeKind.DOUBLE) {
+            return FerryType.DOUBLE;
+        }
+        if (isTemporal(a) || isTemporal(b)) {
+            if (isTemporal(a) && isTemporal(b)) {
+                return FerryType.TIMESTAMP;
+            }
+            throw new UnsupportedExpression("comparison of " + a + " with " + b);
+        }
+        if (ka == TypeKind.BOOLEAN || kb == TypeKind.BOOLEAN) {
+            if (ka == kb) {
+                return FerryType.BOOLEAN;
+            }
+            throw new UnsupportedExpression("comparison of " + a + " with " + b);
+        }
+        if (ka == TypeKind.DECIMAL || kb == TypeKind.DECIMAL) {
+            int scale = Math.max(a.kind() == TypeKind.DECIMAL ? a.scale() : 0, b.kind() == TypeKind.DECIMAL ? b.scale() : 0);
+            return FerryType.decimal(FerryType.MAX_DECIMAL_PRECISION, scale);
+        }
+        return FerryType.BIGINT;
+    }
+
+    static Expr cast(Expr e, FerryType to) {
+        FerryType from = e.type();
+        if (from.equals(to) || (from.kind() == to.kind() && to.kind() != TypeKind.DECIMAL)) {
+            return e;
+        }
+        if (from.kind() == TypeKind.VARCHAR && to.kind() == TypeKind.VARCHAR) {
+            return e;
+        }
+        if (TypeMapping.isExactInteger(from) && to.kind() == TypeKind.BIGINT) {
+            return e;
+        }
+        if (e instanceof Literal lit && lit.value() != null && from.physical() == Physical.LONG
+                && TypeMapping.isExactInteger(from) && to.kind() == TypeKind.DECIMAL) {
+            long v = (Long) lit.value();
+            return new Literal(BigDecimal.valueOf(v).setScale(to.scale()).unscaledValue().longValueExact(), to);
+        }
+        return new Call(Op.CAST, List.of(e), to);
+    }
+
+    /** Exposed for the join rule: whether two key types hash and compare alike. */
+    public static boolean sameKeyRepresentation(FerryType a, FerryType b) {
+        if (a.physical() != b.physical()) {
+            return false;
+        }
+        if (a.kind() == TypeKind.DECIMAL || b.kind() == TypeKind.DECIMAL) {
+            return a.kind() == b.kind() && a.scale() == b.scale();
+        }
+        return isTemporal(a) == isTemporal(b) && (!isTemporal(a) || a.kind() == b.kind());
+    }
+}
