@@ -21,6 +21,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         FerryRules.register(planner);
         planner.removeRule(CoreRules.SAMPLE_TO_FILTER);
         planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
+        // EnumerableValues trips over DECIMAL literals in nullable DOUBLE columns; Ferry's VALUES converts them.
+        planner.removeRule(EnumerableRules.ENUMERABLE_VALUES_RULE);
         return planner;
     }
 }

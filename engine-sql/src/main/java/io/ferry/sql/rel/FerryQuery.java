@@ -20,13 +20,11 @@ import io.ferry.sql.FerryEngine;
  * executor and hands the result back row by row, honouring Statement.cancel() and setQueryTimeout.
  */
 public final class FerryQuery {
-    private final FerryEngine engine;
     private final PlanNode plan;
     private final RowConverter rows;
     private final boolean scalar;
 
-    FerryQuery(FerryEngine engine, PlanNode plan, RelDataType rowType, boolean scalar) {
-        this.engine = engine;
+    FerryQuery(PlanNode plan, RelDataType rowType, boolean scalar) {
         this.plan = plan;
         this.rows = new RowConverter(rowType);
         this.scalar = scalar;
@@ -37,6 +35,7 @@ public final class FerryQuery {
     }
 
     public Enumerable<Object> execute(DataContext root) {
+        FerryEngine engine = engine(root);
         AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
         QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(), timeout == null ? 0 : timeout,
@@ -48,6 +47,12 @@ public final class FerryQuery {
                 return new BatchEnumerator(result);
             }
         };
+    }
+
+    /** The engine behind the connection that runs this statement. */
+    static FerryEngine engine(DataContext root) {
+        return java.util.Objects.requireNonNull(root.getRootSchema().getSubSchema(
+                io.ferry.sql.schema.FerrySchema.NAME)).unwrap(io.ferry.sql.schema.FerrySchema.class).engine();
     }
 
     private final class BatchEnumerator implements Enumerator<Object> {

@@ -16,6 +16,7 @@ import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.logical.LogicalTableModify;
+import org.apache.calcite.rel.logical.LogicalValues;
 
 import io.ferry.sql.translate.RexTranslator;
 
@@ -31,6 +32,7 @@ public final class FerryRules {
             JoinRule.CONFIG.toRule(JoinRule.class),
             SortRule.CONFIG.toRule(SortRule.class),
             SampleRule.CONFIG.toRule(SampleRule.class),
+            ValuesRule.CONFIG.toRule(ValuesRule.class),
             ToEnumerableRule.CONFIG.toRule(ToEnumerableRule.class),
             TableModifyRule.CONFIG.toRule(TableModifyRule.class));
 
@@ -160,6 +162,24 @@ public final class FerryRules {
         public RelNode convert(RelNode rel) {
             Sample s = (Sample) rel;
             return new FerrySample(s.getCluster(), ferry(s), toFerry(s.getInput()), s.getSamplingParameters());
+        }
+    }
+
+    public static final class ValuesRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(LogicalValues.class, Convention.NONE,
+                FerryRel.CONVENTION, "FerryValuesRule").withRuleFactory(ValuesRule::new);
+
+        ValuesRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            LogicalValues v = (LogicalValues) rel;
+            if (!FerryRel.supported(v.getRowType())) {
+                return null;
+            }
+            return new FerryValues(v.getCluster(), v.getRowType(), v.getTuples(), ferry(v));
         }
     }
 

@@ -44,7 +44,7 @@ public final class FerryTableModify extends TableModify implements EnumerableRel
         TableInserter inserter = new TableInserter(getTable().unwrap(FerryTable.class).table(),
                 input.physType.getFormat() == JavaRowFormat.SCALAR);
         Expression target = implementor.stash(inserter, TableInserter.class);
-        block.add(Expressions.return_(null, Expressions.call(target, "insert", rows)));
+        block.add(Expressions.return_(null, Expressions.call(target, org.apache.calcite.linq4j.tree.Types.lookupMethod(TableInserter.class, "insert", org.apache.calcite.linq4j.Enumerable.class), rows)));
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
                 pref.prefer(JavaRowFormat.SCALAR));
         return implementor.result(physType, block.toBlock());

@@ -21,7 +21,6 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 import io.ferry.core.exec.ColumnPruner;
 import io.ferry.core.exec.PlanNode;
-import io.ferry.sql.FerryEngine;
 
 /**
  * The one boundary between Ferry and Calcite's Enumerable engine: everything below runs in Ferry, and whatever
@@ -47,25 +46,13 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
                 pref.prefer(JavaRowFormat.ARRAY));
         PlanNode plan = ColumnPruner.prune(FerryRel.plan(getInput()));
-        FerryQuery query = new FerryQuery(engineOf(getInput()), plan, getRowType(),
+        FerryQuery query = new FerryQuery(plan, getRowType(),
                 physType.getFormat() == JavaRowFormat.SCALAR);
         Expression stashed = implementor.stash(query, FerryQuery.class);
         BlockBuilder block = new BlockBuilder();
-        Expression rows = Expressions.call(stashed, "execute", implementor.getRootExpression());
+        Expression rows = Expressions.call(stashed, org.apache.calcite.linq4j.tree.Types.lookupMethod(FerryQuery.class, "execute", org.apache.calcite.DataContext.class), implementor.getRootExpression());
         block.add(Expressions.return_(null, rows));
         return implementor.result(physType, block.toBlock());
     }
 
-    static FerryEngine engineOf(RelNode node) {
-        if (node instanceof FerryTableScan scan) {
-            return scan.getTable().unwrap(io.ferry.sql.schema.FerryTable.class).engine();
-        }
-        for (RelNode input : node.getInputs()) {
-            FerryEngine e = engineOf(input);
-            if (e != null) {
-                return e;
-            }
-        }
-        return null;
-    }
 }

@@ -1,0 +1,169 @@
+package io.ferry.sql;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A broad set of single-table and join queries over data with NULLs, duplicates and an empty table, each
+ * answered by Ferry and by DuckDB on the same rows. Small blocks (8 KiB) make every table span many blocks, so
+ * the parallel partial/final paths and multi-morsel pipelines are exercised.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OracleQueriesTest {
+    private FerryEngine engine;
+    private Connection ferry;
+    private Connection duck;
+
+    @BeforeAll
+    void load() throws Exception {
+        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withBlockSize(8192));
+        ferry = engine.connect();
+        duck = DriverManager.getConnection("jdbc:duckdb:");
+        String[] ddl = {
+            "CREATE TABLE t1 (id INTEGER NOT NULL, k INTEGER, v BIGINT, d DOUBLE, p DECIMAL(10,2), s VARCHAR, "
+                    + "dt DATE, flag BOOLEAN)",
+            "CREATE TABLE t2 (k INTEGER, name VARCHAR, w BIGINT)",
+            "CREATE TABLE empty_t (k INTEGER, x BIGINT)"
+        };
+        for (String sql : ddl) {
+            exec(sql);
+        }
+        Random rnd = new Random(42);
+        String[] words = {"alpha", "beta", "gamma", "delta", "épsilon", "zeta", "eta", "theta", "a'b", ""};
+        List<String> rows = new ArrayList<>();
+        for (int i = 0; i < 6000; i++) {
+            rows.add("(" + i + ", " + nullable(rnd, String.valueOf(rnd.nextInt(60))) + ", "
+                    + nullable(rnd, String.valueOf(rnd.nextLong() % 1_000_000_000L)) + ", "
+                    + nullable(rnd, String.valueOf(Math.round(rnd.nextGaussian() * 1e6) / 1e3)) + ", "
+                    + nullable(rnd, String.format("%d.%02d", rnd.nextInt(100_000) - 50_000, rnd.nextInt(100))) + ", "
+                    + nullable(rnd, "'" + words[rnd.nextInt(words.length)].replace("'", "''") + "'") + ", "
+                    + nullable(rnd, "DATE '" + LocalDate.of(1992, 1, 1).plusDays(rnd.nextInt(2500)) + "'") + ", "
+                    + nullable(rnd, rnd.nextBoolean() ? "TRUE" : "FALSE") + ")");
+        }
+        insert("t1", rows);
+        rows.clear();
+        for (int i = 0; i < 80; i++) {
+            rows.add("(" + nullable(rnd, String.valueOf(rnd.nextInt(70))) + ", '" + words[rnd.nextInt(words.length)]
+                    .replace("'", "''") + i % 7 + "', " + nullable(rnd, String.valueOf(rnd.nextInt(1000))) + ")");
+        }
+        insert("t2", rows);
+    }
+
+    private static String nullable(Random rnd, String v) {
+        return rnd.nextInt(10) == 0 ? "NULL" : v;
+    }
+
+    private void insert(String table, List<String> rows) throws SQLException {
+        for (int from = 0; from < rows.size(); from += 500) {
+            exec("INSERT INTO " + table + " VALUES " + String.join(", ", rows.subList(from, Math.min(rows.size(), from + 500))));
+        }
+    }
+
+    private void exec(String sql) throws SQLException {
+        try (Statement a = ferry.createStatement(); Statement b = duck.createStatement()) {
+            a.execute(sql);
+            b.execute(sql);
+        }
+    }
+
+    @AfterAll
+    void close() throws Exception {
+        ferry.close();
+        duck.close();
+        engine.close();
+    }
+
+    static Stream<String> unordered() {
+        return Stream.of(
+                "SELECT * FROM t1",
+                "SELECT id, k, v FROM t1 WHERE k = 7",
+                "SELECT id FROM t1 WHERE k IS NULL",
+                "SELECT id, s FROM t1 WHERE s IS NOT NULL AND k BETWEEN 10 AND 20",
+                "SELECT id FROM t1 WHERE k IN (1, 3, 5, 59) OR s = 'beta'",
+                "SELECT id FROM t1 WHERE k NOT IN (1, 2, 3)",
+                "SELECT id, s FROM t1 WHERE s LIKE 'a%'",
+                "SELECT id, s FROM t1 WHERE s LIKE '%ta' OR s LIKE '%mm%' OR s LIKE 'e_a'",
+                "SELECT id FROM t1 WHERE NOT (k > 30) AND flag",
+                "SELECT id, v + k, v - k, v * 3, k * k, -v FROM t1",
+                "SELECT id, p + 1.5, p * 2, p - p, p * p FROM t1",
+                "SELECT id, d * 2.5, d + k, d - v FROM t1 WHERE d > 0",
+                "SELECT id, CASE WHEN k < 10 THEN 'low' WHEN k < 40 THEN 'mid' ELSE 'high' END FROM t1",
+                "SELECT id, CASE WHEN k <> 0 THEN v / CAST(k AS DOUBLE) END FROM t1",
+                "SELECT id, COALESCE(k, -1), COALESCE(s, 'none') FROM t1",
+                "SELECT id, CAST(k AS BIGINT) * 1000000000, CAST(p AS DOUBLE), CAST(k AS VARCHAR) FROM t1",
+                "SELECT id, EXTRACT(YEAR FROM dt), EXTRACT(MONTH FROM dt), EXTRACT(DAY FROM dt) FROM t1",
+                "SELECT id FROM t1 WHERE dt >= DATE '1995-01-01' AND dt < DATE '1996-01-01'",
+                "SELECT id, UPPER(s), LOWER(s), CHAR_LENGTH(s), s || '-' || s FROM t1",
+                "SELECT id, SUBSTRING(s FROM 2 FOR 3) FROM t1",
+                "SELECT id, flag IS TRUE, flag IS NOT FALSE, flag AND k > 5, flag OR k > 5 FROM t1",
+                "SELECT COUNT(*), COUNT(k), COUNT(s), SUM(v), MIN(v), MAX(v), AVG(v) FROM t1",
+                "SELECT SUM(p), MIN(p), MAX(p), AVG(p), SUM(d), MIN(s), MAX(s), MIN(dt), MAX(dt) FROM t1",
+                "SELECT k, COUNT(*), SUM(v), MIN(d), MAX(d), AVG(d) FROM t1 GROUP BY k",
+                "SELECT s, k, COUNT(*), SUM(p) FROM t1 GROUP BY s, k",
+                "SELECT flag, COUNT(*) FROM t1 GROUP BY flag",
+                "SELECT dt, COUNT(*) FROM t1 GROUP BY dt HAVING COUNT(*) > 3",
+                "SELECT k, COUNT(DISTINCT s) FROM t1 GROUP BY k",
+                "SELECT COUNT(DISTINCT k), COUNT(DISTINCT s) FROM t1",
+                "SELECT COUNT(DISTINCT v) FROM t1",
+                "SELECT k % 7, SUM(k) FROM t1 GROUP BY k % 7",
+                "SELECT COUNT(*), SUM(x), MAX(x) FROM empty_t",
+                "SELECT k, SUM(x) FROM empty_t GROUP BY k",
+                "SELECT * FROM empty_t WHERE k > 1",
+                "SELECT t1.id, t2.name FROM t1 JOIN t2 ON t1.k = t2.k",
+                "SELECT t1.id, t2.name, t2.w FROM t1 LEFT JOIN t2 ON t1.k = t2.k",
+                "SELECT t1.id, t2.name FROM t1 RIGHT JOIN t2 ON t1.k = t2.k",
+                "SELECT t1.id, t2.name FROM t1 JOIN t2 ON t1.k = t2.k AND t1.v > t2.w",
+                "SELECT t1.id, t2.name FROM t1 LEFT JOIN t2 ON t1.k = t2.k AND t2.w > 500",
+                "SELECT t2.name, COUNT(*), SUM(t1.v) FROM t1 JOIN t2 ON t1.k = t2.k GROUP BY t2.name",
+                "SELECT id FROM t1 WHERE k IN (SELECT k FROM t2 WHERE w > 100)",
+                "SELECT id FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.k = t1.k)",
+                "SELECT id FROM t1 WHERE NOT EXISTS (SELECT 1 FROM t2 WHERE t2.k = t1.k)",
+                "SELECT t1.id FROM t1 JOIN empty_t e ON t1.k = e.k",
+                "SELECT t1.id, e.x FROM t1 LEFT JOIN empty_t e ON t1.k = e.k",
+                "SELECT a.id, b.id FROM t1 a JOIN t1 b ON a.id = b.id + 1 WHERE a.k = 3",
+                "SELECT t1.s, t2.name FROM t1 JOIN t2 ON t1.s = t2.name",
+                "SELECT k, s, v FROM t1 WHERE v > (SELECT AVG(v) FROM t1)",
+                "SELECT DISTINCT k FROM t1",
+                "SELECT DISTINCT s, flag FROM t1",
+                "SELECT x.k, x.c FROM (SELECT k, COUNT(*) AS c FROM t1 GROUP BY k) x JOIN t2 ON x.k = t2.k",
+                "SELECT k FROM t1 UNION SELECT k FROM t2",
+                "SELECT k FROM t1 UNION ALL SELECT k FROM t2",
+                "SELECT id, ROW_NUMBER() OVER (PARTITION BY k ORDER BY id) FROM t1");
+    }
+
+    static Stream<String> ordered() {
+        return Stream.of(
+                "SELECT id, v FROM t1 ORDER BY v DESC NULLS LAST, id LIMIT 10",
+                "SELECT id, s FROM t1 ORDER BY s NULLS FIRST, id LIMIT 25 OFFSET 5",
+                "SELECT k, COUNT(*) AS c FROM t1 GROUP BY k ORDER BY c DESC, k NULLS LAST",
+                "SELECT id, d FROM t1 ORDER BY d NULLS LAST, id",
+                "SELECT id, dt, p FROM t1 ORDER BY dt DESC NULLS LAST, p NULLS FIRST, id LIMIT 100",
+                "SELECT t2.name, SUM(t1.v) AS total FROM t1 JOIN t2 ON t1.k = t2.k GROUP BY t2.name "
+                        + "ORDER BY total DESC NULLS LAST, t2.name LIMIT 5");
+    }
+
+    @ParameterizedTest
+    @MethodSource("unordered")
+    void sameRowsAsDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    @ParameterizedTest
+    @MethodSource("ordered")
+    void sameOrderedRowsAsDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, true);
+    }
+}
