@@ -1,0 +1,107 @@
+package io.ferry.server.correctness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.ferry.core.storage.Table;
+import io.ferry.core.types.Column;
+import io.ferry.core.types.TableSchema;
+import io.ferry.server.data.CsvExporter;
+import io.ferry.server.data.PaperTable;
+import io.ferry.server.data.ProgressListener;
+import io.ferry.server.data.SsbGenerator;
+import io.ferry.server.data.SsbQueries;
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.FerryEngine;
+import io.ferry.sql.ResultComparison;
+
+/**
+ * The ship-or-not paper's query and all thirteen SSB queries, answered by Ferry and by DuckDB over the same
+ * rows: Ferry's tables are exported to CSV and DuckDB loads those files into tables of the same types.
+ * Small blocks (32 KiB) spread every table over many blocks and both threads.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SsbAgainstDuckDbTest {
+    private static final double SCALE = 0.02;
+
+    @TempDir
+    Path csvDir;
+
+    private FerryEngine engine;
+    private Connection ferry;
+    private Connection duck;
+
+    @BeforeAll
+    void load() throws Exception {
+        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withBlockSize(32 * 1024));
+        new SsbGenerator(SCALE).load(engine.catalog(), ProgressListener.NONE);
+        PaperTable.load(engine.catalog(), "r", 300_000, 1_000, ProgressListener.NONE);
+        PaperTable.load(engine.catalog(), "r_wide", 300_000, 200_000, ProgressListener.NONE);
+        ferry = engine.connect();
+        duck = DriverManager.getConnection("jdbc:duckdb:");
+        List<String> tables = new ArrayList<>(SsbGenerator.TABLES);
+        tables.add("r");
+        tables.add("r_wide");
+        for (String name : tables) {
+            mirror(engine.catalog().require(name));
+        }
+    }
+
+    /** Creates the same table in DuckDB and fills it from Ferry's CSV export. */
+    private void mirror(Table table) throws Exception {
+        Path csv = Files.createTempFile(csvDir, table.name(), ".csv");
+        long rows = CsvExporter.export(table, csv, ProgressListener.NONE);
+        assertEquals(table.rowCount(), rows);
+        TableSchema schema = table.schema();
+        List<String> cols = new ArrayList<>();
+        for (Column c : schema.columns()) {
+            cols.add(c.name() + " " + c.type().sqlName() + (c.nullable() ? "" : " NOT NULL"));
+        }
+        try (Statement s = duck.createStatement()) {
+            s.execute("CREATE TABLE " + table.name() + " (" + String.join(", ", cols) + ")");
+            s.execute("COPY " + table.name() + " FROM '" + csv + "' (HEADER)");
+        }
+    }
+
+    @AfterAll
+    void close() throws Exception {
+        ferry.close();
+        duck.close();
+        engine.close();
+    }
+
+    static Stream<Arguments> queries() {
+        List<Arguments> out = new ArrayList<>();
+        out.add(Arguments.of("paper", "SELECT b, COUNT(*) FROM r GROUP BY b"));
+        out.add(Arguments.of("paper-1e5-groups", "SELECT b, COUNT(*) FROM r_wide GROUP BY b"));
+        for (Map.Entry<String, String> q : SsbQueries.all().entrySet()) {
+            out.add(Arguments.of(q.getKey(), q.getValue()));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("queries")
+    void sameAnswerAsDuckDb(String name, String sql) throws SQLException {
+        assertEquals(false, ResultComparison.rows(duck, sql).isEmpty(), name + " must select something at SF " + SCALE);
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+}
