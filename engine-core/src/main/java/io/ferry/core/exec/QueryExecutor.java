@@ -20,6 +20,7 @@ import io.ferry.core.expr.ExprCompiler;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.BatchConcat;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.BatchConcat;
 
 /**
  * Stages rows for a table as blocks, then publishes them all at once: a load or INSERT that fails part-way
@@ -14,6 +15,8 @@ public final class TableAppender implements AutoCloseable {
     private final BlockStore store;
     private final BlockWriter writer;
     private final List<Block> staged = new ArrayList<>();
+    private final List<Batch> pending = new ArrayList<>();
+    private long pendingBytes;
     private long rows;
     private boolean done;
 
@@ -32,12 +35,45 @@ public final class TableAppender implements AutoCloseable {
             throw new IllegalArgumentException("batch has " + batch.columnCount() + " columns, table '"
                     + table.name() + "' has " + table.schema().size());
         }
+        if (batch.rowCount() == 0) {
+            return;
+        }
+        pending.add(batch);
+        pendingBytes += writer.sizeOf(batch, 0, batch.rowCount());
+        rows += batch.rowCount();
+        if (pendingBytes >= store.blockSize()) {
+            writeBlocks(false);
+        }
+    }
+
+    /**
+     * Cuts the pending rows into blocks filled up to the block size. Unless {@code all}, the rows that would
+     * only half fill a last block wait for the next batch, so blocks stay full whatever the batch size.
+     */
+    private void writeBlocks(boolean all) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        Batch buffered = BatchConcat.concat(pending, table.schema().types());
+        pending.clear();
         int from = 0;
-        while (from < batch.rowCount()) {
-            int count = writer.fitRows(batch, from, store.blockSize());
-            staged.add(store.write(writer, batch, from, count));
+        while (from < buffered.rowCount()) {
+            int count = writer.fitRows(buffered, from, store.blockSize());
+            if (!all && from + count == buffered.rowCount() && writer.sizeOf(buffered, from, count) < store.blockSize()) {
+                break;
+            }
+            staged.add(store.write(writer, buffered, from, count));
             from += count;
-            rows += count;
+        }
+        pendingBytes = 0;
+        if (from < buffered.rowCount()) {
+            int[] rest = new int[buffered.rowCount() - from];
+            for (int i = 0; i < rest.length; i++) {
+                rest[i] = from + i;
+            }
+            Batch tail = buffered.gather(rest, rest.length);
+            pending.add(tail);
+            pendingBytes = writer.sizeOf(tail, 0, tail.rowCount());
         }
     }
 
@@ -50,6 +86,7 @@ public final class TableAppender implements AutoCloseable {
         if (done) {
             throw new IllegalStateException("appender already committed or closed");
         }
+        writeBlocks(true);
         done = true;
         table.publish(List.copyOf(staged));
         staged.clear();
@@ -59,6 +96,7 @@ public final class TableAppender implements AutoCloseable {
     @Override
     public void close() {
         done = true;
+        pending.clear();
         for (Block b : staged) {
             b.release();
         }

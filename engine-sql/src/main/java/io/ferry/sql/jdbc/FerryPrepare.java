@@ -5,7 +5,18 @@ import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
+import java.util.function.Consumer;
+
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+import org.apache.calcite.util.Holder;
 
 import io.ferry.sql.rel.FerryRules;
 
@@ -14,6 +25,34 @@ import io.ferry.sql.rel.FerryRules;
  * into a RAND() filter is removed: Ferry samples in the scan, deterministically per block and row.
  */
 public final class FerryPrepare extends CalcitePrepareImpl {
+    static {
+        // Calcite's standard program keeps joins in FROM-clause order (its heuristic join ordering starts at six
+        // joins), which turns a star join listed dimension-first into cross products. Ferry orders every
+        // multi-way inner join by estimated cardinality first (Calcite's LoptOptimizeJoinRule), after subqueries
+        // have become joins. Prepare consults this hook before falling back to the standard program.
+        Hook.PROGRAM.add((Consumer<Holder<Program>>) holder -> {
+            if (holder.get() == null) {
+                holder.set(Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), joinOrder(),
+                        Programs.standard()));
+            }
+        });
+    }
+
+    private static Program joinOrder() {
+        HepProgram gather = new HepProgramBuilder()
+                .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+                .build();
+        HepProgram order = new HepProgramBuilder()
+                .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+                .build();
+        Program ordering = Programs.sequence(Programs.of(gather, false, DefaultRelMetadataProvider.INSTANCE),
+                Programs.of(order, false, DefaultRelMetadataProvider.INSTANCE));
+        return (planner, rel, traits, materializations, lattices) -> RelOptUtil.countJoins(rel) < 2 ? rel
+                : ordering.run(planner, rel, traits, materializations, lattices);
+    }
+
     @Override
     protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.Context externalContext,
             RelOptCostFactory costFactory) {

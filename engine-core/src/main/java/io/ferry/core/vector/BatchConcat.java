@@ -1,20 +1,15 @@
-package io.ferry.core.exec;
+package io.ferry.core.vector;
 
 import java.util.List;
 
 import io.ferry.core.types.FerryType;
-import io.ferry.core.vector.Batch;
-import io.ferry.core.vector.BytesVector;
-import io.ferry.core.vector.DoubleVector;
-import io.ferry.core.vector.LongVector;
-import io.ferry.core.vector.Vector;
 
-/** Concatenates batches into one (join build sides and sort inputs need random access to all rows). */
-final class BatchConcat {
+/** Concatenates batches into one (join build sides, sort inputs and block writers need all rows at hand). */
+public final class BatchConcat {
     private BatchConcat() {
     }
 
-    static Batch concat(List<Batch> batches, List<FerryType> types) {
+    public static Batch concat(List<Batch> batches, List<FerryType> types) {
         if (batches.size() == 1) {
             return batches.get(0);
         }

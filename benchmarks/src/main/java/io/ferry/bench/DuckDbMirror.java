@@ -1,0 +1,82 @@
+package io.ferry.bench;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+import io.ferry.core.storage.Block;
+import io.ferry.core.storage.BlockReader;
+import io.ferry.core.storage.Table;
+import io.ferry.core.storage.TableData;
+import io.ferry.core.types.Column;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.TableSchema;
+import io.ferry.core.vector.BytesVector;
+import io.ferry.core.vector.DoubleVector;
+import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.Vector;
+
+/** Copies a Ferry table, row for row and type for type, into a DuckDB table of the same name (DuckDB's appender). */
+public final class DuckDbMirror {
+    private DuckDbMirror() {
+    }
+
+    public static void copy(Table table, Connection duck) throws SQLException {
+        TableSchema schema = table.schema();
+        List<String> cols = new ArrayList<>();
+        for (Column c : schema.columns()) {
+            cols.add(c.name() + " " + c.type().sqlName() + (c.nullable() ? "" : " NOT NULL"));
+        }
+        try (Statement s = duck.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + table.name());
+            s.execute("CREATE TABLE " + table.name() + " (" + String.join(", ", cols) + ")");
+        }
+        try (TableData data = table.snapshot();
+                DuckDBAppender app = duck.unwrap(DuckDBConnection.class).createAppender("main", table.name())) {
+            for (Block block : data.blocks()) {
+                BlockReader reader = block.reader();
+                int rows = reader.rowCount();
+                Vector[] v = new Vector[schema.size()];
+                for (int c = 0; c < v.length; c++) {
+                    v[c] = reader.decode(c, schema.type(c), 0, rows);
+                }
+                for (int r = 0; r < rows; r++) {
+                    app.beginRow();
+                    for (int c = 0; c < v.length; c++) {
+                        append(app, v[c], r, schema.type(c));
+                    }
+                    app.endRow();
+                }
+            }
+        }
+    }
+
+    private static void append(DuckDBAppender app, Vector v, int r, FerryType type) throws SQLException {
+        if (v.isNull(r)) {
+            app.appendNull();
+            return;
+        }
+        switch (type.kind()) {
+            case VARCHAR -> app.append(((BytesVector) v).getString(r));
+            case DOUBLE -> app.append(((DoubleVector) v).get(r));
+            case INTEGER -> app.append((int) ((LongVector) v).get(r));
+            case BOOLEAN -> app.append(((LongVector) v).get(r) != 0);
+            case DECIMAL -> app.append(java.math.BigDecimal.valueOf(((LongVector) v).get(r), type.scale()));
+            case DATE -> app.append(LocalDate.ofEpochDay(((LongVector) v).get(r)));
+            case TIMESTAMP -> {
+                long ms = ((LongVector) v).get(r);
+                app.append(LocalDateTime.ofEpochSecond(Math.floorDiv(ms, 1000), (int) Math.floorMod(ms, 1000) * 1_000_000,
+                        ZoneOffset.UTC));
+            }
+            default -> app.append(((LongVector) v).get(r));
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package io.ferry.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+import io.ferry.server.data.PaperTable;
+import io.ferry.server.data.ProgressListener;
+import io.ferry.server.data.SsbGenerator;
+import io.ferry.server.data.SsbQueries;
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.FerryEngine;
+
+/**
+ * Runs the foundation issue's benchmark: Ferry in local mode and DuckDB in the same JVM, same data, same thread
+ * count, each query warmed up then timed several times; reports medians and the Ferry/DuckDB ratio as markdown.
+ *
+ * <pre>java -cp benchmarks/target/benchmarks.jar io.ferry.bench.FerryVsDuckDb --rows 100000000 --scale 1</pre>
+ */
+public final class FerryVsDuckDb {
+    private static final String PAPER_QUERY = "SELECT b, COUNT(*) FROM r GROUP BY b";
+
+    private long rows = 100_000_000L;
+    private long[] distinct = {1_000, 1_000_000};
+    private double scale = 1;
+    private int threads = Runtime.getRuntime().availableProcessors();
+    private int repeat = 5;
+    private Path out;
+    private final List<String> report = new ArrayList<>();
+    private final List<String> plans = new ArrayList<>();
+
+    public static void main(String[] args) throws Exception {
+        FerryVsDuckDb b = new FerryVsDuckDb();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--rows" -> b.rows = Long.parseLong(args[++i].replace("_", ""));
+                case "--distinct" -> b.distinct = Arrays.stream(args[++i].split(",")).mapToLong(Long::parseLong).toArray();
+                case "--scale" -> b.scale = Double.parseDouble(args[++i]);
+                case "--threads" -> b.threads = Integer.parseInt(args[++i]);
+                case "--repeat" -> b.repeat = Integer.parseInt(args[++i]);
+                case "--out" -> b.out = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + "; options: --rows N --distinct D1,D2 --scale SF --threads N --repeat N --out FILE");
+            }
+        }
+        b.run();
+    }
+
+    private void run() throws Exception {
+        EngineConfig config = EngineConfig.defaults().withThreads(threads).withMemoryLimit(20L << 30);
+        try (FerryEngine engine = FerryEngine.start(config);
+                Connection ferry = engine.connect();
+                Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+            try (Statement s = duck.createStatement()) {
+                s.execute("SET threads TO " + threads);
+            }
+            report.add(String.format(Locale.ROOT, "Ferry local mode vs DuckDB %s, %d threads each, median of %d runs "
+                    + "after warm-up; %d cores, JVM %s.", duckVersion(duck), threads, repeat,
+                    Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+            report.add("");
+            report.add("| query | Ferry ms | DuckDB ms | Ferry / DuckDB | Ferry rows/s/core |");
+            report.add("|---|---:|---:|---:|---:|");
+            for (long d : distinct) {
+                log("loading r: %,d rows, %,d distinct b", rows, d);
+                PaperTable.load(engine.catalog(), "r", rows, d, ProgressListener.NONE);
+                DuckDbMirror.copy(engine.catalog().require("r"), duck);
+                compare(ferry, duck, "r group by b, " + String.format(Locale.ROOT, "%,d", d) + " groups", PAPER_QUERY,
+                        rows);
+                if (d == distinct[0]) {
+                    planning(ferry);
+                }
+                engine.catalog().drop("r", false);
+                try (Statement s = duck.createStatement()) {
+                    s.execute("DROP TABLE r");
+                }
+            }
+            log("loading SSB at scale %s", scale);
+            new SsbGenerator(scale).load(engine.catalog(), ProgressListener.NONE);
+            for (String t : SsbGenerator.TABLES) {
+                DuckDbMirror.copy(engine.catalog().require(t), duck);
+            }
+            long lineorder = engine.catalog().require("lineorder").rowCount();
+            for (String q : List.of("Q1.1", "Q2.1", "Q3.1", "Q4.1")) {
+                compare(ferry, duck, "SSB " + q + " (SF " + scale + ")", SsbQueries.get(q), lineorder);
+            }
+        }
+        report.add("");
+        report.add("Ferry's plans:");
+        report.addAll(plans);
+        PrintStream o = System.out;
+        report.forEach(o::println);
+        if (out != null) {
+            Files.write(out, report);
+        }
+    }
+
+    private void compare(Connection ferry, Connection duck, String name, String sql, long inputRows)
+            throws SQLException {
+        log("timing %s", name);
+        plans.add("");
+        plans.add(name + ":");
+        plans.add("```");
+        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            while (rs.next()) {
+                plans.add(rs.getString(1).stripTrailing());
+            }
+        }
+        plans.add("```");
+        double f = median(ferry, sql);
+        double d = median(duck, sql);
+        double rowsPerSecCore = inputRows / (f / 1000) / threads;
+        report.add(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.2f | %,.0f |", name, f, d, f / d,
+                rowsPerSecCore));
+    }
+
+    private double median(Connection c, String sql) throws SQLException {
+        for (int i = 0; i < 2; i++) {
+            drain(c, sql);
+        }
+        double[] t = new double[repeat];
+        for (int i = 0; i < repeat; i++) {
+            long start = System.nanoTime();
+            drain(c, sql);
+            t[i] = (System.nanoTime() - start) / 1e6;
+        }
+        Arrays.sort(t);
+        return t[repeat / 2];
+    }
+
+    private static long drain(Connection c, String sql) throws SQLException {
+        long n = 0;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int cols = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                for (int i = 1; i <= cols; i++) {
+                    rs.getObject(i);
+                }
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Time to parse, validate and plan a simple query (prepareStatement), median of 200 after warm-up. */
+    private void planning(Connection ferry) throws SQLException {
+        String sql = "SELECT b, COUNT(*) FROM r WHERE a > 10 GROUP BY b";
+        for (int i = 0; i < 50; i++) {
+            ferry.prepareStatement(sql).close();
+        }
+        double[] t = new double[200];
+        for (int i = 0; i < t.length; i++) {
+            long start = System.nanoTime();
+            try (PreparedStatement ps = ferry.prepareStatement(sql)) {
+                t[i] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        Arrays.sort(t);
+        report.add(String.format(Locale.ROOT, "| planning `%s` (prepareStatement) | %.2f | | | |", sql, t[t.length / 2]));
+    }
+
+    private static String duckVersion(Connection duck) throws SQLException {
+        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery("SELECT version()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static void log(String format, Object... args) {
+        System.err.printf(Locale.ROOT, "[bench] " + format + "%n", args);
+    }
+}

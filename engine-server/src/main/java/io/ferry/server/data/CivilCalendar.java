@@ -1,0 +1,74 @@
+package io.ferry.server.data;
+
+/**
+ * Proleptic Gregorian calendar arithmetic on epoch days, with no objects: loaders and exporters convert millions
+ * of dates, and {@code java.time.LocalDate} would allocate one per value. The algorithms are Howard Hinnant's
+ * {@code days_from_civil} / {@code civil_from_days} ("chrono-Compatible Low-Level Date Algorithms").
+ */
+final class CivilCalendar {
+    static final long MILLIS_PER_DAY = 86_400_000L;
+
+    private CivilCalendar() {
+    }
+
+    /** Days since 1970-01-01 of the given date; month 1-12, day 1-31 (not checked, see {@link #isValid}). */
+    static long epochDay(long year, int month, int day) {
+        long y = month <= 2 ? year - 1 : year;
+        long era = Math.floorDiv(y, 400);
+        long yoe = y - era * 400;
+        long doy = (153L * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+        long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        return era * 146_097 + doe - 719_468;
+    }
+
+    /**
+     * The date of an epoch day packed as {@code year << 9 | month << 5 | day}: one long instead of an object.
+     * Unpack with {@link #year}, {@link #month} and {@link #day} (the shifts keep the sign of the year).
+     */
+    static long civil(long epochDay) {
+        long z = epochDay + 719_468;
+        long era = Math.floorDiv(z, 146_097);
+        long doe = z - era * 146_097;
+        long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        long mp = (5 * doy + 2) / 153;
+        long day = doy - (153 * mp + 2) / 5 + 1;
+        long month = mp < 10 ? mp + 3 : mp - 9;
+        long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+        return (year << 9) | (month << 5) | day;
+    }
+
+    static long year(long civil) {
+        return civil >> 9;
+    }
+
+    static int month(long civil) {
+        return (int) ((civil >> 5) & 15);
+    }
+
+    static int day(long civil) {
+        return (int) (civil & 31);
+    }
+
+    /** The date as the integer yyyymmdd, the form SSB uses for its date keys. */
+    static int yyyymmdd(long epochDay) {
+        long c = civil(epochDay);
+        return (int) (year(c) * 10_000 + month(c) * 100 + day(c));
+    }
+
+    static boolean isLeap(long year) {
+        return (year & 3) == 0 && (year % 100 != 0 || year % 400 == 0);
+    }
+
+    static int daysInMonth(long year, int month) {
+        return switch (month) {
+            case 2 -> isLeap(year) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+    }
+
+    static boolean isValid(long year, int month, int day) {
+        return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+    }
+}
