@@ -1,130 +1,25 @@
 package io.ferry.core.exec;
 
-import java.util.Arrays;
-
 import io.ferry.core.types.Physical;
-import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
-/**
- * Maps grouping keys to dense group ids (0, 1, 2, ...) with open addressing and linear probing. Hashes are
- * computed for a whole batch at once; the probe compares the stored hash before any key, and a single
- * non-null BIGINT-like key (the common GROUP BY) is compared without dispatch.
- */
-final class GroupTable {
-    private static final double LOAD = 0.5;
-
-    private final KeyColumn[] keys;
-    private final QueryMemory memory;
-    private int[] slots;
-    private long[] hashes;
-    private int mask;
-    private int groups;
-    private long reserved;
-
-    GroupTable(Physical[] keyTypes, QueryMemory memory) {
-        this.memory = memory;
-        this.keys = new KeyColumn[keyTypes.length];
-        for (int i = 0; i < keyTypes.length; i++) {
-            keys[i] = new KeyColumn(keyTypes[i], 1024);
-        }
-        this.slots = new int[2048];
-        this.mask = slots.length - 1;
-        this.hashes = new long[1024];
-        account();
-    }
-
-    int groupCount() {
-        return groups;
-    }
+/** Maps grouping keys to dense group ids 0, 1, 2, ... in order of first appearance. */
+interface GroupTable {
+    int groupCount();
 
     /** Writes the group id of each of the {@code n} rows into {@code out}, adding groups for new keys. */
-    void findOrInsert(Vector[] keyVectors, int n, int[] out) {
-        long[] h = KeyHasher.hash(keyVectors, n);
-        boolean singleLong = keyVectors.length == 1 && keyVectors[0] instanceof LongVector
-                && keyVectors[0].nulls() == null;
-        long[] x = singleLong ? ((LongVector) keyVectors[0]).values() : null;
-        for (int i = 0; i < n; i++) {
-            long hash = h[i];
-            int slot = (int) hash & mask;
-            while (true) {
-                int g = slots[slot] - 1;
-                if (g < 0) {
-                    out[i] = insert(keyVectors, i, hash, slot);
-                    break;
-                }
-                if (hashes[g] == hash && (singleLong ? !keys[0].nulls()[g] && keys[0].longs()[g] == x[i]
-                        : equal(g, keyVectors, i))) {
-                    out[i] = g;
-                    break;
-                }
-                slot = (slot + 1) & mask;
-            }
-        }
-    }
-
-    private boolean equal(int g, Vector[] keyVectors, int row) {
-        for (int k = 0; k < keys.length; k++) {
-            if (!keys[k].equalsAt(g, keyVectors[k], row)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private int insert(Vector[] keyVectors, int row, long hash, int slot) {
-        int g = groups++;
-        for (int k = 0; k < keys.length; k++) {
-            keys[k].append(keyVectors[k], row);
-        }
-        if (g == hashes.length) {
-            hashes = Arrays.copyOf(hashes, hashes.length * 2);
-        }
-        hashes[g] = hash;
-        slots[slot] = g + 1;
-        if (groups > slots.length * LOAD) {
-            rehash();
-        }
-        return g;
-    }
-
-    private void rehash() {
-        int[] bigger = new int[slots.length * 2];
-        int m = bigger.length - 1;
-        for (int g = 0; g < groups; g++) {
-            int s = (int) hashes[g] & m;
-            while (bigger[s] != 0) {
-                s = (s + 1) & m;
-            }
-            bigger[s] = g + 1;
-        }
-        slots = bigger;
-        mask = m;
-        account();
-    }
-
-    private void account() {
-        long now = 4L * slots.length + 8L * hashes.length;
-        for (KeyColumn k : keys) {
-            now += k.bytesUsed();
-        }
-        if (now > reserved) {
-            memory.reserve(now - reserved);
-            reserved = now;
-        }
-    }
+    void findOrInsert(Vector[] keys, int n, int[] out);
 
     /** The keys of groups {@code [from, from + count)}, one vector per key column. */
-    Vector[] keyVectors(int from, int count) {
-        Vector[] out = new Vector[keys.length];
-        for (int k = 0; k < keys.length; k++) {
-            out[k] = keys[k].toVector(from, count);
-        }
-        return out;
-    }
+    Vector[] keyVectors(int from, int count);
 
-    void close() {
-        memory.release(reserved);
-        reserved = 0;
+    void close();
+
+    /** A single integral key (the common GROUP BY) gets a table specialized for it. */
+    static GroupTable create(Physical[] keyTypes, QueryMemory memory) {
+        if (keyTypes.length == 1 && keyTypes[0] == Physical.LONG) {
+            return new LongGroupTable(memory);
+        }
+        return new MultiKeyGroupTable(keyTypes, memory);
     }
 }

@@ -26,7 +26,7 @@ final class HashAggregator {
         for (int k = 0; k < groupKeys.length; k++) {
             keyTypes[k] = inputTypes.get(groupKeys[k]).physical();
         }
-        this.table = new GroupTable(keyTypes, memory);
+        this.table = GroupTable.create(keyTypes, memory);
         this.accumulators = new Accumulator[calls.size()];
         for (int i = 0; i < calls.size(); i++) {
             AggCall c = calls.get(i);

@@ -17,6 +17,9 @@ final class JoinHashTable {
     private final int[] next;
     private final long[] hashes;
     private final int mask;
+    /** For a single integral key: the key values, and the shift of the Fibonacci hash that picks a bucket. */
+    private final long[] longKeys;
+    private final int shift;
     private final long bytes;
     private final QueryMemory memory;
 
@@ -34,6 +37,21 @@ final class JoinHashTable {
         this.heads = new int[buckets];
         this.next = new int[n];
         this.mask = buckets - 1;
+        this.shift = 64 - Integer.numberOfTrailingZeros(buckets);
+        if (keys.length == 1 && keys[0] instanceof LongVector lv) {
+            this.longKeys = lv.values();
+            this.hashes = null;
+            boolean[] nulls = lv.nulls();
+            for (int i = 0; i < n; i++) {
+                if (nulls == null || !nulls[i]) {
+                    int b = bucket(longKeys[i]);
+                    next[i] = heads[b];
+                    heads[b] = i + 1;
+                }
+            }
+            return;
+        }
+        this.longKeys = null;
         this.hashes = KeyHasher.hash(keys, n);
         for (int i = 0; i < n; i++) {
             if (anyNull(keys, i)) {
@@ -63,11 +81,12 @@ final class JoinHashTable {
      * it; {@code matched[i]} tells whether probe row i had any match.
      */
     Matches probe(Vector[] probeKeys, int n, boolean firstMatchOnly) {
-        long[] h = KeyHasher.hash(probeKeys, n);
         Matches m = new Matches(Math.max(16, n));
-        boolean singleLong = keys.length == 1 && keys[0] instanceof LongVector;
-        long[] buildLongs = singleLong ? ((LongVector) keys[0]).values() : null;
-        long[] probeLongs = singleLong ? ((LongVector) probeKeys[0]).values() : null;
+        if (longKeys != null) {
+            probeLongs((LongVector) probeKeys[0], n, firstMatchOnly, m);
+            return m;
+        }
+        long[] h = KeyHasher.hash(probeKeys, n);
         for (int i = 0; i < n; i++) {
             if (anyNull(probeKeys, i)) {
                 continue;
@@ -77,8 +96,7 @@ final class JoinHashTable {
                 if (hashes[r] != hash) {
                     continue;
                 }
-                boolean eq = singleLong ? buildLongs[r] == probeLongs[i] : keysEqual(probeKeys, i, r);
-                if (eq) {
+                if (keysEqual(probeKeys, i, r)) {
                     m.add(i, r);
                     if (firstMatchOnly) {
                         break;
@@ -87,6 +105,31 @@ final class JoinHashTable {
             }
         }
         return m;
+    }
+
+    private int bucket(long key) {
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> shift);
+    }
+
+    /** The single-integral-key probe: one multiply to a bucket, then a walk comparing longs. */
+    private void probeLongs(LongVector probe, int n, boolean firstMatchOnly, Matches m) {
+        long[] x = probe.values();
+        boolean[] nulls = probe.nulls();
+        long[] build = longKeys;
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+                continue;
+            }
+            long key = x[i];
+            for (int r = heads[bucket(key)] - 1; r >= 0; r = next[r] - 1) {
+                if (build[r] == key) {
+                    m.add(i, r);
+                    if (firstMatchOnly) {
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     private boolean keysEqual(Vector[] probeKeys, int i, int r) {
