@@ -20,10 +20,15 @@ public record EngineConfig(int threads, int blockSize, long memoryLimit, long qu
         }
     }
 
+    /**
+     * All cores; tables may fill the off-heap memory the JVM allows (Arrow allocates it through Netty, so that is
+     * Netty's direct-memory ceiling: -XX:MaxDirectMemorySize, else the heap size); one query's operators may use
+     * half the heap.
+     */
     public static EngineConfig defaults() {
-        long max = Runtime.getRuntime().maxMemory();
-        return new EngineConfig(Runtime.getRuntime().availableProcessors(), DEFAULT_BLOCK_SIZE, 16L << 30,
-                Math.max(256L << 20, max / 2));
+        long heap = Runtime.getRuntime().maxMemory();
+        return new EngineConfig(Runtime.getRuntime().availableProcessors(), DEFAULT_BLOCK_SIZE,
+                io.netty.util.internal.PlatformDependent.maxDirectMemory(), Math.max(256L << 20, heap / 2));
     }
 
     public EngineConfig withThreads(int n) {

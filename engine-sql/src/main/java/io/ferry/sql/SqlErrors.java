@@ -90,6 +90,20 @@ public final class SqlErrors {
             return new Translated(SqlStates.UNDEFINED_COLUMN, "column '" + m.group(1) + "' does not exist"
                     + tail(text, inner));
         }
+        if (inner.startsWith("Illegal DATE literal") || inner.startsWith("Illegal TIMESTAMP literal")
+                || inner.startsWith("Illegal TIME literal")) {
+            return new Translated(SqlStates.INVALID_DATETIME_FORMAT, text
+                    + "; write DATE 'YYYY-MM-DD' or TIMESTAMP 'YYYY-MM-DD HH:MM:SS' with a real calendar date");
+        }
+        if (inner.contains("TABLESAMPLE percentage")) {
+            return new Translated(SqlStates.INVALID_PARAMETER_VALUE, text);
+        }
+        if (inner.contains("out of range")) {
+            return new Translated(SqlStates.NUMERIC_OUT_OF_RANGE, text + "; use a wider type (BIGINT, DECIMAL, DOUBLE)");
+        }
+        if (inner.contains("does not allow NULLs")) {
+            return new Translated(SqlStates.NOT_NULL_VIOLATION, text + "; supply a value for that column");
+        }
         if ((m = NO_MATCH_FUNCTION.matcher(inner)).find()) {
             return new Translated(SqlStates.UNDEFINED_FUNCTION, "no function matches " + m.group(1) + tail(text, inner));
         }

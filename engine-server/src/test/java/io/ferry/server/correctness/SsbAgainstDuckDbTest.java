@@ -16,7 +16,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,15 +41,14 @@ import io.ferry.sql.ResultComparison;
 class SsbAgainstDuckDbTest {
     private static final double SCALE = 0.02;
 
-    @TempDir
-    Path csvDir;
-
+    private Path csvDir;
     private FerryEngine engine;
     private Connection ferry;
     private Connection duck;
 
     @BeforeAll
     void load() throws Exception {
+        csvDir = Files.createTempDirectory("ferry-ssb-csv");
         engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withBlockSize(32 * 1024));
         new SsbGenerator(SCALE).load(engine.catalog(), ProgressListener.NONE);
         PaperTable.load(engine.catalog(), "r", 300_000, 1_000, ProgressListener.NONE);
@@ -86,6 +84,12 @@ class SsbAgainstDuckDbTest {
         ferry.close();
         duck.close();
         engine.close();
+        try (Stream<Path> files = Files.list(csvDir)) {
+            for (Path p : files.toList()) {
+                Files.delete(p);
+            }
+        }
+        Files.delete(csvDir);
     }
 
     static Stream<Arguments> queries() {

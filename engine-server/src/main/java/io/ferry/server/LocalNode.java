@@ -1,0 +1,109 @@
+package io.ferry.server;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.ferry.server.data.PaperTable;
+import io.ferry.server.data.ProgressListener;
+import io.ferry.server.data.SsbGenerator;
+import io.ferry.server.jdbc.JdbcServer;
+import io.ferry.server.load.LoadEndpoint;
+import io.ferry.server.load.LoadPolicy;
+import io.ferry.server.load.ServerLoad;
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.FerryEngine;
+
+/**
+ * Local mode: every role in one JVM — an embedded engine, optionally filled with the demo data, served over JDBC
+ * with the CSV load endpoint beside it.
+ */
+public final class LocalNode implements AutoCloseable {
+    /** The paper table's name in the demo data. */
+    public static final String PAPER_TABLE = "r";
+
+    private final FerryEngine engine;
+    private final JdbcServer server;
+
+    private LocalNode(FerryEngine engine, JdbcServer server) {
+        this.engine = engine;
+        this.server = server;
+    }
+
+    /**
+     * How to start.
+     *
+     * @param engine    the engine's sizing
+     * @param host      address to serve JDBC on
+     * @param port      port to serve JDBC on (0: any free port)
+     * @param demo      the demo data to load first, or null for none
+     * @param loadRoots directories CSV loads may read (see {@link LoadPolicy})
+     */
+    public record Options(EngineConfig engine, String host, int port, Demo demo, List<Path> loadRoots) {
+        public Options {
+            requireNonNull(engine, "engine is null");
+            requireNonNull(host, "host is null");
+            loadRoots = List.copyOf(loadRoots);
+        }
+    }
+
+    /**
+     * The demo data: the ship-or-not paper's table {@code r} with {@code rows} rows and {@code distinct} values of
+     * b, and the Star Schema Benchmark at scale factor {@code scale}.
+     */
+    public record Demo(long rows, long distinct, double scale) {
+    }
+
+    /** Starts the engine, loads the demo data if asked, and serves JDBC; nothing is left running on failure. */
+    public static LocalNode start(Options options, ProgressListener progress) {
+        LoadPolicy policy = LoadPolicy.of(options.loadRoots(), isLoopback(options.host()));
+        FerryEngine engine = FerryEngine.start(options.engine());
+        try {
+            if (options.demo() != null) {
+                PaperTable.load(engine.catalog(), PAPER_TABLE, options.demo().rows(), options.demo().distinct(),
+                        progress);
+                new SsbGenerator(options.demo().scale()).load(engine.catalog(), progress);
+            }
+            JdbcServer server = JdbcServer.start(engine, options.host(), options.port(),
+                    List.of(new LoadEndpoint(new ServerLoad(engine, policy))));
+            return new LocalNode(engine, server);
+        } catch (RuntimeException | Error e) {
+            try {
+                engine.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+    }
+
+    public FerryEngine engine() {
+        return engine;
+    }
+
+    public JdbcServer server() {
+        return server;
+    }
+
+    /** Stops serving, closes what clients left open, then frees all engine memory (failing if any leaked). */
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } finally {
+            engine.close();
+        }
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            // JdbcServer reports the unknown host; no address, no loads.
+            return false;
+        }
+    }
+}

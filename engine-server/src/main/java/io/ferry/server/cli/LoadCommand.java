@@ -1,0 +1,87 @@
+package io.ferry.server.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import io.ferry.server.data.ProgressListener;
+import io.ferry.server.load.LoadClient;
+import io.ferry.server.load.LoadRequest;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code ferry load}: loads a CSV file into a table of a running server, all or nothing. The server reads the file
+ * itself (far faster than INSERTs over JDBC, and atomic), so the file must be on the server's machine; the path is
+ * made absolute here, against this command's working directory.
+ */
+@Command(name = "load", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Load a CSV file into a table of a running Ferry server, atomically, showing progress.",
+                "The server reads the file: it must be on the server's machine (in local mode, this one)."})
+final class LoadCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private ServerAddress address;
+
+    @Option(names = "--table", required = true, paramLabel = "TABLE", description = "The table to load into.")
+    private String table;
+
+    @Option(names = "--csv", required = true, paramLabel = "FILE", description = "The CSV file (UTF-8, RFC 4180).")
+    private Path csv;
+
+    @Option(names = "--header", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "The first line names the columns (default); --no-header: it is data.")
+    private boolean header;
+
+    @Option(names = "--delimiter", paramLabel = "CHAR", defaultValue = ",",
+            description = "Field delimiter, one character; \\t or tab for tabs (default: ${DEFAULT-VALUE}).")
+    private String delimiter;
+
+    @Option(names = "--null", paramLabel = "TEXT", defaultValue = "",
+            description = "Unquoted text that means NULL (default: the empty field).")
+    private String nullString;
+
+    @Option(names = "--create",
+            description = "Create the table, with the columns of --schema or else inferred from the file. Without "
+                    + "it, the table must exist and the rows are added to it.")
+    private boolean create;
+
+    @Option(names = "--schema", paramLabel = "COLUMNS",
+            description = "Columns of the new table as in CREATE TABLE, e.g. \"a BIGINT NOT NULL, b VARCHAR(20)\" "
+                    + "(implies --create).")
+    private String schema;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        LoadRequest request = LoadRequest.of(table, csv.toAbsolutePath().normalize().toString())
+                .withHeader(header)
+                .withDelimiter(delimiter())
+                .withNullString(nullString)
+                .withCreate(create || schema != null)
+                .withSchema(schema);
+        LoadClient.Result result = LoadClient.load(address.endpoint(), request, ProgressListener.console(true));
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(String.format(Locale.ROOT, "loaded %,d rows into %s in %.1f s", result.rows(), result.table(),
+                result.millis() / 1000.0));
+        out.flush();
+        return 0;
+    }
+
+    private char delimiter() {
+        if (delimiter.equals("\\t") || delimiter.equalsIgnoreCase("tab")) {
+            return '\t';
+        }
+        if (delimiter.length() != 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--delimiter takes one character (or \\t), "
+                    + "got '" + delimiter + "'");
+        }
+        return delimiter.charAt(0);
+    }
+}

@@ -1,0 +1,157 @@
+package io.ferry.server.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.ferry.core.storage.Table;
+import io.ferry.server.FerryVersion;
+import io.ferry.server.LocalNode;
+import io.ferry.server.data.ProgressListener;
+import io.ferry.server.jdbc.JdbcServer;
+import io.ferry.sql.EngineConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code ferry local}: every role in this JVM, serving JDBC until Ctrl-C. */
+@Command(name = "local", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Start Ferry in local mode (engine and JDBC server in this process) and serve until Ctrl-C.")
+final class LocalCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private ServerAddress address;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: all cores).")
+    private Integer threads;
+
+    @Option(names = "--block-size", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+            description = "Storage block size, e.g. 64k or 1m (default: 1m).")
+    private Long blockSize;
+
+    @Option(names = "--memory", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+            description = "Off-heap memory all tables may take together, e.g. 8g (default: 16g).")
+    private Long memory;
+
+    @Option(names = "--query-memory", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+            description = "Memory one query's operators may take (default: half the heap).")
+    private Long queryMemory;
+
+    @Option(names = "--demo", description = "Load the demo data: the paper table r and the Star Schema Benchmark.")
+    private boolean demo;
+
+    @Option(names = "--scale", paramLabel = "SF", defaultValue = "0.1",
+            description = "SSB scale factor for --demo (default: ${DEFAULT-VALUE}; 1 is 6 million lineorder rows).")
+    private double scale;
+
+    @Option(names = "--rows", paramLabel = "N", defaultValue = "1000000",
+            description = "Rows of r for --demo (default: ${DEFAULT-VALUE}).")
+    private long rows;
+
+    @Option(names = "--distinct", paramLabel = "N", defaultValue = "1000",
+            description = "Distinct values of r.b for --demo (default: ${DEFAULT-VALUE}).")
+    private long distinct;
+
+    @Option(names = "--load-root", paramLabel = "DIR",
+            description = "A directory `ferry load` may read CSV files from (repeatable). Without it, loads may read "
+                    + "any file while the server listens on a loopback address, and none otherwise.")
+    private List<Path> loadRoots = new ArrayList<>();
+
+    @Override
+    public Integer call() throws InterruptedException {
+        EngineConfig config = EngineConfig.defaults();
+        if (threads != null) {
+            config = config.withThreads(threads);
+        }
+        if (blockSize != null) {
+            if (blockSize > Integer.MAX_VALUE) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--block-size must be below 2g, got "
+                        + blockSize + " bytes");
+            }
+            config = config.withBlockSize((int) (long) blockSize);
+        }
+        if (memory != null) {
+            config = config.withMemoryLimit(memory);
+        }
+        if (queryMemory != null) {
+            config = config.withQueryMemoryLimit(queryMemory);
+        }
+        LocalNode.Demo demoData = demo ? new LocalNode.Demo(rows, distinct, scale) : null;
+        LocalNode node = LocalNode.start(new LocalNode.Options(config, address.host, address.port, demoData,
+                loadRoots), ProgressListener.console(true));
+
+        // Ctrl-C (or SIGTERM) runs shutdown hooks; the node is closed in one, and this thread waits until then.
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(node, stopped), "ferry-shutdown"));
+        printBanner(spec.commandLine().getOut(), node);
+        stopped.await();
+        return 0;
+    }
+
+    private void stop(LocalNode node, CountDownLatch stopped) {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("Stopping Ferry...");
+        out.flush();
+        try {
+            node.close();
+            out.println("Ferry stopped.");
+        } catch (RuntimeException e) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("error while stopping: " + e.getMessage());
+            err.flush();
+        } finally {
+            out.flush();
+            stopped.countDown();
+        }
+    }
+
+    private void printBanner(PrintWriter out, LocalNode node) {
+        JdbcServer server = node.server();
+        EngineConfig c = node.engine().config();
+        out.println();
+        out.println("Ferry " + FerryVersion.VERSION + " is ready (local mode).");
+        out.println();
+        List<Table> tables = node.engine().catalog().tables();
+        if (tables.isEmpty()) {
+            out.println("  tables   none yet: CREATE TABLE over JDBC, or bin/ferry load --create (or start with --demo)");
+        } else {
+            StringBuilder line = new StringBuilder();
+            for (Table t : tables) {
+                line.append(line.length() == 0 ? "" : ", ")
+                        .append(String.format(Locale.ROOT, "%s (%,d rows)", t.name(), t.rowCount()));
+            }
+            out.println("  tables   " + line);
+        }
+        out.println("  JDBC     " + server.ferryUrl() + "   (driver: ferry-jdbc/target/ferry-jdbc-*.jar)");
+        out.println("           " + server.avaticaUrl() + "   (Avatica's remote driver)");
+        out.println(String.format(Locale.ROOT, "  engine   %d threads, %s blocks, %s of table memory, %s per query",
+                c.threads(), bytes(c.blockSize()), bytes(c.memoryLimit()), bytes(c.queryMemoryLimit())));
+        out.println();
+        String where = (JdbcServer.DEFAULT_HOST.equals(address.host) ? "" : " --host " + server.host())
+                + (address.port == JdbcServer.DEFAULT_PORT ? "" : " --port " + server.port());
+        out.println("Next, in another terminal:   bin/ferry sql" + where);
+        out.println("Stop with Ctrl-C.");
+        out.flush();
+    }
+
+    private static String bytes(long n) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double v = n;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return v == Math.rint(v) ? String.format(Locale.ROOT, "%d %s", (long) v, units[u])
+                : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    }
+}

@@ -1,0 +1,153 @@
+package io.ferry.server.cli;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.ferry.core.FerryException;
+import io.ferry.server.jdbc.JdbcServer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import sqlline.SqlLine;
+
+/**
+ * {@code ferry sql}: sqlline on a running server, through Avatica's remote driver (in this jar; the ferry-jdbc
+ * driver is for tools outside it and speaks the same protocol).
+ */
+@Command(name = "sql", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Open an SQL shell (sqlline) on a running Ferry server, or run statements with -e / -f.")
+final class SqlCommand implements Callable<Integer> {
+    private static final String AVATICA_DRIVER = "org.apache.calcite.avatica.remote.Driver";
+    /** Wide enough that sqlline never cuts a row when no terminal tells it a width. */
+    private static final int MAX_WIDTH_WITHOUT_TERMINAL = 100_000;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private ServerAddress address;
+
+    @Option(names = {"-e", "--execute"}, paramLabel = "SQL",
+            description = "Run this statement (or several, separated by ;) and exit.")
+    private String execute;
+
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Run the statements in FILE and exit.")
+    private Path file;
+
+    @Option(names = "--output-format", paramLabel = "FORMAT",
+            description = "table, vertical, csv, tsv, json, xmlattr, xmlelements or ansiconsole (default: table on a "
+                    + "terminal, csv otherwise).")
+    private String outputFormat;
+
+    @Option(names = "--url", paramLabel = "JDBC_URL",
+            description = "Connect to this JDBC URL instead, e.g. to give Avatica's client TLS options (default: "
+                    + "Avatica's URL for --host and --port). Its driver must be in the server jar, as Avatica's is.")
+    private String url;
+
+    @Override
+    public Integer call() throws IOException {
+        if (execute != null && file != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give -e or -f, not both");
+        }
+        if (file != null && !Files.isReadable(file)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file);
+        }
+        String host = address.endpoint().getHost();
+        String jdbcUrl = url != null ? url : JdbcServer.avaticaUrl(host, address.port);
+        if (url == null) {
+            checkServer(jdbcUrl);
+        }
+        if (execute == null && file == null) {
+            return run(sqllineArgs(jdbcUrl, host, null), true);
+        }
+        if (file != null) {
+            return run(sqllineArgs(jdbcUrl, host, file), false);
+        }
+        // -e runs as a script of one statement per line: sqlline then stops at the first failing statement and
+        // says so in its exit status, as for -f (its own -e goes on, and reports only the last statement).
+        Path script = Files.createTempFile("ferry-sql", ".sql");
+        try {
+            StringBuilder text = new StringBuilder();
+            for (String statement : SqlScript.split(execute)) {
+                // The semicolon on a line of its own: a statement may end in a -- comment.
+                text.append(statement).append("\n;\n");
+            }
+            Files.writeString(script, text, StandardCharsets.UTF_8);
+            return run(sqllineArgs(jdbcUrl, host, script), false);
+        } finally {
+            Files.deleteIfExists(script);
+        }
+    }
+
+    private List<String> sqllineArgs(String jdbcUrl, String host, Path script) {
+        boolean terminal = System.console() != null;
+        List<String> args = new ArrayList<>(List.of(
+                "-u", jdbcUrl,
+                "-n", "ferry", "-p", "ferry",
+                "-nn", "ferry@" + host + ":" + address.port,
+                "--connectInteractionMode=notAskCredentials",
+                "--isolation=TRANSACTION_NONE",
+                "--showWarnings=false",
+                "--csvQuoteCharacter='\"'",
+                "--outputformat=" + (outputFormat != null ? outputFormat : terminal ? "table" : "csv")));
+        if (url == null) {
+            args.addAll(List.of("-d", AVATICA_DRIVER));
+        }
+        if (!terminal) {
+            args.add("--maxWidth=" + MAX_WIDTH_WITHOUT_TERMINAL);
+            // Without a terminal JLine falls back to a dumb one anyway; asking for it skips the warning it logs.
+            System.setProperty("org.jline.terminal.dumb", "true");
+        }
+        if (script != null) {
+            // Only the results on stdout, no connection chatter, so the output can be piped.
+            args.addAll(List.of("--silent=true", "-f", script.toString()));
+        }
+        return args;
+    }
+
+    private static int run(List<String> args, boolean interactive) throws IOException {
+        // sqlline writes its one-line errors to the stream it took from System.err here, at construction.
+        SqlLine sqlLine = new SqlLine();
+        if (interactive) {
+            return sqlLine.begin(args.toArray(String[]::new), null, true) == SqlLine.Status.OK ? 0 : 1;
+        }
+        // A script runs while sqlline still processes its arguments, and then it also prints each error's stack
+        // trace (the client's and the server's) to System.err proper. They say nothing the one-line error does
+        // not, so System.err is muted while the script runs.
+        PrintStream stderr = System.err;
+        System.setErr(new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
+        try {
+            return sqlLine.begin(args.toArray(String[]::new), null, false) == SqlLine.Status.OK ? 0 : 1;
+        } finally {
+            System.setErr(stderr);
+        }
+    }
+
+    /** Fails with the reason, in one line, when no server answers: sqlline would print three confused ones. */
+    private void checkServer(String jdbcUrl) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+            c.getMetaData();
+        } catch (SQLException | RuntimeException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            throw new FerryException("08001", "cannot reach a Ferry server at " + address.endpoint() + " ("
+                    + (root.getMessage() != null ? root.getMessage() : root.toString()) + "); check --host and "
+                    + "--port, and that the server runs (bin/ferry local)", e);
+        }
+    }
+}

@@ -1,0 +1,364 @@
+package io.ferry.server.jdbc;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.MissingResultsException;
+import org.apache.calcite.avatica.NoSuchConnectionException;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.jdbc.JdbcMeta;
+import org.apache.calcite.avatica.proto.Requests;
+import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ferry.core.SqlStates;
+import io.ferry.sql.SqlErrors;
+
+/**
+ * What the JDBC server does for each Avatica request: Avatica's {@link JdbcMeta} over the engine's embedded
+ * connection (Calcite's own {@code CalciteMetaImpl} cannot answer metadata over protobuf), with three changes.
+ *
+ * <ul>
+ *   <li>Every failure reaches the client as an {@link AvaticaRuntimeException} carrying the SQLSTATE and sentence
+ *       of {@link SqlErrors#translate}; that is the only exception whose state Avatica puts on the wire, so without
+ *       it every error would arrive as state 00000 and a Java stack trace.</li>
+ *   <li>Metadata result sets are built here from the embedded connection's {@link DatabaseMetaData} and reshaped
+ *       where Calcite's answers would mislead a SQL client ({@link MetadataRows}).</li>
+ *   <li>Only {@code user} and {@code password} of the properties a client sends are passed to the embedded driver;
+ *       the rest would reach Calcite, whose connection properties name classes and files to load.</li>
+ * </ul>
+ */
+final class FerryMeta extends JdbcMeta {
+    private static final Logger LOG = LoggerFactory.getLogger(FerryMeta.class);
+
+    /** Avatica's vendor code for "no particular code"; its client treats code 1 as a lost connection. */
+    private static final int NO_ERROR_CODE = -1;
+
+    private static final Set<String> CLIENT_PROPERTIES = Set.of("user", "password");
+
+    FerryMeta(String embeddedUrl) throws SQLException {
+        super(embeddedUrl, cacheSettings());
+    }
+
+    /**
+     * Avatica drops a connection idle for 10 minutes and a statement idle for 5 by default; a BI tool left open over
+     * lunch would then fail its next query. An hour for both; closed connections are freed at once regardless.
+     */
+    private static Properties cacheSettings() {
+        Properties p = new Properties();
+        p.setProperty(ConnectionCacheSettings.EXPIRY_DURATION.key(), "60");
+        p.setProperty(ConnectionCacheSettings.EXPIRY_UNIT.key(), "MINUTES");
+        p.setProperty(StatementCacheSettings.EXPIRY_DURATION.key(), "60");
+        p.setProperty(StatementCacheSettings.EXPIRY_UNIT.key(), "MINUTES");
+        return p;
+    }
+
+    /** Closes every connection clients left open (and so their statements and result sets). */
+    void closeAll() {
+        for (Connection c : getConnectionCache().asMap().values()) {
+            try {
+                c.close();
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("closing a client connection failed: {}", e.toString());
+            }
+        }
+        getStatementCache().invalidateAll();
+        getConnectionCache().invalidateAll();
+    }
+
+    // ---- connections -------------------------------------------------------------------------------------
+
+    @Override
+    public void openConnection(ConnectionHandle ch, Map<String, String> info) {
+        Map<String, String> passed = new HashMap<>();
+        if (info != null) {
+            info.forEach((k, v) -> {
+                if (CLIENT_PROPERTIES.contains(k.toLowerCase(Locale.ROOT))) {
+                    passed.put(k, v);
+                } else {
+                    LOG.debug("ignoring connection property '{}' sent by a client", k);
+                }
+            });
+        }
+        try {
+            super.openConnection(ch, passed);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public void closeConnection(ConnectionHandle ch) {
+        try {
+            super.closeConnection(ch);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public ConnectionProperties connectionSync(ConnectionHandle ch, ConnectionProperties connProps) {
+        try {
+            return super.connectionSync(ch, connProps);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public void commit(ConnectionHandle ch) {
+        try {
+            super.commit(ch);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public void rollback(ConnectionHandle ch) {
+        try {
+            super.rollback(ch);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    // ---- statements ----------------------------------------------------------------------------------------
+
+    @Override
+    public StatementHandle createStatement(ConnectionHandle ch) {
+        try {
+            return super.createStatement(ch);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public void closeStatement(StatementHandle h) {
+        try {
+            super.closeStatement(h);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+        try {
+            return super.prepare(ch, sql, maxRowCount);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
+            PrepareCallback callback) throws NoSuchStatementException {
+        try {
+            return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h, List<String> sqlCommands)
+            throws NoSuchStatementException {
+        try {
+            return super.prepareAndExecuteBatch(h, sqlCommands);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, long maxRowCount)
+            throws NoSuchStatementException {
+        try {
+            return super.execute(h, parameterValues, maxRowCount);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
+            throws NoSuchStatementException {
+        try {
+            return super.execute(h, parameterValues, maxRowsInFirstFrame);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValues)
+            throws NoSuchStatementException {
+        try {
+            return super.executeBatch(h, parameterValues);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public ExecuteBatchResult executeBatchProtobuf(StatementHandle h, List<Requests.UpdateBatch> parameterValues)
+            throws NoSuchStatementException {
+        try {
+            return super.executeBatchProtobuf(h, parameterValues);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
+            throws NoSuchStatementException, MissingResultsException {
+        try {
+            return super.fetch(h, offset, fetchMaxRowCount);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    @Override
+    public boolean syncResults(StatementHandle sh, QueryState state, long offset) throws NoSuchStatementException {
+        try {
+            return super.syncResults(sh, state, offset);
+        } catch (RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    // ---- metadata (the six calls Avatica's protocol carries; its client answers the others, empty) ----------
+
+    @Override
+    public MetaResultSet getCatalogs(ConnectionHandle ch) {
+        return metadata(ch, DatabaseMetaData::getCatalogs, MetadataRows::catalog, "TABLE_CAT");
+    }
+
+    @Override
+    public MetaResultSet getSchemas(ConnectionHandle ch, String catalog, Pat schemaPattern) {
+        return metadata(ch, md -> md.getSchemas(catalog, schemaPattern.s), MetadataRows::schema, "TABLE_CATALOG",
+                "TABLE_SCHEM");
+    }
+
+    @Override
+    public MetaResultSet getTables(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
+            List<String> typeList) {
+        String[] types = typeList == null ? null : typeList.toArray(String[]::new);
+        return metadata(ch, md -> md.getTables(catalog, schemaPattern.s, tableNamePattern.s, types),
+                MetadataRows::table, "TABLE_TYPE", "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME");
+    }
+
+    @Override
+    public MetaResultSet getColumns(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
+            Pat columnNamePattern) {
+        return metadata(ch, md -> md.getColumns(catalog, schemaPattern.s, tableNamePattern.s, columnNamePattern.s),
+                MetadataRows::column, "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "ORDINAL_POSITION");
+    }
+
+    @Override
+    public MetaResultSet getTableTypes(ConnectionHandle ch) {
+        return metadata(ch, DatabaseMetaData::getTableTypes, MetadataRows::tableType, "TABLE_TYPE");
+    }
+
+    @Override
+    public MetaResultSet getTypeInfo(ConnectionHandle ch) {
+        return metadata(ch, DatabaseMetaData::getTypeInfo, MetadataRows::typeInfo, "DATA_TYPE");
+    }
+
+    /** A metadata query against the embedded connection. */
+    @FunctionalInterface
+    private interface MetadataQuery {
+        ResultSet run(DatabaseMetaData metaData) throws SQLException;
+    }
+
+    /**
+     * Runs the query, reshapes its rows with {@code shaper}, sorts them by {@code orderBy} (the order JDBC
+     * specifies for each call), and returns them all in the first frame: metadata is small, and a finished frame
+     * needs no server-side cursor, so nothing stays open if the client never closes the result set.
+     */
+    private MetaResultSet metadata(ConnectionHandle ch, MetadataQuery query, MetadataRows.Shaper shaper,
+            String... orderBy) {
+        try (ResultSet rs = query.run(getConnection(ch.id).getMetaData())) {
+            ResultSetMetaData md = rs.getMetaData();
+            int n = md.getColumnCount();
+            int[] types = new int[n];
+            for (int i = 0; i < n; i++) {
+                types[i] = md.getColumnType(i + 1);
+            }
+            MetadataRows.Columns columns = MetadataRows.Columns.of(md);
+            List<Object> rows = new ArrayList<>();
+            while (rs.next()) {
+                Object[] row = new Object[n];
+                for (int i = 0; i < n; i++) {
+                    row[i] = value(rs, i + 1, types[i]);
+                }
+                if (shaper.shape(row, columns)) {
+                    rows.add(row);
+                }
+            }
+            rows.sort(columns.order(orderBy));
+            int statementId = getStatementIdGenerator().getAndIncrement();
+            return MetaResultSet.create(ch.id, statementId, true, signature(md), Frame.create(0, true, rows));
+        } catch (SQLException | RuntimeException | Error e) {
+            throw translated(e);
+        }
+    }
+
+    /** The value as the Java type Avatica's protobuf encoding expects for the column's JDBC type. */
+    private static Object value(ResultSet rs, int column, int type) throws SQLException {
+        Object v = switch (type) {
+            case Types.BIGINT -> rs.getLong(column);
+            case Types.INTEGER -> rs.getInt(column);
+            case Types.SMALLINT -> rs.getShort(column);
+            case Types.TINYINT -> rs.getByte(column);
+            case Types.BOOLEAN, Types.BIT -> rs.getBoolean(column);
+            case Types.DOUBLE, Types.FLOAT -> rs.getDouble(column);
+            case Types.REAL -> rs.getFloat(column);
+            case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> rs.getString(column);
+            default -> rs.getObject(column);
+        };
+        return rs.wasNull() ? null : v;
+    }
+
+    // ---- errors ----------------------------------------------------------------------------------------------
+
+    /**
+     * The exception Avatica should send for {@code e}. A missing connection keeps its own type (the client
+     * reconnects on it); everything else carries Ferry's SQLSTATE. Internal errors are logged with their stack,
+     * since the client only sees a sentence.
+     */
+    static RuntimeException translated(Throwable e) {
+        if (e instanceof VirtualMachineError vm && !(vm instanceof OutOfMemoryError)) {
+            throw vm;
+        }
+        if (e instanceof NoSuchConnectionException || e instanceof AvaticaRuntimeException) {
+            return (RuntimeException) e;
+        }
+        SqlErrors.Translated t = SqlErrors.translate(e);
+        if (SqlStates.INTERNAL_ERROR.equals(t.sqlState())) {
+            LOG.error("internal error answering a client: {}", t.message(), e);
+        } else {
+            LOG.debug("statement failed with {}: {}", t.sqlState(), t.message());
+        }
+        return new AvaticaRuntimeException(t.message(), NO_ERROR_CODE, t.sqlState(), AvaticaSeverity.ERROR);
+    }
+}

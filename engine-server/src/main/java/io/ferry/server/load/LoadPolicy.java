@@ -1,0 +1,77 @@
+package io.ferry.server.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.ferry.core.FerryException;
+
+/**
+ * Which server-side files a load may read. Whoever can reach the load endpoint can read any file the server can
+ * (as a table, through SQL), so: with load roots given, only files under them; without, any file while the server
+ * listens on a loopback address only (its clients are this machine's users); and none on a server reachable from
+ * other machines.
+ */
+public final class LoadPolicy {
+    /** SQLSTATE insufficient_privilege. */
+    static final String INSUFFICIENT_PRIVILEGE = "42501";
+    /** SQLSTATE undefined_file, as PostgreSQL's COPY FROM reports a missing file. */
+    static final String UNDEFINED_FILE = "58P01";
+
+    private final List<Path> roots;
+    private final boolean loopbackOnly;
+
+    private LoadPolicy(List<Path> roots, boolean loopbackOnly) {
+        this.roots = roots;
+        this.loopbackOnly = loopbackOnly;
+    }
+
+    /**
+     * @param roots        directories loads may read from (empty: see the class comment)
+     * @param loopbackOnly whether the server listens on a loopback address only
+     */
+    public static LoadPolicy of(List<Path> roots, boolean loopbackOnly) {
+        List<Path> real = new ArrayList<>();
+        for (Path root : roots) {
+            try {
+                real.add(root.toRealPath());
+            } catch (IOException e) {
+                throw new IllegalArgumentException("load root " + root + " is not a readable directory: " + e, e);
+            }
+        }
+        return new LoadPolicy(List.copyOf(real), loopbackOnly);
+    }
+
+    /** The file's real path (links resolved), if loads may read it. */
+    Path check(Path file) {
+        Path real;
+        try {
+            real = file.toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new FerryException(UNDEFINED_FILE, "file " + file + " does not exist on the server; the server "
+                    + "reads the path itself, so the file must be on its machine", e);
+        } catch (IOException e) {
+            throw new FerryException(UNDEFINED_FILE, "cannot open " + file + " on the server: " + e.getMessage(), e);
+        }
+        if (!Files.isRegularFile(real)) {
+            throw new FerryException(UNDEFINED_FILE, file + " is not a file");
+        }
+        if (roots.isEmpty()) {
+            if (!loopbackOnly) {
+                throw new FerryException(INSUFFICIENT_PRIVILEGE, "this server accepts connections from other "
+                        + "machines, so it loads files only from directories it was started with --load-root DIR");
+            }
+            return real;
+        }
+        for (Path root : roots) {
+            if (real.startsWith(root)) {
+                return real;
+            }
+        }
+        throw new FerryException(INSUFFICIENT_PRIVILEGE, "file " + file + " is outside the directories this server "
+                + "loads from (" + roots + "); move it there, or restart the server with another --load-root");
+    }
+}

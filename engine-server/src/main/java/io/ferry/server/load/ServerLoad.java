@@ -1,0 +1,104 @@
+package io.ferry.server.load;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+import io.ferry.server.data.CsvLoader;
+import io.ferry.server.data.ProgressListener;
+import io.ferry.sql.FerryEngine;
+import io.ferry.sql.SqlErrors;
+
+/**
+ * Runs a {@link LoadRequest} on the server: checks the file against the {@link LoadPolicy}, creates the table when
+ * asked, and hands the file to {@link CsvLoader}, whose load is all or nothing. A table this load created is dropped
+ * again when the load fails, so a failed load leaves the catalog as it was.
+ */
+public final class ServerLoad {
+    private final FerryEngine engine;
+    private final LoadPolicy policy;
+
+    public ServerLoad(FerryEngine engine, LoadPolicy policy) {
+        this.engine = requireNonNull(engine, "engine is null");
+        this.policy = requireNonNull(policy, "policy is null");
+    }
+
+    /** Loads the file and returns the number of rows added. */
+    public long run(LoadRequest request, ProgressListener progress) throws IOException {
+        String table = required(request.table(), "table");
+        Path file = Path.of(required(request.path(), "path"));
+        if (!file.isAbsolute()) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "the path " + file + " is relative; give the "
+                    + "server an absolute path (bin/ferry load makes it absolute for you)");
+        }
+        Path real = policy.check(file);
+        CsvLoader.Options options = CsvLoader.Options.DEFAULT
+                .withHeader(request.header() == null || request.header())
+                .withDelimiter(character(request.delimiter(), "delimiter", ','))
+                .withQuote(character(request.quote(), "quote", '"'))
+                .withNullString(request.nullString() == null ? "" : request.nullString());
+        String schema = request.schema() == null || request.schema().isBlank() ? null : request.schema();
+        boolean create = Boolean.TRUE.equals(request.create()) || schema != null;
+
+        boolean exists = engine.catalog().get(table) != null;
+        if (create && exists) {
+            throw new FerryException(SqlStates.DUPLICATE_TABLE, "table '" + table + "' already exists; load into it "
+                    + "without --create, or DROP TABLE it first");
+        }
+        if (!create && !exists) {
+            throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + table + "' does not exist; add --create "
+                    + "to create it from the CSV (its columns inferred, or given with --schema)");
+        }
+        if (schema == null) {
+            // CsvLoader creates the table itself when it is missing, and drops it again if the load fails.
+            return CsvLoader.load(engine.catalog(), table, real, options, null, progress);
+        }
+        createTable(table, schema);
+        boolean loaded = false;
+        try {
+            long rows = CsvLoader.load(engine.catalog(), table, real, options, null, progress);
+            loaded = true;
+            return rows;
+        } finally {
+            if (!loaded) {
+                engine.catalog().drop(table, true);
+            }
+        }
+    }
+
+    /** CREATE TABLE through SQL, so the column definitions mean exactly what they mean in a CREATE TABLE. */
+    private void createTable(String table, String schema) {
+        String ddl = "CREATE TABLE \"" + table.replace("\"", "\"\"") + "\" (" + schema + ")";
+        try (Connection c = engine.connect(); Statement s = c.createStatement()) {
+            s.execute(ddl);
+        } catch (SQLException e) {
+            SqlErrors.Translated t = SqlErrors.translate(e);
+            throw new FerryException(t.sqlState(), "the schema \"" + schema + "\" does not define a table: "
+                    + t.message(), e);
+        }
+    }
+
+    private static String required(String value, String name) {
+        if (value == null || value.isBlank()) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "the load request has no " + name);
+        }
+        return value;
+    }
+
+    private static char character(String value, String name, char fallback) {
+        if (value == null) {
+            return fallback;
+        }
+        if (value.length() != 1) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "the " + name + " must be one character, got '"
+                    + value + "'");
+        }
+        return value.charAt(0);
+    }
+}

@@ -1,0 +1,178 @@
+package io.ferry.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.server.LocalNode;
+import io.ferry.server.data.ProgressListener;
+import io.ferry.server.data.SsbGenerator;
+import io.ferry.sql.EngineConfig;
+import picocli.CommandLine;
+
+/** The commands as a user runs them, against a local node on a free port. */
+class FerryCliTest {
+    @TempDir
+    static Path dir;
+
+    private static LocalNode node;
+    private static String port;
+
+    @BeforeAll
+    static void start() {
+        node = LocalNode.start(new LocalNode.Options(EngineConfig.defaults().withThreads(2)
+                .withMemoryLimit(512L << 20).withQueryMemoryLimit(128L << 20), "127.0.0.1", 0, null, List.of()),
+                ProgressListener.NONE);
+        port = String.valueOf(node.server().port());
+    }
+
+    @AfterAll
+    static void stop() {
+        // Throws if the loads or queries leaked Arrow memory.
+        node.close();
+    }
+
+    /** What one run of the command line printed and returned. */
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private static Run ferry(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = FerryCli.commandLine().setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
+        int code = cli.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void genThenLoadThePaperTable() throws IOException {
+        Path out = dir.resolve("paper");
+        Run gen = ferry("gen", "--dataset", "paper", "--rows", "5000", "--distinct", "7", "--out", out.toString());
+        assertEquals(0, gen.exitCode(), gen.err());
+        Path csv = out.resolve("r.csv");
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals("a,b", lines.get(0));
+        assertEquals(5001, lines.size());
+        assertTrue(gen.out().contains("wrote " + csv), gen.out());
+
+        Run load = ferry("load", "--port", port, "--table", "paper_r", "--csv", csv.toString(), "--create");
+        assertEquals(0, load.exitCode(), load.err());
+        assertTrue(load.out().contains("loaded 5,000 rows into paper_r"), load.out());
+        assertEquals(5000, node.engine().catalog().require("paper_r").rowCount());
+
+        Run again = ferry("load", "--port", port, "--table", "paper_r", "--csv", csv.toString(), "--create");
+        assertEquals(1, again.exitCode());
+        assertTrue(again.err().contains("error [42P07]"), again.err());
+        assertEquals(5000, node.engine().catalog().require("paper_r").rowCount());
+    }
+
+    @Test
+    void genThenLoadSsbWithASchema() throws IOException {
+        Path out = dir.resolve("ssb");
+        Run gen = ferry("gen", "--dataset", "ssb", "--scale", "0.001", "--out", out.toString());
+        assertEquals(0, gen.exitCode(), gen.err());
+        for (String table : SsbGenerator.TABLES) {
+            assertTrue(Files.size(out.resolve(table + ".csv")) > 0, table);
+        }
+        Run load = ferry("load", "--port", port, "--table", "ssb_supplier", "--csv",
+                out.resolve("supplier.csv").toString(), "--schema", "s_suppkey INTEGER NOT NULL, s_name VARCHAR, "
+                        + "s_address VARCHAR, s_city VARCHAR, s_nation VARCHAR, s_region VARCHAR, s_phone VARCHAR");
+        assertEquals(0, load.exitCode(), load.err());
+        assertEquals(new SsbGenerator(0.001).rowCount("supplier"),
+                node.engine().catalog().require("ssb_supplier").rowCount());
+    }
+
+    @Test
+    void loadErrorsCarryTheirSqlStateAndExitNonZero() throws IOException {
+        Path csv = Files.writeString(dir.resolve("bad.csv"), "k,v\n1,x\n2\n", StandardCharsets.UTF_8);
+        Run missing = ferry("load", "--port", port, "--table", "nothere", "--csv", csv.toString());
+        assertEquals(1, missing.exitCode());
+        assertTrue(missing.err().contains("error [42P01]"), missing.err());
+        Run malformed = ferry("load", "--port", port, "--table", "bad", "--csv", csv.toString(), "--create");
+        assertEquals(1, malformed.exitCode());
+        assertTrue(malformed.err().contains("error [22P04]"), malformed.err());
+        assertNull(node.engine().catalog().get("bad"));
+        Run noServer = ferry("load", "--port", "1", "--table", "t", "--csv", csv.toString(), "--create");
+        assertEquals(1, noServer.exitCode());
+        assertTrue(noServer.err().contains("error [08001]"), noServer.err());
+        Run badDelimiter = ferry("load", "--port", port, "--table", "t", "--csv", csv.toString(), "--delimiter", "ab");
+        assertEquals(2, badDelimiter.exitCode());
+    }
+
+    @Test
+    void sqlRunsStatementsAndStopsAtTheFirstError() throws IOException {
+        Path csv = Files.writeString(dir.resolve("kv.csv"), "k,v\n1,one\n2,two\n", StandardCharsets.UTF_8);
+        assertEquals(0, ferry("load", "--port", port, "--table", "kv", "--csv", csv.toString(), "--create")
+                .exitCode());
+        Captured ok = sql("--port", port, "-e", "SELECT k, v FROM kv ORDER BY k -- both rows\n; SELECT 'a;b' AS s");
+        assertEquals(0, ok.exitCode(), ok.err());
+        assertEquals("\"k\",\"v\"\n\"1\",\"one\"\n\"2\",\"two\"\n\"s\"\n\"a;b\"\n", ok.out());
+
+        Captured failed = sql("--port", port, "-e", "SELECT * FROM nope; SELECT 2 AS never");
+        assertEquals(1, failed.exitCode());
+        assertTrue(failed.err().contains("42P01"), failed.err());
+        assertTrue(!failed.out().contains("never"), failed.out());
+
+        Path script = Files.writeString(dir.resolve("s.sql"), "SELECT COUNT(*) AS n FROM kv;\nSELEC 1;\n");
+        Captured file = sql("--port", port, "-f", script.toString());
+        assertEquals(1, file.exitCode());
+        assertTrue(file.out().contains("\"2\""), file.out());
+        assertTrue(file.err().contains("42601"), file.err());
+
+        Captured noServer = sql("--port", "1", "-e", "SELECT 1");
+        assertEquals(1, noServer.exitCode());
+        assertTrue(noServer.err().contains("error [08001]"), noServer.err());
+    }
+
+    @Test
+    void versionAndUsage() {
+        Run version = ferry("--version");
+        assertEquals(0, version.exitCode());
+        assertTrue(version.out().startsWith("Ferry "), version.out());
+        Run none = ferry();
+        assertEquals(2, none.exitCode());
+        assertTrue(none.err().contains("local, sql, gen or load"), none.err());
+        assertEquals(2, ferry("local", "--memory", "lots").exitCode());
+    }
+
+    /** What sqlline printed: it writes to System.out and System.err themselves. */
+    private record Captured(int exitCode, String out, String err) {
+    }
+
+    private static Captured sql(String... args) {
+        PrintStream stdout = System.out;
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        StringWriter cliErr = new StringWriter();
+        int code;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            String[] all = new String[args.length + 1];
+            all[0] = "sql";
+            System.arraycopy(args, 0, all, 1, args.length);
+            code = FerryCli.commandLine().setErr(new PrintWriter(cliErr, true)).execute(all);
+        } finally {
+            System.setOut(stdout);
+            System.setErr(stderr);
+        }
+        return new Captured(code, out.toString(StandardCharsets.UTF_8),
+                err.toString(StandardCharsets.UTF_8) + cliErr);
+    }
+}
