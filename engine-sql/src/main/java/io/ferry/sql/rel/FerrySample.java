@@ -58,13 +58,26 @@ public final class FerrySample extends SingleRel implements FerryRel {
 
     @Override
     public PlanNode toPlan() {
-        PlanNode in = FerryRel.plan(getInput());
-        if (!(in instanceof PlanNode.Scan scan) || scan.sample() != null) {
-            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "TABLESAMPLE applies to a table, not to "
-                    + "a subquery or view");
-        }
         SampleSpec spec = new SampleSpec(params.isBernoulli() ? SampleSpec.Method.BERNOULLI : SampleSpec.Method.SYSTEM,
                 params.sampleRate.doubleValue() * 100, seed);
-        return new PlanNode.Scan(scan.table(), scan.columns(), spec);
+        return intoScan(FerryRel.plan(getInput()), spec);
+    }
+
+    /**
+     * Moves the sample into the scan below. Membership depends only on a row's block and position, never on
+     * which rows a filter or projection let through, so sampling commutes with both.
+     */
+    private static PlanNode intoScan(PlanNode node, SampleSpec spec) {
+        if (node instanceof PlanNode.Scan scan && scan.sample() == null) {
+            return new PlanNode.Scan(scan.table(), scan.columns(), spec);
+        }
+        if (node instanceof PlanNode.Project p) {
+            return new PlanNode.Project(intoScan(p.input(), spec), p.exprs());
+        }
+        if (node instanceof PlanNode.Filter f) {
+            return new PlanNode.Filter(intoScan(f.input(), spec), f.condition());
+        }
+        throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "TABLESAMPLE applies to a table, not to a "
+                + "subquery or view");
     }
 }

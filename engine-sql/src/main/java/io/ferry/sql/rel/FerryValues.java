@@ -49,9 +49,12 @@ public final class FerryValues extends Values implements FerryRel {
                 row[c] = value(tuple.get(c), types.get(c));
             }
             builder.add(row);
+            if (builder.size() == io.ferry.core.vector.Vector.MAX_ROWS) {
+                batches.add(builder.build());
+            }
         }
         batches.add(builder.build());
-        return new PlanNode.Values(types, batches.get(0));
+        return new PlanNode.Values(types, io.ferry.core.vector.BatchConcat.concat(batches, types));
     }
 
     /** The literal as the Java value {@link TableInserter.BatchBuilder} takes for the column type. */
