@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
-import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
@@ -39,25 +37,20 @@ class CsvLoaderErrorTest {
             + "1,ann,1.50,2020-01-01,2020-01-01 00:00:00,10\n"
             + "2,\"bo\nb\",2.5,2020-02-29,2020-01-01 12:30,\n";
 
-    private RootAllocator allocator;
-    private BlockStore store;
+    private TestCatalog storage;
     private Catalog catalog;
 
     @BeforeEach
     void setUp() throws Exception {
-        allocator = new RootAllocator();
-        store = new BlockStore(allocator, 1 << 20, 64L << 20);
-        catalog = new Catalog(store);
+        storage = new TestCatalog();
+        catalog = storage.catalog;
         catalog.create("existing", SCHEMA, false);
         CsvLoader.load(catalog, "existing", new StringReader(GOOD), "good.csv", CsvLoader.Options.DEFAULT, null);
     }
 
     @AfterEach
     void tearDown() {
-        catalog.clear();
-        store.close();
-        assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
-        allocator.close();
+        storage.close();
     }
 
     /** Loads {@code badLine} after the good rows (it is line 5) into the existing table and into a new one. */

@@ -18,13 +18,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
@@ -52,23 +50,18 @@ class CsvRoundTripTest {
         "crlf\r\nline", "ünïcödé 日本語 🚀", " leading space", "trailing space ", "\"", ",", "NULL", "\"\"",
         "cr\ronly", "tab\tinside", "a,\"b\",c\nd"};
 
-    private RootAllocator allocator;
-    private BlockStore store;
+    private TestCatalog storage;
     private Catalog catalog;
 
     @BeforeEach
     void setUp() {
-        allocator = new RootAllocator();
-        store = new BlockStore(allocator, 1 << 20, 64L << 20);
-        catalog = new Catalog(store);
+        storage = new TestCatalog();
+        catalog = storage.catalog;
     }
 
     @AfterEach
     void tearDown() {
-        catalog.clear();
-        store.close();
-        assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
-        allocator.close();
+        storage.close();
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,29 +17,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
-import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 
 class CsvSchemaInferenceTest {
-    private RootAllocator allocator;
-    private BlockStore store;
+    private TestCatalog storage;
     private Catalog catalog;
 
     @BeforeEach
     void setUp() {
-        allocator = new RootAllocator();
-        store = new BlockStore(allocator, 1 << 20, 64L << 20);
-        catalog = new Catalog(store);
+        storage = new TestCatalog();
+        catalog = storage.catalog;
     }
 
     @AfterEach
     void tearDown() {
-        catalog.clear();
-        store.close();
-        assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
-        allocator.close();
+        storage.close();
     }
 
     private static TableSchema infer(String csv) throws Exception {

@@ -8,36 +8,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
-import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.vector.LongVector;
 
 class PaperTableTest {
-    private RootAllocator allocator;
-    private BlockStore store;
+    private TestCatalog storage;
     private Catalog catalog;
 
     @BeforeEach
     void setUp() {
-        allocator = new RootAllocator();
-        store = new BlockStore(allocator, 1 << 20, 64L << 20);
-        catalog = new Catalog(store);
+        storage = new TestCatalog();
+        catalog = storage.catalog;
     }
 
     @AfterEach
     void tearDown() {
-        catalog.clear();
-        store.close();
-        assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
-        allocator.close();
+        storage.close();
     }
 
     @Test

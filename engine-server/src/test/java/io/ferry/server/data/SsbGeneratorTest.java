@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
-import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.types.TableSchema;
@@ -38,23 +36,18 @@ import io.ferry.core.vector.LongVector;
 class SsbGeneratorTest {
     private static final double SCALE = 0.01;
 
-    private RootAllocator allocator;
-    private BlockStore store;
+    private TestCatalog storage;
     private Catalog catalog;
 
     @BeforeEach
     void setUp() {
-        allocator = new RootAllocator();
-        store = new BlockStore(allocator, 1 << 20, 64L << 20);
-        catalog = new Catalog(store);
+        storage = new TestCatalog();
+        catalog = storage.catalog;
     }
 
     @AfterEach
     void tearDown() {
-        catalog.clear();
-        store.close();
-        assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
-        allocator.close();
+        storage.close();
     }
 
     @Test
