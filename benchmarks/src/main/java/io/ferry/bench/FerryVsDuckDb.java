@@ -93,6 +93,7 @@ public final class FerryVsDuckDb {
             for (String q : List.of("Q1.1", "Q2.1", "Q3.1", "Q4.1")) {
                 compare(ferry, duck, "SSB " + q + " (SF " + scale + ")", SsbQueries.get(q), lineorder);
             }
+            planning(ferry, SsbQueries.get("Q4.1"));
         }
         report.add("");
         report.add("Ferry's plans:");
@@ -153,7 +154,10 @@ public final class FerryVsDuckDb {
 
     /** Time to parse, validate and plan a simple query (prepareStatement), median of 200 after warm-up. */
     private void planning(Connection ferry) throws SQLException {
-        String sql = "SELECT b, COUNT(*) FROM r WHERE a > 10 GROUP BY b";
+        planning(ferry, "SELECT b, COUNT(*) FROM r WHERE a > 10 GROUP BY b");
+    }
+
+    private void planning(Connection ferry, String sql) throws SQLException {
         for (int i = 0; i < 50; i++) {
             ferry.prepareStatement(sql).close();
         }
@@ -165,7 +169,8 @@ public final class FerryVsDuckDb {
             }
         }
         Arrays.sort(t);
-        report.add(String.format(Locale.ROOT, "| planning `%s` (prepareStatement) | %.2f | | | |", sql, t[t.length / 2]));
+        String label = sql.length() > 60 ? sql.substring(0, 57) + "..." : sql;
+        report.add(String.format(Locale.ROOT, "| planning `%s` (prepareStatement) | %.2f | | | |", label, t[t.length / 2]));
     }
 
     private static String duckVersion(Connection duck) throws SQLException {
