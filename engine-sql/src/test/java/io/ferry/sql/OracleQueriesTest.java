@@ -155,6 +155,15 @@ class OracleQueriesTest {
                         + "ORDER BY total DESC NULLS LAST, t2.name LIMIT 5");
     }
 
+    @org.junit.jupiter.api.Test
+    void createTableAsSelectAndInsertSelectMatchDuckDb() throws SQLException {
+        exec("CREATE TABLE agg AS SELECT k, s, COUNT(*) AS c, SUM(v) AS sv, MAX(dt) AS last_day FROM t1 GROUP BY k, s");
+        exec("INSERT INTO agg SELECT k, name, 1, w, NULL FROM t2");
+        ResultComparison.assertSameResult(ferry, duck, "SELECT * FROM agg", false);
+        ResultComparison.assertSameResult(ferry, duck, "SELECT k, SUM(c), COUNT(last_day) FROM agg GROUP BY k", false);
+        exec("DROP TABLE agg");
+    }
+
     @ParameterizedTest
     @MethodSource("unordered")
     void sameRowsAsDuckDb(String sql) throws SQLException {

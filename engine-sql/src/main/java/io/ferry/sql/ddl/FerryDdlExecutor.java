@@ -19,7 +19,7 @@ import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
 import org.apache.calcite.sql.ddl.SqlCreateTable;
 import org.apache.calcite.sql.ddl.SqlDropTable;
-import org.apache.calcite.sql.dialect.AnsiSqlDialect;
+import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.ferry.core.FerryException;
@@ -123,7 +123,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
 
     /** CREATE TABLE ... AS SELECT: runs the query through the engine, then publishes the new table whole. */
     private static void createAs(FerryEngine engine, String name, SqlCreateTable create) {
-        String sql = create.query.toSqlString(AnsiSqlDialect.DEFAULT).getSql();
+        String sql = create.query.toSqlString(CalciteSqlDialect.DEFAULT).getSql();
         Catalog catalog = engine.catalog();
         Table table = null;
         try (Connection conn = engine.connect(); Statement st = conn.createStatement();
