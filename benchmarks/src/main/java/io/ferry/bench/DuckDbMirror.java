@@ -12,10 +12,7 @@ import java.util.List;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
-import io.ferry.core.storage.Block;
-import io.ferry.core.storage.BlockReader;
 import io.ferry.core.storage.Table;
-import io.ferry.core.storage.TableData;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
@@ -39,23 +36,20 @@ public final class DuckDbMirror {
             s.execute("DROP TABLE IF EXISTS " + table.name());
             s.execute("CREATE TABLE " + table.name() + " (" + String.join(", ", cols) + ")");
         }
-        try (TableData data = table.snapshot();
-                DuckDBAppender app = duck.unwrap(DuckDBConnection.class).createAppender("main", table.name())) {
-            for (Block block : data.blocks()) {
-                BlockReader reader = block.reader();
-                int rows = reader.rowCount();
-                Vector[] v = new Vector[schema.size()];
-                for (int c = 0; c < v.length; c++) {
-                    v[c] = reader.decode(c, schema.type(c), 0, rows);
-                }
-                for (int r = 0; r < rows; r++) {
-                    app.beginRow();
-                    for (int c = 0; c < v.length; c++) {
-                        append(app, v[c], r, schema.type(c));
+        try (DuckDBAppender app = duck.unwrap(DuckDBConnection.class).createAppender("main", table.name())) {
+            table.forEachBatch(batch -> {
+                try {
+                    for (int r = 0; r < batch.rowCount(); r++) {
+                        app.beginRow();
+                        for (int c = 0; c < batch.columnCount(); c++) {
+                            append(app, batch.column(c), r, schema.type(c));
+                        }
+                        app.endRow();
                     }
-                    app.endRow();
+                } catch (SQLException e) {
+                    throw new IllegalStateException("DuckDB refused a row of " + table.name(), e);
                 }
-            }
+            });
         }
     }
 

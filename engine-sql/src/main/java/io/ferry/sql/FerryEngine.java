@@ -28,6 +28,7 @@ public final class FerryEngine implements AutoCloseable {
     private final String name;
     private final EngineConfig config;
     private final BufferAllocator allocator;
+    private final BufferAllocator storageAllocator;
     private final BlockStore store;
     private final Catalog catalog;
     private final QueryExecutor executor;
@@ -36,8 +37,8 @@ public final class FerryEngine implements AutoCloseable {
         this.name = name;
         this.config = config;
         this.allocator = new RootAllocator(config.memoryLimit());
-        this.store = new BlockStore(allocator.newChildAllocator("storage", 0, config.memoryLimit()),
-                config.blockSize(), 256L << 20);
+        this.storageAllocator = allocator.newChildAllocator("storage", 0, config.memoryLimit());
+        this.store = new BlockStore(storageAllocator, config.blockSize(), 256L << 20);
         this.catalog = new Catalog(store);
         this.executor = new QueryExecutor(config.threads());
     }
@@ -89,9 +90,8 @@ public final class FerryEngine implements AutoCloseable {
         ENGINES.remove(name);
         executor.close();
         catalog.clear();
-        BufferAllocator storage = allocator.getChildAllocators().iterator().next();
         store.close();
-        storage.close();
+        storageAllocator.close();
         allocator.close();
     }
 }

@@ -31,14 +31,6 @@ final class KeyColumn {
         nulls = new boolean[capacity];
     }
 
-    long[] longs() {
-        return longs;
-    }
-
-    boolean[] nulls() {
-        return nulls;
-    }
-
     /** Bytes held, for memory accounting. */
     long bytesUsed() {
         return switch (physical) {

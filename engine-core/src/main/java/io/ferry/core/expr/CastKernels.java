@@ -11,6 +11,7 @@ import java.time.format.DateTimeParseException;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.core.types.CivilCalendar;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TypeKind;
 import io.ferry.core.vector.BytesVector;
@@ -20,7 +21,6 @@ import io.ferry.core.vector.Vector;
 
 /** CAST between every pair of Ferry types. Numeric casts round half away from zero and check the target's range. */
 public final class CastKernels {
-    private static final long MILLIS_PER_DAY = 86_400_000L;
     private static final DateTimeFormatter TIMESTAMP_TEXT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
     private CastKernels() {
@@ -83,7 +83,7 @@ public final class CastKernels {
                 }
                 long[] r = new long[n];
                 for (int i = 0; i < n; i++) {
-                    r[i] = Math.floorDiv(l.values()[i], MILLIS_PER_DAY);
+                    r[i] = Math.floorDiv(l.values()[i], CivilCalendar.MILLIS_PER_DAY);
                 }
                 yield new LongVector(r, l.nulls(), n);
             }
@@ -93,7 +93,7 @@ public final class CastKernels {
                 }
                 long[] r = new long[n];
                 for (int i = 0; i < n; i++) {
-                    r[i] = l.values()[i] * MILLIS_PER_DAY;
+                    r[i] = l.values()[i] * CivilCalendar.MILLIS_PER_DAY;
                 }
                 yield new LongVector(r, l.nulls(), n);
             }
@@ -221,7 +221,7 @@ public final class CastKernels {
     static long parseTimestamp(String s) {
         String t = s.length() > 10 && s.charAt(10) == ' ' ? s.substring(0, 10) + 'T' + s.substring(11) : s;
         if (t.length() == 10) {
-            return LocalDate.parse(t).toEpochDay() * MILLIS_PER_DAY;
+            return LocalDate.parse(t).toEpochDay() * CivilCalendar.MILLIS_PER_DAY;
         }
         LocalDateTime dt = LocalDateTime.parse(t);
         return dt.toInstant(ZoneOffset.UTC).toEpochMilli();

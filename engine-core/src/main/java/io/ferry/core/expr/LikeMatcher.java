@@ -15,8 +15,6 @@ import io.ferry.core.vector.LongVector;
  */
 final class LikeMatcher {
     private final byte[][] segments;
-    private final boolean anchoredStart;
-    private final boolean anchoredEnd;
     private final Pattern regex;
 
     LikeMatcher(String pattern, Character escape) {
@@ -45,8 +43,6 @@ final class LikeMatcher {
         }
         parts.add(cur.toString());
         this.regex = hasUnderscore ? Pattern.compile(re.toString(), Pattern.DOTALL) : null;
-        this.anchoredStart = true;
-        this.anchoredEnd = true;
         this.segments = new byte[parts.size()][];
         for (int i = 0; i < parts.size(); i++) {
             segments[i] = parts.get(i).getBytes(StandardCharsets.UTF_8);
@@ -90,7 +86,7 @@ final class LikeMatcher {
             }
             pos += segments[s].length;
         }
-        return anchoredStart && anchoredEnd;
+        return true;
     }
 
     private static int indexOf(byte[] data, int from, int to, byte[] needle) {

@@ -23,10 +23,6 @@ public record Literal(Object value, FerryType type) implements Expr {
         }
     }
 
-    public static Literal ofLong(long v, FerryType type) {
-        return new Literal(v, type);
-    }
-
     public static Literal nullOf(FerryType type) {
         return new Literal(null, type);
     }

@@ -2,7 +2,11 @@ package io.ferry.core.storage;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.function.Consumer;
+
 import io.ferry.core.types.TableSchema;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.Vector;
 
 /** A named table: its schema and its current {@link TableData} version. */
 public final class Table {
@@ -33,6 +37,28 @@ public final class Table {
 
     public synchronized long rowCount() {
         return current.rowCount();
+    }
+
+    /**
+     * Hands every block of the current version to {@code sink} as one batch of all columns, in order; returns the
+     * number of rows. The version is held for the whole scan, so a concurrent INSERT or DROP cannot free blocks
+     * under it.
+     */
+    public long forEachBatch(Consumer<Batch> sink) {
+        long rows = 0;
+        try (TableData data = snapshot()) {
+            for (Block block : data.blocks()) {
+                BlockReader reader = block.reader();
+                int n = reader.rowCount();
+                Vector[] columns = new Vector[schema.size()];
+                for (int c = 0; c < columns.length; c++) {
+                    columns[c] = reader.decode(c, schema.type(c), 0, n);
+                }
+                sink.accept(new Batch(n, columns));
+                rows += n;
+            }
+        }
+        return rows;
     }
 
     /** Starts staging new rows; nothing is visible until {@link TableAppender#commit()}. */

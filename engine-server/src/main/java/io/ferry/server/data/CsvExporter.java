@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Table;
+import io.ferry.core.types.CivilCalendar;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.types.TypeKind;
 import io.ferry.core.vector.Batch;
@@ -84,7 +85,7 @@ public final class CsvExporter implements AutoCloseable {
         try (CsvExporter csv = open(file, table.schema())) {
             progress.start("export " + table.name(), table.rowCount(), ProgressListener.Unit.ROWS);
             try {
-                TableReader.forEachBatch(table, batch -> {
+                table.forEachBatch(batch -> {
                     csv.write(batch);
                     progress.update(csv.rows());
                 });

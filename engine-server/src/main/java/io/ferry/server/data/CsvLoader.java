@@ -23,6 +23,7 @@ import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.types.TypeKind;
+import io.ferry.core.vector.BatchBuilder;
 import io.ferry.core.vector.Vector;
 
 /**

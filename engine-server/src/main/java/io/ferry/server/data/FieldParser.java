@@ -2,6 +2,8 @@ package io.ferry.server.data;
 
 import java.nio.charset.StandardCharsets;
 
+import io.ferry.core.types.CivilCalendar;
+
 /**
  * Parses typed values from UTF-8 text in place ({@code bytes[from .. from + len)}), with no objects on the common
  * path: each method returns {@link #OK}, {@link #SYNTAX} or {@link #RANGE} and leaves the value in {@link #value}

@@ -1,5 +1,7 @@
 package io.ferry.server.data;
 
+import io.ferry.core.types.CivilCalendar;
+import io.ferry.core.vector.BatchBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

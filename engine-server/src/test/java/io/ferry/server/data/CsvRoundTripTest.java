@@ -287,7 +287,7 @@ class CsvRoundTripTest {
     /** All rows of a table as boxed values (Long, Double, String, null). */
     static List<Object[]> read(Table table) {
         List<Object[]> rows = new ArrayList<>();
-        TableReader.forEachBatch(table, batch -> {
+        table.forEachBatch(batch -> {
             for (int r = 0; r < batch.rowCount(); r++) {
                 Object[] row = new Object[batch.columnCount()];
                 for (int c = 0; c < row.length; c++) {

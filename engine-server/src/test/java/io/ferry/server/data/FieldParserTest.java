@@ -10,6 +10,8 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
+import io.ferry.core.types.CivilCalendar;
+
 class FieldParserTest {
     private final FieldParser parser = new FieldParser();
 

@@ -46,7 +46,7 @@ class PaperTableTest {
             long[] a = new long[(int) rows];
             long[] b = new long[(int) rows];
             int[] at = {0};
-            TableReader.forEachBatch(table, batch -> {
+            table.forEachBatch(batch -> {
                 LongVector av = (LongVector) batch.column(0);
                 LongVector bv = (LongVector) batch.column(1);
                 System.arraycopy(av.values(), 0, a, at[0], batch.rowCount());
@@ -85,7 +85,7 @@ class PaperTableTest {
     void neighbouringRowsAreSpreadOverTheKeySpace() {
         Table table = PaperTable.load(catalog, "r", 1_000, 1_000_000, ProgressListener.NONE);
         long[] first = new long[2];
-        TableReader.forEachBatch(table, batch -> {
+        table.forEachBatch(batch -> {
             first[0] = ((LongVector) batch.column(1)).get(1);
             first[1] = ((LongVector) batch.column(1)).get(2);
         });

@@ -74,7 +74,7 @@ class SsbGeneratorTest {
         new SsbGenerator(SCALE).load(catalog, ProgressListener.NONE);
         Set<Long> dateKeys = new HashSet<>();
         long[] range = {Long.MAX_VALUE, Long.MIN_VALUE};
-        TableReader.forEachBatch(catalog.require("dwdate"), batch -> {
+        catalog.require("dwdate").forEachBatch(batch -> {
             LongVector keys = (LongVector) batch.column(0);
             for (int i = 0; i < batch.rowCount(); i++) {
                 dateKeys.add(keys.get(i));
@@ -89,7 +89,7 @@ class SsbGeneratorTest {
         TableSchema lo = SsbGenerator.schema(SsbGenerator.LINEORDER);
         int orderDate = lo.indexOf("lo_orderdate");
         int commitDate = lo.indexOf("lo_commitdate");
-        TableReader.forEachBatch(catalog.require("lineorder"), batch -> {
+        catalog.require("lineorder").forEachBatch(batch -> {
             for (int i = 0; i < batch.rowCount(); i++) {
                 long quantity = value(batch, lo, "lo_quantity", i);
                 long price = value(batch, lo, "lo_extendedprice", i);
@@ -112,7 +112,7 @@ class SsbGeneratorTest {
         });
 
         TableSchema p = SsbGenerator.schema(SsbGenerator.PART);
-        TableReader.forEachBatch(catalog.require("part"), batch -> {
+        catalog.require("part").forEachBatch(batch -> {
             for (int i = 0; i < batch.rowCount(); i++) {
                 String mfgr = text(batch, p, "p_mfgr", i);
                 String category = text(batch, p, "p_category", i);
@@ -127,7 +127,7 @@ class SsbGeneratorTest {
 
         TableSchema c = SsbGenerator.schema(SsbGenerator.CUSTOMER);
         Set<String> regions = new HashSet<>();
-        TableReader.forEachBatch(catalog.require("customer"), batch -> {
+        catalog.require("customer").forEachBatch(batch -> {
             for (int i = 0; i < batch.rowCount(); i++) {
                 String nation = text(batch, c, "c_nation", i);
                 String city = text(batch, c, "c_city", i);
@@ -248,7 +248,7 @@ class SsbGeneratorTest {
         Table t = catalog.require(table);
         int c = t.schema().indexOf(column);
         long[] sum = {0};
-        TableReader.forEachBatch(t, batch -> {
+        t.forEachBatch(batch -> {
             long[] v = ((LongVector) batch.column(c)).values();
             for (int i = 0; i < batch.rowCount(); i++) {
                 sum[0] += v[i];
@@ -261,7 +261,7 @@ class SsbGeneratorTest {
         Table t = catalog.require(table);
         int c = t.schema().indexOf(column);
         Set<String> values = new HashSet<>();
-        TableReader.forEachBatch(t, batch -> {
+        t.forEachBatch(batch -> {
             BytesVector v = (BytesVector) batch.column(c);
             for (int i = 0; i < batch.rowCount(); i++) {
                 values.add(v.getString(i));

@@ -31,8 +31,6 @@ import io.ferry.core.storage.TableAppender;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
-import io.ferry.core.types.TypeKind;
-import io.ferry.core.vector.Vector;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.TableInserter;
@@ -139,14 +137,14 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             TableSchema schema = new TableSchema(columns);
             table = catalog.create(name, schema, false);
             try (TableAppender appender = table.appender()) {
-                TableInserter.BatchBuilder builder = new TableInserter.BatchBuilder(schema);
+                TableInserter.Rows builder = new TableInserter.Rows(schema);
                 Object[] row = new Object[columns.size()];
                 while (rs.next()) {
                     for (int c = 0; c < row.length; c++) {
                         row[c] = read(rs, c + 1, schema.type(c));
                     }
                     builder.add(row);
-                    if (builder.size() == Vector.MAX_ROWS) {
+                    if (builder.isFull()) {
                         appender.append(builder.build());
                     }
                 }
@@ -202,9 +200,5 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             default -> throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "column '" + md.getColumnLabel(i)
                     + "' has type " + md.getColumnTypeName(i) + ", which a Ferry table cannot store; CAST it");
         };
-    }
-
-    static boolean isTemporal(FerryType t) {
-        return t.kind() == TypeKind.DATE || t.kind() == TypeKind.TIMESTAMP;
     }
 }

@@ -40,15 +40,8 @@ public final class FerryProject extends Project implements FerryRel {
         List<io.ferry.core.types.FerryType> outTypes = FerryRel.types(getRowType());
         for (int i = 0; i < exps.size(); i++) {
             Expr e = t.translate(exps.get(i));
-            exprs.add(e.type().equals(outTypes.get(i)) ? e : castTo(e, outTypes.get(i)));
+            exprs.add(RexTranslator.cast(e, outTypes.get(i)));
         }
         return new PlanNode.Project(FerryRel.plan(getInput()), exprs);
-    }
-
-    private static Expr castTo(Expr e, io.ferry.core.types.FerryType type) {
-        if (e.type().kind() == type.kind() && type.kind() != io.ferry.core.types.TypeKind.DECIMAL) {
-            return e;
-        }
-        return new io.ferry.core.expr.Call(io.ferry.core.expr.Op.CAST, List.of(e), type);
     }
 }

@@ -29,11 +29,6 @@ public final class FerryTableScan extends TableScan implements FerryRel {
     }
 
     @Override
-    public void register(RelOptPlanner planner) {
-        FerryRules.register(planner);
-    }
-
-    @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(COST_FACTOR);
     }

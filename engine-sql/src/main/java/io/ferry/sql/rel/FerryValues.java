@@ -41,7 +41,7 @@ public final class FerryValues extends Values implements FerryRel {
         for (int i = 0; i < types.size(); i++) {
             cols.add(new Column("c" + i, types.get(i), true));
         }
-        TableInserter.BatchBuilder builder = new TableInserter.BatchBuilder(new TableSchema(cols));
+        TableInserter.Rows builder = new TableInserter.Rows(new TableSchema(cols));
         java.util.List<Batch> batches = new java.util.ArrayList<>();
         for (List<RexLiteral> tuple : tuples) {
             Object[] row = new Object[types.size()];
@@ -49,7 +49,7 @@ public final class FerryValues extends Values implements FerryRel {
                 row[c] = value(tuple.get(c), types.get(c));
             }
             builder.add(row);
-            if (builder.size() == io.ferry.core.vector.Vector.MAX_ROWS) {
+            if (builder.isFull()) {
                 batches.add(builder.build());
             }
         }
@@ -57,7 +57,7 @@ public final class FerryValues extends Values implements FerryRel {
         return new PlanNode.Values(types, io.ferry.core.vector.BatchConcat.concat(batches, types));
     }
 
-    /** The literal as the Java value {@link TableInserter.BatchBuilder} takes for the column type. */
+    /** The literal as the Java value {@link TableInserter.Rows} takes for the column type. */
     private static Object value(RexLiteral lit, FerryType type) {
         if (lit.isNull()) {
             return null;

@@ -16,9 +16,7 @@ import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
-import io.ferry.core.vector.BytesVector;
-import io.ferry.core.vector.DoubleVector;
-import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.BatchBuilder;
 import io.ferry.core.vector.Vector;
 
 /**
@@ -34,59 +32,45 @@ public final class TableInserter {
         this.scalarRows = scalarRows;
     }
 
-    public Enumerable<Long> insert(Enumerable<?> rows) {
+    public Enumerable<Long> insert(Enumerable<?> source) {
         long count = 0;
-        try (TableAppender appender = table.appender(); Enumerator<?> e = rows.enumerator()) {
-            BatchBuilder builder = new BatchBuilder(table.schema());
+        try (TableAppender appender = table.appender(); Enumerator<?> e = source.enumerator()) {
+            Rows rows = new Rows(table.schema());
             while (e.moveNext()) {
                 Object row = e.current();
-                builder.add(scalarRows ? new Object[] {row} : (Object[]) row);
+                rows.add(scalarRows ? new Object[] {row} : (Object[]) row);
                 count++;
-                if (builder.size() == Vector.MAX_ROWS) {
-                    appender.append(builder.build());
+                if (rows.isFull()) {
+                    appender.append(rows.build());
                 }
             }
-            if (builder.size() > 0) {
-                appender.append(builder.build());
+            if (rows.size() > 0) {
+                appender.append(rows.build());
             }
             appender.commit();
         }
         return Linq4j.singletonEnumerable(count);
     }
 
-    /** Gathers rows of Java values into column vectors, checking NOT NULL and converting to physical form. */
-    public static final class BatchBuilder {
+    /**
+     * Rows of Java values (as Calcite and JDBC hand them over) gathered into a batch: checks NOT NULL and converts
+     * each value to its column's physical form.
+     */
+    public static final class Rows {
         private final TableSchema schema;
-        private long[][] longs;
-        private double[][] doubles;
-        private BytesVector.Builder[] strings;
-        private boolean[][] nulls;
-        private int size;
+        private final BatchBuilder builder;
 
-        public BatchBuilder(TableSchema schema) {
+        public Rows(TableSchema schema) {
             this.schema = schema;
-            reset();
-        }
-
-        private void reset() {
-            int n = schema.size();
-            longs = new long[n][];
-            doubles = new double[n][];
-            strings = new BytesVector.Builder[n];
-            nulls = new boolean[n][];
-            for (int c = 0; c < n; c++) {
-                switch (schema.type(c).physical()) {
-                    case LONG -> longs[c] = new long[Vector.MAX_ROWS];
-                    case DOUBLE -> doubles[c] = new double[Vector.MAX_ROWS];
-                    case BYTES -> strings[c] = new BytesVector.Builder(Vector.MAX_ROWS);
-                }
-                nulls[c] = new boolean[Vector.MAX_ROWS];
-            }
-            size = 0;
+            this.builder = new BatchBuilder(schema, Vector.MAX_ROWS);
         }
 
         public int size() {
-            return size;
+            return builder.rows();
+        }
+
+        public boolean isFull() {
+            return builder.isFull();
         }
 
         public void add(Object[] row) {
@@ -98,22 +82,22 @@ public final class TableInserter {
                         throw new FerryException(SqlStates.NOT_NULL_VIOLATION, "column '" + col.name()
                                 + "' is NOT NULL, but a row gives it no value; supply one");
                     }
-                    nulls[c][size] = true;
-                    if (strings[c] != null) {
-                        strings[c].appendNull();
-                    }
+                    builder.setNull(c);
                     continue;
                 }
                 FerryType t = col.type();
                 switch (t.physical()) {
-                    case LONG -> longs[c][size] = toLong(v, t, col.name());
-                    case DOUBLE -> doubles[c][size] = ((Number) v).doubleValue();
-                    case BYTES -> strings[c].append(v.toString().getBytes(StandardCharsets.UTF_8));
+                    case LONG -> builder.setLong(c, toLong(v, t, col.name()));
+                    case DOUBLE -> builder.setDouble(c, ((Number) v).doubleValue());
+                    case BYTES -> builder.appendBytes(c, v.toString().getBytes(StandardCharsets.UTF_8));
                 }
             }
-            size++;
+            builder.endRow();
         }
 
+        public Batch build() {
+            return builder.build();
+        }
         private static long toLong(Object v, FerryType t, String column) {
             switch (t.kind()) {
                 case BOOLEAN -> {
@@ -151,26 +135,6 @@ public final class TableInserter {
                     return ((Number) v).longValue();
                 }
             }
-        }
-
-        public Batch build() {
-            int n = schema.size();
-            Vector[] cols = new Vector[n];
-            for (int c = 0; c < n; c++) {
-                boolean any = false;
-                for (int i = 0; i < size; i++) {
-                    any |= nulls[c][i];
-                }
-                boolean[] nl = any ? java.util.Arrays.copyOf(nulls[c], size) : null;
-                cols[c] = switch (schema.type(c).physical()) {
-                    case LONG -> new LongVector(java.util.Arrays.copyOf(longs[c], size), nl, size);
-                    case DOUBLE -> new DoubleVector(java.util.Arrays.copyOf(doubles[c], size), nl, size);
-                    case BYTES -> strings[c].build();
-                };
-            }
-            Batch b = new Batch(size, cols);
-            reset();
-            return b;
         }
     }
 }

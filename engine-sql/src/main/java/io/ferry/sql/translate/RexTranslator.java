@@ -299,7 +299,8 @@ public final class RexTranslator {
         return FerryType.BIGINT;
     }
 
-    static Expr cast(Expr e, FerryType to) {
+    /** {@code e} as type {@code to}: a CAST only where the physical value changes. */
+    public static Expr cast(Expr e, FerryType to) {
         FerryType from = e.type();
         if (from.equals(to) || (from.kind() == to.kind() && to.kind() != TypeKind.DECIMAL)) {
             return e;

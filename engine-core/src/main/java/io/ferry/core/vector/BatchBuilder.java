@@ -1,17 +1,12 @@
-package io.ferry.server.data;
+package io.ferry.core.vector;
 
 import io.ferry.core.types.TableSchema;
-import io.ferry.core.vector.Batch;
-import io.ferry.core.vector.BytesVector;
-import io.ferry.core.vector.DoubleVector;
-import io.ferry.core.vector.LongVector;
-import io.ferry.core.vector.Vector;
 
 /**
  * Fills the columns of one batch row by row straight into primitive arrays (long, double, UTF-8 bytes), then hands
  * them over as a {@link Batch} and starts fresh arrays: the batch may outlive the next one being filled.
  */
-final class BatchBuilder {
+public final class BatchBuilder {
     private final TableSchema schema;
     private final int capacity;
     private long[][] longs;
@@ -20,7 +15,7 @@ final class BatchBuilder {
     private boolean[][] nulls;
     private int rows;
 
-    BatchBuilder(TableSchema schema, int capacity) {
+    public BatchBuilder(TableSchema schema, int capacity) {
         this.schema = schema;
         this.capacity = capacity;
         allocate();
@@ -42,31 +37,31 @@ final class BatchBuilder {
         rows = 0;
     }
 
-    int rows() {
+    public int rows() {
         return rows;
     }
 
-    boolean isFull() {
+    public boolean isFull() {
         return rows == capacity;
     }
 
-    void setLong(int column, long value) {
+    public void setLong(int column, long value) {
         longs[column][rows] = value;
     }
 
-    void setDouble(int column, double value) {
+    public void setDouble(int column, double value) {
         doubles[column][rows] = value;
     }
 
-    void appendBytes(int column, byte[] src, int from, int len) {
+    public void appendBytes(int column, byte[] src, int from, int len) {
         bytes[column].append(src, from, len);
     }
 
-    void appendBytes(int column, byte[] value) {
+    public void appendBytes(int column, byte[] value) {
         bytes[column].append(value, 0, value.length);
     }
 
-    void setNull(int column) {
+    public void setNull(int column) {
         if (bytes[column] != null) {
             bytes[column].appendNull();
             return;
@@ -78,12 +73,12 @@ final class BatchBuilder {
     }
 
     /** Completes the current row: every column must have been set (or set NULL) once. */
-    void endRow() {
+    public void endRow() {
         rows++;
     }
 
     /** The rows so far as a batch; the builder starts over with new arrays. */
-    Batch build() {
+    public Batch build() {
         Vector[] columns = new Vector[schema.size()];
         for (int c = 0; c < columns.length; c++) {
             boolean[] n = nulls[c];

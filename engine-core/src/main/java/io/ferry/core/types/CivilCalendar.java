@@ -1,18 +1,18 @@
-package io.ferry.server.data;
+package io.ferry.core.types;
 
 /**
- * Proleptic Gregorian calendar arithmetic on epoch days, with no objects: loaders and exporters convert millions
- * of dates, and {@code java.time.LocalDate} would allocate one per value. The algorithms are Howard Hinnant's
+ * Proleptic Gregorian calendar arithmetic on epoch days, with no objects: loaders, exporters and EXTRACT convert
+ * millions of dates, and {@code java.time.LocalDate} would allocate one per value. The algorithms are Howard Hinnant's
  * {@code days_from_civil} / {@code civil_from_days} ("chrono-Compatible Low-Level Date Algorithms").
  */
-final class CivilCalendar {
-    static final long MILLIS_PER_DAY = 86_400_000L;
+public final class CivilCalendar {
+    public static final long MILLIS_PER_DAY = 86_400_000L;
 
     private CivilCalendar() {
     }
 
     /** Days since 1970-01-01 of the given date; month 1-12, day 1-31 (not checked, see {@link #isValid}). */
-    static long epochDay(long year, int month, int day) {
+    public static long epochDay(long year, int month, int day) {
         long y = month <= 2 ? year - 1 : year;
         long era = Math.floorDiv(y, 400);
         long yoe = y - era * 400;
@@ -25,7 +25,7 @@ final class CivilCalendar {
      * The date of an epoch day packed as {@code year << 9 | month << 5 | day}: one long instead of an object.
      * Unpack with {@link #year}, {@link #month} and {@link #day} (the shifts keep the sign of the year).
      */
-    static long civil(long epochDay) {
+    public static long civil(long epochDay) {
         long z = epochDay + 719_468;
         long era = Math.floorDiv(z, 146_097);
         long doe = z - era * 146_097;
@@ -38,29 +38,29 @@ final class CivilCalendar {
         return (year << 9) | (month << 5) | day;
     }
 
-    static long year(long civil) {
+    public static long year(long civil) {
         return civil >> 9;
     }
 
-    static int month(long civil) {
+    public static int month(long civil) {
         return (int) ((civil >> 5) & 15);
     }
 
-    static int day(long civil) {
+    public static int day(long civil) {
         return (int) (civil & 31);
     }
 
     /** The date as the integer yyyymmdd, the form SSB uses for its date keys. */
-    static int yyyymmdd(long epochDay) {
+    public static int yyyymmdd(long epochDay) {
         long c = civil(epochDay);
         return (int) (year(c) * 10_000 + month(c) * 100 + day(c));
     }
 
-    static boolean isLeap(long year) {
+    public static boolean isLeap(long year) {
         return (year & 3) == 0 && (year % 100 != 0 || year % 400 == 0);
     }
 
-    static int daysInMonth(long year, int month) {
+    public static int daysInMonth(long year, int month) {
         return switch (month) {
             case 2 -> isLeap(year) ? 29 : 28;
             case 4, 6, 9, 11 -> 30;
@@ -68,7 +68,7 @@ final class CivilCalendar {
         };
     }
 
-    static boolean isValid(long year, int month, int day) {
+    public static boolean isValid(long year, int month, int day) {
         return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
     }
 }
