@@ -36,6 +36,7 @@ public final class FerryVsDuckDb {
     private int threads = Runtime.getRuntime().availableProcessors();
     private int repeat = 5;
     private Path out;
+    private List<String> queries = List.of("Q1.1", "Q2.1", "Q3.1", "Q4.1");
     private final List<String> report = new ArrayList<>();
     private final List<String> plans = new ArrayList<>();
 
@@ -49,8 +50,9 @@ public final class FerryVsDuckDb {
                 case "--threads" -> b.threads = Integer.parseInt(args[++i]);
                 case "--repeat" -> b.repeat = Integer.parseInt(args[++i]);
                 case "--out" -> b.out = Path.of(args[++i]);
+                case "--ssb" -> b.queries = List.of(args[++i].split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --rows N --distinct D1,D2 --scale SF --threads N --repeat N --out FILE");
+                        + "; options: --rows N --distinct D1,D2 --scale SF --threads N --repeat N --ssb Q1.1,Q2.1 --out FILE (--rows 0 skips r)");
             }
         }
         b.run();
@@ -70,7 +72,7 @@ public final class FerryVsDuckDb {
             report.add("");
             report.add("| query | Ferry ms | DuckDB ms | Ferry / DuckDB | Ferry rows/s/core |");
             report.add("|---|---:|---:|---:|---:|");
-            for (long d : distinct) {
+            for (long d : rows > 0 ? distinct : new long[0]) {
                 log("loading r: %,d rows, %,d distinct b", rows, d);
                 PaperTable.load(engine.catalog(), "r", rows, d, ProgressListener.NONE);
                 DuckDbMirror.copy(engine.catalog().require("r"), duck);
@@ -90,7 +92,7 @@ public final class FerryVsDuckDb {
                 DuckDbMirror.copy(engine.catalog().require(t), duck);
             }
             long lineorder = engine.catalog().require("lineorder").rowCount();
-            for (String q : List.of("Q1.1", "Q2.1", "Q3.1", "Q4.1")) {
+            for (String q : queries) {
                 compare(ferry, duck, "SSB " + q + " (SF " + scale + ")", SsbQueries.get(q), lineorder);
             }
             planning(ferry, SsbQueries.get("Q4.1"));

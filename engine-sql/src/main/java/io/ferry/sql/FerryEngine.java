@@ -15,6 +15,7 @@ import io.ferry.core.exec.QueryExecutor;
 import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.sql.jdbc.FerryDriver;
+import io.ferry.sql.jdbc.PlanCache;
 
 /**
  * An embedded Ferry engine: off-heap storage, the catalog, the executor's threads, and a JDBC URL
@@ -32,6 +33,7 @@ public final class FerryEngine implements AutoCloseable {
     private final BlockStore store;
     private final Catalog catalog;
     private final QueryExecutor executor;
+    private final PlanCache plans = new PlanCache();
 
     private FerryEngine(String name, EngineConfig config) {
         this.name = name;
@@ -66,6 +68,11 @@ public final class FerryEngine implements AutoCloseable {
 
     public Catalog catalog() {
         return catalog;
+    }
+
+    /** Plans of repeated queries, reused while the catalog is unchanged. */
+    public PlanCache plans() {
+        return plans;
     }
 
     public QueryExecutor executor() {

@@ -37,7 +37,8 @@ final class HashJoinProbe implements Transform {
         int[] buildRows = m.build;
         int pairs = m.count;
         if (residual != null && pairs > 0) {
-            Batch joined = joined(probe, probeRows, buildRows, pairs);
+            // Copies: the joined batch keeps its position arrays, and the loop below rewrites these in place.
+            Batch joined = joined(probe, Arrays.copyOf(probeRows, pairs), Arrays.copyOf(buildRows, pairs), pairs);
             LongVector pass = (LongVector) residual.eval(joined);
             int kept = 0;
             for (int i = 0; i < pairs; i++) {
@@ -105,9 +106,14 @@ final class HashJoinProbe implements Transform {
     private Batch joined(Batch probe, int[] probeRows, int[] buildRows, int count) {
         Batch left = probe.gather(probeRows, count);
         Batch right = table.build().gather(buildRows, count);
-        Vector[] cols = new Vector[left.columnCount() + right.columnCount()];
-        System.arraycopy(left.columns(), 0, cols, 0, left.columnCount());
-        System.arraycopy(right.columns(), 0, cols, left.columnCount(), right.columnCount());
-        return new Batch(count, cols);
+        int l = left.columnCount();
+        Batch.Builder out = Batch.builder(count, l + right.columnCount());
+        for (int c = 0; c < l; c++) {
+            out.carry(c, left, c);
+        }
+        for (int c = 0; c < right.columnCount(); c++) {
+            out.carry(l + c, right, c);
+        }
+        return out.build();
     }
 }

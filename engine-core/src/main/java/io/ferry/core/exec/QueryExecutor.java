@@ -52,7 +52,12 @@ public final class QueryExecutor implements AutoCloseable {
     /** Runs the plan to completion; the result's batches are in output order only if the plan sorts. */
     public List<Batch> execute(PlanNode plan, QueryContext ctx) {
         try (Run run = new Run(ctx)) {
-            return run.materialize(plan);
+            List<Batch> out = run.materialize(plan);
+            // Pending columns may still point into blocks; decode them while the snapshots are held.
+            for (Batch b : out) {
+                b.materialize();
+            }
+            return out;
         }
     }
 
@@ -108,19 +113,30 @@ public final class QueryExecutor implements AutoCloseable {
             if (node instanceof PlanNode.Scan scan) {
                 TableData data = scan.table().snapshot();
                 snapshots.add(data);
-                return new Pipeline(new ScanSource(data, scan.columns(), scan.types(), scan.sample()), List.of());
+                SampleSpec sample = scan.sample() == null ? null : scan.sample().forExecution();
+                return new Pipeline(new ScanSource(data, scan.columns(), scan.types(), sample), List.of());
             }
             if (node instanceof PlanNode.Filter filter) {
                 return pipeline(filter.input()).then(filterTransform(filter));
             }
             if (node instanceof PlanNode.Project project) {
-                List<Evaluator> exprs = ExprCompiler.compileAll(project.exprs());
+                List<io.ferry.core.expr.Expr> list = project.exprs();
+                List<Evaluator> exprs = ExprCompiler.compileAll(list);
+                int[] carried = new int[list.size()];
+                for (int i = 0; i < carried.length; i++) {
+                    carried[i] = list.get(i) instanceof io.ferry.core.expr.InputRef ref ? ref.index() : -1;
+                }
                 return pipeline(project.input()).then(b -> {
-                    Vector[] cols = new Vector[exprs.size()];
-                    for (int i = 0; i < cols.length; i++) {
-                        cols[i] = exprs.get(i).eval(b);
+                    // Plain column references pass through still pending: projecting must not decode them.
+                    Batch.Builder out = Batch.builder(b.rowCount(), carried.length);
+                    for (int i = 0; i < carried.length; i++) {
+                        if (carried[i] >= 0) {
+                            out.carry(i, b, carried[i]);
+                        } else {
+                            out.set(i, exprs.get(i).eval(b));
+                        }
                     }
-                    return new Batch(b.rowCount(), cols);
+                    return out.build();
                 });
             }
             if (node instanceof PlanNode.Join join) {

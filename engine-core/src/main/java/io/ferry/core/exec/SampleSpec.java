@@ -7,9 +7,11 @@ import io.ferry.core.SqlStates;
  * TABLESAMPLE on a scan. BERNOULLI keeps each row with probability {@code percent / 100}; SYSTEM keeps whole
  * blocks with that probability and never reads the others (cluster sampling, ship-or-not section II-B).
  * Membership is a pure function of the seed and the block's position in the table (and the row's position
- * in its block), never of execution order, so REPEATABLE(seed) gives the same sample on every run.
+ * in its block), never of execution order, so REPEATABLE(seed) gives the same sample on every run. Without
+ * REPEATABLE ({@code repeatable == false}) every execution draws a new seed, so a prepared or cached plan still
+ * gives a fresh sample each time it runs.
  */
-public record SampleSpec(Method method, double percent, long seed) {
+public record SampleSpec(Method method, double percent, long seed, boolean repeatable) {
     public enum Method {
         BERNOULLI, SYSTEM
     }
@@ -19,6 +21,22 @@ public record SampleSpec(Method method, double percent, long seed) {
             throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "TABLESAMPLE percentage must be between 0 "
                     + "and 100, got " + percent);
         }
+    }
+
+    /** A REPEATABLE(seed) sample. */
+    public SampleSpec(Method method, double percent, long seed) {
+        this(method, percent, seed, true);
+    }
+
+    /** A sample without REPEATABLE: the seed is drawn when the plan runs. */
+    public static SampleSpec fresh(Method method, double percent) {
+        return new SampleSpec(method, percent, 0, false);
+    }
+
+    /** The sample one execution uses: this one if it is repeatable, else one with a newly drawn seed. */
+    SampleSpec forExecution() {
+        return repeatable ? this
+                : new SampleSpec(method, percent, java.util.concurrent.ThreadLocalRandom.current().nextLong(), false);
     }
 
     /** Threshold on a 53-bit uniform draw below which a unit is kept. */

@@ -8,10 +8,12 @@ import io.ferry.core.storage.BlockReader;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.PendingColumn;
 import io.ferry.core.vector.Vector;
 
 /**
- * Reads a table version block by block (one block = one morsel), decoding only the columns the query needs.
+ * Reads a table version block by block (one block = one morsel). Columns are decoded when an operator first
+ * reads them, and only for the rows that reached it (see {@link Batch}).
  * SYSTEM sampling skips unchosen blocks before touching their bytes; BERNOULLI decides row by row.
  */
 final class ScanSource implements Source {
@@ -44,11 +46,11 @@ final class ScanSource implements Source {
         int rows = reader.rowCount();
         for (int from = 0; from < rows; from += Vector.MAX_ROWS) {
             int count = Math.min(Vector.MAX_ROWS, rows - from);
-            Vector[] cols = new Vector[columns.length];
+            PendingColumn[] cols = new PendingColumn[columns.length];
             for (int c = 0; c < columns.length; c++) {
-                cols[c] = reader.decode(columns[c], types.get(c), from, count);
+                cols[c] = reader.pending(columns[c], types.get(c), from, count);
             }
-            Batch batch = new Batch(count, cols);
+            Batch batch = Batch.pending(count, cols);
             if (sample != null && sample.method() == SampleSpec.Method.BERNOULLI) {
                 batch = bernoulli(batch, morsel, from);
             }
@@ -67,9 +69,6 @@ final class ScanSource implements Source {
                 keep[i] = true;
                 count++;
             }
-        }
-        if (columns.length == 0) {
-            return new Batch(count, new Vector[0]);
         }
         return batch.compact(keep, count);
     }

@@ -19,6 +19,7 @@ import io.ferry.core.types.TypeKind;
 import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.PendingColumn;
 import io.ferry.core.vector.Vector;
 
 /**
@@ -146,6 +147,117 @@ public final class BlockReader {
     private ArrowBuf slice(int column, int which) {
         int len = bufferLength(column, which);
         return len == 0 ? buf.slice(offset, 0) : buf.slice(bufferAt(column, which), len);
+    }
+
+    /**
+     * Rows {@code [from, from + count)} of {@code column}, to be decoded when first used. The block must stay
+     * alive (its table version held) until then.
+     */
+    public PendingColumn pending(int column, FerryType type, int from, int count) {
+        return new BlockColumn(this, column, type, from, null, count);
+    }
+
+    /** A column range of this block, optionally narrowed to some of its rows, decoded on first use. */
+    private record BlockColumn(BlockReader reader, int column, FerryType type, int from, int[] positions, int count)
+            implements PendingColumn {
+        @Override
+        public Vector materialize() {
+            return positions == null ? reader.decode(column, type, from, count)
+                    : reader.decodeAt(column, type, from, positions, count);
+        }
+
+        @Override
+        public PendingColumn gather(int[] inner, int n) {
+            int[] p = positions == null ? inner : PendingColumn.compose(positions, inner, n);
+            return new BlockColumn(reader, column, type, from, p, n);
+        }
+    }
+
+    /**
+     * Rows {@code from + positions[i]} of {@code column} for i in {@code [0, count)}, a position of -1 giving
+     * NULL: decodes only the rows a filter or join let through.
+     */
+    public Vector decodeAt(int column, FerryType type, int from, int[] positions, int count) {
+        boolean[] nulls = null;
+        boolean mayBeNull = nullCount(column) > 0;
+        long validity = bufferAt(column, 0);
+        for (int i = 0; i < count; i++) {
+            int p = positions[i];
+            boolean isNull = p < 0;
+            if (!isNull && mayBeNull) {
+                int bit = from + p;
+                isNull = (buf.getByte(validity + (bit >>> 3)) & (1 << (bit & 7))) == 0;
+            }
+            if (isNull) {
+                if (nulls == null) {
+                    nulls = new boolean[count];
+                }
+                nulls[i] = true;
+            }
+        }
+        long data = bufferAt(column, 2);
+        switch (type.kind()) {
+            case VARCHAR -> {
+                long offs = bufferAt(column, 1);
+                int[] offsets = new int[count + 1];
+                int total = 0;
+                for (int i = 0; i < count; i++) {
+                    int p = positions[i];
+                    if (p >= 0) {
+                        long at = offs + 4L * (from + p);
+                        total += buf.getInt(at + 4) - buf.getInt(at);
+                    }
+                    offsets[i + 1] = total;
+                }
+                byte[] bytes = new byte[total];
+                for (int i = 0; i < count; i++) {
+                    int p = positions[i];
+                    int len = offsets[i + 1] - offsets[i];
+                    if (p >= 0 && len > 0) {
+                        buf.getBytes(data + buf.getInt(offs + 4L * (from + p)), bytes, offsets[i], len);
+                    }
+                }
+                return new BytesVector(bytes, offsets, nulls, count);
+            }
+            case DOUBLE -> {
+                double[] values = new double[count];
+                for (int i = 0; i < count; i++) {
+                    int p = positions[i];
+                    values[i] = p < 0 ? 0 : buf.getDouble(data + 8L * (from + p));
+                }
+                return new DoubleVector(values, nulls, count);
+            }
+            default -> {
+                long[] values = new long[count];
+                switch (type.kind()) {
+                    case BOOLEAN -> {
+                        for (int i = 0; i < count; i++) {
+                            int bit = from + positions[i];
+                            values[i] = positions[i] < 0 ? 0 : (buf.getByte(data + (bit >>> 3)) >>> (bit & 7)) & 1;
+                        }
+                    }
+                    case INTEGER, DATE -> {
+                        for (int i = 0; i < count; i++) {
+                            int p = positions[i];
+                            values[i] = p < 0 ? 0 : buf.getInt(data + 4L * (from + p));
+                        }
+                    }
+                    case DECIMAL -> {
+                        for (int i = 0; i < count; i++) {
+                            int p = positions[i];
+                            values[i] = p < 0 ? 0 : buf.getLong(data + 16L * (from + p));
+                        }
+                    }
+                    default -> {
+                        for (int i = 0; i < count; i++) {
+                            int p = positions[i];
+                            values[i] = p < 0 ? 0 : buf.getLong(data + 8L * (from + p));
+                        }
+                    }
+                }
+                return new LongVector(values, nulls, count);
+            }
+        }
     }
 
     /** Rows {@code [from, from + count)} of {@code column} as an execution vector (one bulk copy per buffer). */

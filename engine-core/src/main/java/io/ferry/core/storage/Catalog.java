@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -13,6 +14,7 @@ import io.ferry.core.types.TableSchema;
 public final class Catalog {
     private final BlockStore store;
     private final Map<String, Table> tables = new ConcurrentSkipListMap<>();
+    private final AtomicLong version = new AtomicLong();
 
     public Catalog(BlockStore store) {
         this.store = store;
@@ -22,13 +24,21 @@ public final class Catalog {
         return store;
     }
 
+    /**
+     * A number that changes whenever a table is created or dropped or rows are committed to one: anything
+     * derived from the catalog (a cached plan, whose join order follows row counts) is current while it holds.
+     */
+    public long version() {
+        return version.get();
+    }
+
     public static String normalize(String name) {
         return name.toLowerCase(Locale.ROOT);
     }
 
     public Table create(String name, TableSchema schema, boolean ifNotExists) {
         String key = normalize(name);
-        Table table = new Table(key, schema, store);
+        Table table = new Table(key, schema, store, version::incrementAndGet);
         Table existing = tables.putIfAbsent(key, table);
         if (existing != null) {
             if (ifNotExists) {
@@ -37,6 +47,7 @@ public final class Catalog {
             throw new FerryException(SqlStates.DUPLICATE_TABLE, "table '" + key + "' already exists; "
                     + "DROP TABLE it first or use CREATE TABLE IF NOT EXISTS");
         }
+        version.incrementAndGet();
         return table;
     }
 
@@ -63,6 +74,7 @@ public final class Catalog {
                     + "use DROP TABLE IF EXISTS to ignore that");
         }
         t.drop();
+        version.incrementAndGet();
         return true;
     }
 

@@ -13,13 +13,16 @@ public final class Table {
     private final String name;
     private final TableSchema schema;
     private final BlockStore store;
+    private final Runnable onChange;
     private TableData current = TableData.empty();
     private boolean dropped;
 
-    Table(String name, TableSchema schema, BlockStore store) {
+    /** {@code onChange} runs after every change to the table's rows. */
+    Table(String name, TableSchema schema, BlockStore store, Runnable onChange) {
         this.name = requireNonNull(name, "name is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.store = store;
+        this.onChange = onChange;
     }
 
     public String name() {
@@ -77,6 +80,7 @@ public final class Table {
         TableData next = current.append(added);
         current.close();
         current = next;
+        onChange.run();
     }
 
     synchronized void drop() {

@@ -9,9 +9,10 @@ public final class BatchConcat {
     private BatchConcat() {
     }
 
+    /** One materialized batch holding all rows of {@code batches}, in order. */
     public static Batch concat(List<Batch> batches, List<FerryType> types) {
         if (batches.size() == 1) {
-            return batches.get(0);
+            return batches.get(0).materialize();
         }
         long total = Batch.totalRows(batches);
         if (total > Integer.MAX_VALUE - 16) {

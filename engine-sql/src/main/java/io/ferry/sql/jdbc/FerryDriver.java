@@ -4,7 +4,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
 
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Handler;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.Driver;
 
 import io.ferry.sql.FerryEngine;
@@ -33,6 +37,43 @@ public final class FerryDriver extends Driver {
     @Override
     protected String getConnectStringPrefix() {
         return PREFIX;
+    }
+
+    /** Calcite's handler, plus: a closing connection's cached plans are dropped. */
+    @Override
+    protected Handler createHandler() {
+        Handler calcite = super.createHandler();
+        return new Handler() {
+            @Override
+            public void onConnectionInit(AvaticaConnection connection) throws SQLException {
+                calcite.onConnectionInit(connection);
+            }
+
+            @Override
+            public void onConnectionClose(AvaticaConnection connection) {
+                try {
+                    CalciteSchema root = connection.unwrap(CalciteConnection.class).getRootSchema()
+                            .unwrap(CalciteSchema.class);
+                    FerryEngine engine = root == null ? null : FerryPrepare.engineOf(root);
+                    if (engine != null) {
+                        engine.plans().forget(root);
+                    }
+                } catch (SQLException e) {
+                    // Not a Calcite connection: it has no plans here.
+                }
+                calcite.onConnectionClose(connection);
+            }
+
+            @Override
+            public void onStatementExecute(AvaticaStatement statement, ResultSink sink) {
+                calcite.onStatementExecute(statement, sink);
+            }
+
+            @Override
+            public void onStatementClose(AvaticaStatement statement) {
+                calcite.onStatementClose(statement);
+            }
+        };
     }
 
     @Override

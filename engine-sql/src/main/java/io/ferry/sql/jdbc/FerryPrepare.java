@@ -1,7 +1,11 @@
 package io.ferry.sql.jdbc;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import java.lang.reflect.Type;
+
+import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
@@ -18,7 +22,9 @@ import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
 
+import io.ferry.sql.FerryEngine;
 import io.ferry.sql.rel.FerryRules;
+import io.ferry.sql.schema.FerrySchema;
 
 /**
  * Calcite's statement preparation with Ferry's rules in the planner. Calcite's own rewrite of BERNOULLI samples
@@ -51,6 +57,31 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 Programs.of(order, false, DefaultRelMetadataProvider.INSTANCE));
         return (planner, rel, traits, materializations, lattices) -> RelOptUtil.countJoins(rel) < 2 ? rel
                 : ordering.run(planner, rel, traits, materializations, lattices);
+    }
+
+    /** Queries reuse the plan of an earlier identical statement while the catalog is unchanged ({@link PlanCache}). */
+    @Override
+    public <T> CalciteSignature<T> prepareSql(Context context, Query<T> query, Type elementType, long maxRowCount) {
+        FerryEngine engine = query.sql == null ? null : engineOf(context.getMutableRootSchema());
+        if (engine == null) {
+            return super.prepareSql(context, query, elementType, maxRowCount);
+        }
+        PlanCache.Key key = PlanCache.key(context, query.sql, elementType, maxRowCount, engine.catalog().version());
+        CalciteSignature<T> cached = engine.plans().get(key);
+        if (cached != null) {
+            return cached;
+        }
+        CalciteSignature<T> plan = super.prepareSql(context, query, elementType, maxRowCount);
+        if (plan.statementType == Meta.StatementType.SELECT) {
+            engine.plans().put(key, plan);
+        }
+        return plan;
+    }
+
+    /** The engine behind a connection's root schema, or null if it has none. */
+    static FerryEngine engineOf(CalciteSchema root) {
+        CalciteSchema ferry = root.getSubSchema(FerrySchema.NAME, false);
+        return ferry != null && ferry.schema instanceof FerrySchema s ? s.engine() : null;
     }
 
     @Override

@@ -23,12 +23,10 @@ import io.ferry.core.exec.SampleSpec;
  */
 public final class FerrySample extends SingleRel implements FerryRel {
     private final RelOptSamplingParameters params;
-    private final long seed;
 
     public FerrySample(RelOptCluster cluster, RelTraitSet traits, RelNode input, RelOptSamplingParameters params) {
         super(cluster, traits, input);
         this.params = params;
-        this.seed = params.isRepeatable() ? params.getRepeatableSeed() : java.util.concurrent.ThreadLocalRandom.current().nextLong();
     }
 
     @Override
@@ -58,8 +56,10 @@ public final class FerrySample extends SingleRel implements FerryRel {
 
     @Override
     public PlanNode toPlan() {
-        SampleSpec spec = new SampleSpec(params.isBernoulli() ? SampleSpec.Method.BERNOULLI : SampleSpec.Method.SYSTEM,
-                params.sampleRate.doubleValue() * 100, seed);
+        SampleSpec.Method method = params.isBernoulli() ? SampleSpec.Method.BERNOULLI : SampleSpec.Method.SYSTEM;
+        double percent = params.sampleRate.doubleValue() * 100;
+        SampleSpec spec = params.isRepeatable() ? new SampleSpec(method, percent, params.getRepeatableSeed())
+                : SampleSpec.fresh(method, percent);
         return intoScan(FerryRel.plan(getInput()), spec);
     }
 

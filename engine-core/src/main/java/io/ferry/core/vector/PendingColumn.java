@@ -1,0 +1,36 @@
+package io.ferry.core.vector;
+
+/**
+ * A column of a {@link Batch} that has not been made yet: how to make it, and how to narrow it to some of its rows
+ * without making it. Narrowing composes positions (one int per row), which is what lets filters and joins pass
+ * wide rows along without copying their values.
+ */
+public interface PendingColumn {
+    Vector materialize();
+
+    /** This column's rows at {@code positions[0..count)}; -1 yields NULL. */
+    PendingColumn gather(int[] positions, int count);
+
+    /** {@code outer[inner[i]]}, with -1 where either step is -1 (an outer join's padding). */
+    static int[] compose(int[] outer, int[] inner, int count) {
+        int[] out = new int[count];
+        for (int i = 0; i < count; i++) {
+            int p = inner[i];
+            out[i] = p < 0 ? -1 : outer[p];
+        }
+        return out;
+    }
+
+    /** Some rows of an existing vector. */
+    record Gathered(Vector source, int[] positions, int count) implements PendingColumn {
+        @Override
+        public Vector materialize() {
+            return source.gather(positions, count);
+        }
+
+        @Override
+        public PendingColumn gather(int[] inner, int n) {
+            return new Gathered(source, compose(positions, inner, n), n);
+        }
+    }
+}
