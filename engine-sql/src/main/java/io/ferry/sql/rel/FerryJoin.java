@@ -14,7 +14,10 @@ import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexPermuteInputsShuttle;
+import org.apache.calcite.util.mapping.Mappings;
 import org.apache.calcite.rex.RexUtil;
 
 import io.ferry.core.exec.JoinKind;
@@ -28,7 +31,9 @@ import io.ferry.sql.translate.UnsupportedExpression;
 /**
  * Hash join on the equi-part of the condition, the rest as a residual. The right input is the build side,
  * so the cost charges build rows more than probe rows: the planner then builds on the smaller input.
- * RIGHT joins run as LEFT joins with the sides swapped.
+ * RIGHT joins run as LEFT joins with the sides swapped. An inner join whose right input is estimated larger
+ * than its left (join ordering put a dimension table on the left) builds on the left instead; EXPLAIN shows
+ * which side is built.
  */
 public final class FerryJoin extends Join implements FerryRel {
     public FerryJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
@@ -48,6 +53,17 @@ public final class FerryJoin extends Join implements FerryRel {
         double build = mq.getRowCount(getRight());
         double rows = probe + 3 * build;
         return planner.getCostFactory().makeCost(rows * COST_FACTOR, rows * COST_FACTOR, 0);
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw).item("build", buildsLeft() ? "left" : "right");
+    }
+
+    /** Whether this inner join builds its hash table on the left input, the smaller one by estimate. */
+    private boolean buildsLeft() {
+        RelMetadataQuery mq = getCluster().getMetadataQuery();
+        return joinType == JoinRelType.INNER && mq.getRowCount(getRight()) > mq.getRowCount(getLeft());
     }
 
     /** The parts of a join condition Ferry uses. */
@@ -115,23 +131,18 @@ public final class FerryJoin extends Join implements FerryRel {
         int[] lk = k.left().stream().mapToInt(Integer::intValue).toArray();
         int[] rk = k.right().stream().mapToInt(Integer::intValue).toArray();
         if (joinType == JoinRelType.RIGHT) {
-            PlanNode swapped = new PlanNode.Join(right, left, JoinKind.LEFT, rk, lk, null);
-            List<Expr> reorder = new ArrayList<>();
-            for (int i = 0; i < lt.size(); i++) {
-                reorder.add(new InputRef(rt.size() + i, lt.get(i)));
-            }
-            for (int i = 0; i < rt.size(); i++) {
-                reorder.add(new InputRef(i, rt.get(i)));
-            }
-            return new PlanNode.Project(swapped, reorder);
+            return restoreOrder(new PlanNode.Join(right, left, JoinKind.LEFT, rk, lk, null), lt, rt);
         }
-        Expr residual = null;
-        if (k.residual() != null) {
-            List<FerryType> all = new ArrayList<>(lt);
-            all.addAll(rt);
-            residual = new RexTranslator(all, getCluster().getRexBuilder()).translate(
-                    RexUtil.flatten(getCluster().getRexBuilder(), k.residual()));
+        if (buildsLeft()) {
+            // Probe with the right input, build on the left; the residual sees the swapped row, and a projection
+            // puts the columns back in the order the join promises.
+            RexNode residual = k.residual() == null ? null : k.residual().accept(new RexPermuteInputsShuttle(
+                    Mappings.target(i -> i < lt.size() ? rt.size() + i : i - lt.size(), lt.size() + rt.size(),
+                            lt.size() + rt.size())));
+            return restoreOrder(new PlanNode.Join(right, left, JoinKind.INNER, rk, lk, residual(residual, rt, lt)),
+                    lt, rt);
         }
+        Expr residual = residual(k.residual(), lt, rt);
         JoinKind kind = switch (joinType) {
             case INNER -> JoinKind.INNER;
             case LEFT -> JoinKind.LEFT;
@@ -140,5 +151,27 @@ public final class FerryJoin extends Join implements FerryRel {
             default -> throw new IllegalStateException("join type " + joinType);
         };
         return new PlanNode.Join(left, right, kind, lk, rk, residual);
+    }
+
+    /** A swapped join's output (right columns, then left) back in left-then-right order. */
+    private static PlanNode restoreOrder(PlanNode swapped, List<FerryType> lt, List<FerryType> rt) {
+        List<Expr> reorder = new ArrayList<>();
+        for (int i = 0; i < lt.size(); i++) {
+            reorder.add(new InputRef(rt.size() + i, lt.get(i)));
+        }
+        for (int i = 0; i < rt.size(); i++) {
+            reorder.add(new InputRef(i, rt.get(i)));
+        }
+        return new PlanNode.Project(swapped, reorder);
+    }
+
+    private Expr residual(RexNode residual, List<FerryType> first, List<FerryType> second) {
+        if (residual == null) {
+            return null;
+        }
+        List<FerryType> all = new ArrayList<>(first);
+        all.addAll(second);
+        return new RexTranslator(all, getCluster().getRexBuilder()).translate(
+                RexUtil.flatten(getCluster().getRexBuilder(), residual));
     }
 }
