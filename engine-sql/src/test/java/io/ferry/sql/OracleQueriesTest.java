@@ -129,6 +129,9 @@ class OracleQueriesTest {
                 // The smaller input on the left: Ferry builds on it, the residual sees the swapped row.
                 "SELECT t2.name, t1.id, t1.v FROM t2 JOIN t1 ON t1.k = t2.k AND t1.v > t2.w",
                 "SELECT t2.name, t1.id, t1.s FROM t2 JOIN t1 ON t2.k = t1.k",
+                // Sparse keys: the hashed layout, not the direct-mapped one.
+                "SELECT a.id, b.id FROM t1 a JOIN t1 b ON a.v = b.v",
+                "SELECT a.id, b.k FROM t1 a JOIN t1 b ON a.v = b.v * 7 WHERE b.k < 30",
                 "SELECT t1.id, t2.name FROM t1 LEFT JOIN t2 ON t1.k = t2.k AND t2.w > 500",
                 "SELECT t2.name, COUNT(*), SUM(t1.v) FROM t1 JOIN t2 ON t1.k = t2.k GROUP BY t2.name",
                 "SELECT id FROM t1 WHERE k IN (SELECT k FROM t2 WHERE w > 100)",

@@ -9,8 +9,20 @@ import io.ferry.core.vector.Vector;
 /**
  * The build side of a hash join: all build rows in one batch, chained by bucket ({@code heads} and
  * {@code next} hold row + 1). Rows with a NULL key are left out: NULL never equals anything.
+ *
+ * <p>A single integral key whose values span a range not much wider than the build side has rows (dimension
+ * keys: dates, surrogate ids) is mapped directly: the bucket is {@code key - min}, so a bucket holds only equal
+ * keys and a probe is one array read with no hashing and no key comparison (DuckDB's perfect hash join does the
+ * same). Other single integral keys use a Fibonacci hash; other keys hash all key columns.
  */
 final class JoinHashTable {
+    /**
+     * Direct mapping is used while the key range is at most 4 buckets per build row, or at most 2^18 buckets
+     * (1 MiB, about an L2 cache) whatever the row count: a filtered dimension keeps its sparse keys direct.
+     */
+    private static final long DIRECT_SPREAD = 4;
+    private static final long DIRECT_SMALL = 1L << 18;
+
     private final Batch build;
     private final Vector[] keys;
     private final int[] heads;
@@ -20,6 +32,10 @@ final class JoinHashTable {
     /** For a single integral key: the key values, and the shift of the Fibonacci hash that picks a bucket. */
     private final long[] longKeys;
     private final int shift;
+    /** Direct mapping: bucket = key - {@code min}, {@code heads.length} buckets; {@code unique}: no chains. */
+    private final boolean direct;
+    private final long min;
+    private final boolean unique;
     private final long bytes;
     private final QueryMemory memory;
 
@@ -31,29 +47,49 @@ final class JoinHashTable {
         for (int k = 0; k < keyColumns.length; k++) {
             keys[k] = build.column(keyColumns[k]);
         }
-        int buckets = Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1;
+        this.next = new int[n];
+        LongVector single = keys.length == 1 && keys[0] instanceof LongVector lv ? lv : null;
+        long lo = Long.MAX_VALUE;
+        long hi = Long.MIN_VALUE;
+        if (single != null) {
+            long[] v = single.values();
+            boolean[] nulls = single.nulls();
+            for (int i = 0; i < n; i++) {
+                if (nulls == null || !nulls[i]) {
+                    lo = Math.min(lo, v[i]);
+                    hi = Math.max(hi, v[i]);
+                }
+            }
+        }
+        long range = lo > hi ? 1 : hi - lo + 1;
+        this.direct = single != null && range > 0 && range <= Math.max(DIRECT_SPREAD * n, DIRECT_SMALL);
+        int buckets = direct ? (int) range : Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1;
         this.bytes = 4L * buckets + 12L * n;
         memory.reserve(bytes);
         this.heads = new int[buckets];
-        this.next = new int[n];
         this.mask = buckets - 1;
-        this.shift = 64 - Integer.numberOfTrailingZeros(buckets);
-        if (keys.length == 1 && keys[0] instanceof LongVector lv) {
-            this.longKeys = lv.values();
+        this.shift = 64 - Integer.numberOfTrailingZeros(Integer.highestOneBit(buckets));
+        this.min = lo > hi ? 0 : lo;
+        if (single != null) {
+            this.longKeys = single.values();
             this.hashes = null;
-            boolean[] nulls = lv.nulls();
-            for (int i = 0; i < n; i++) {
+            boolean[] nulls = single.nulls();
+            boolean chained = false;
+            for (int i = n - 1; i >= 0; i--) {
                 if (nulls == null || !nulls[i]) {
-                    int b = bucket(longKeys[i]);
+                    int b = direct ? (int) (longKeys[i] - min) : bucket(longKeys[i]);
+                    chained |= heads[b] != 0;
                     next[i] = heads[b];
                     heads[b] = i + 1;
                 }
             }
+            this.unique = direct && !chained;
             return;
         }
+        this.unique = false;
         this.longKeys = null;
         this.hashes = KeyHasher.hash(keys, n);
-        for (int i = 0; i < n; i++) {
+        for (int i = n - 1; i >= 0; i--) {
             if (anyNull(keys, i)) {
                 continue;
             }
@@ -113,6 +149,10 @@ final class JoinHashTable {
 
     /** The single-integral-key probe: one multiply to a bucket, then a walk comparing longs. */
     private void probeLongs(LongVector probe, int n, boolean firstMatchOnly, Matches m) {
+        if (direct) {
+            probeDirect(probe, n, firstMatchOnly, m);
+            return;
+        }
         long[] x = probe.values();
         boolean[] nulls = probe.nulls();
         long[] build = longKeys;
@@ -127,6 +167,39 @@ final class JoinHashTable {
                     if (firstMatchOnly) {
                         break;
                     }
+                }
+            }
+        }
+    }
+
+    /** The direct-mapped probe: a bucket holds only rows with this key, so every row in it matches. */
+    private void probeDirect(LongVector probe, int n, boolean firstMatchOnly, Matches m) {
+        long[] x = probe.values();
+        boolean[] nulls = probe.nulls();
+        long range = heads.length;
+        if (unique || firstMatchOnly) {
+            // At most one match per probe row: the output fits in n pairs, no growth checks in the loop.
+            m.ensure(n);
+            int[] pr = m.probe;
+            int[] br = m.build;
+            int c = m.count;
+            for (int i = 0; i < n; i++) {
+                long d = x[i] - min;
+                if (d >= 0 && d < range && (nulls == null || !nulls[i])) {
+                    int r = heads[(int) d] - 1;
+                    pr[c] = i;
+                    br[c] = r;
+                    c += r >= 0 ? 1 : 0;
+                }
+            }
+            m.count = c;
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            long d = x[i] - min;
+            if (d >= 0 && d < range && (nulls == null || !nulls[i])) {
+                for (int r = heads[(int) d] - 1; r >= 0; r = next[r] - 1) {
+                    m.add(i, r);
                 }
             }
         }
@@ -154,6 +227,15 @@ final class JoinHashTable {
         Matches(int capacity) {
             probe = new int[capacity];
             build = new int[capacity];
+        }
+
+        /** Room for {@code more} pairs past {@code count}. */
+        void ensure(int more) {
+            if (count + more > probe.length) {
+                int size = Math.max(count + more, probe.length * 2);
+                probe = Arrays.copyOf(probe, size);
+                build = Arrays.copyOf(build, size);
+            }
         }
 
         void add(int p, int b) {
