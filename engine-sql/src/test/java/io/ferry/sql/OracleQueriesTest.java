@@ -91,6 +91,12 @@ class OracleQueriesTest {
                 "SELECT * FROM t1",
                 "SELECT id, k, v FROM t1 WHERE k = 7",
                 "SELECT id FROM t1 WHERE k IS NULL",
+                // Range conjuncts merged per column, next to other conditions; an empty range; constant first.
+                "SELECT id FROM t1 WHERE k BETWEEN 10 AND 20 AND k <> 15 AND v > 0",
+                "SELECT COUNT(*) FROM t1 WHERE k > 30 AND k < 10",
+                "SELECT id, dt FROM t1 WHERE 5 < k AND dt >= DATE '1995-01-01' AND dt < DATE '1996-01-01'",
+                "SELECT id FROM t1 WHERE p >= 100.5 AND p < 20000 AND v <= -5",
+                "SELECT id FROM t1 WHERE v >= -922337203685477580 AND k = k",
                 "SELECT id, s FROM t1 WHERE s IS NOT NULL AND k BETWEEN 10 AND 20",
                 "SELECT id FROM t1 WHERE k IN (1, 3, 5, 59) OR s = 'beta'",
                 "SELECT id FROM t1 WHERE k NOT IN (1, 2, 3)",

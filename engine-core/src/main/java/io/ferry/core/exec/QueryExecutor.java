@@ -153,26 +153,20 @@ public final class QueryExecutor implements AutoCloseable {
             return new Pipeline(Source.of(materialize(node)), List.of());
         }
 
-        /** Conjuncts one after another, compacting between them: later ones see only surviving rows. */
+        /** Conjuncts one after another, narrowing the batch between them: later ones see only surviving rows. */
         private Transform filterTransform(PlanNode.Filter filter) {
             List<io.ferry.core.expr.Expr> conjuncts = new ArrayList<>();
             flattenAnd(filter.condition(), conjuncts);
-            List<Evaluator> parts = ExprCompiler.compileAll(conjuncts);
+            List<RowSelector> steps = RowSelector.forConjuncts(conjuncts);
             return b -> {
                 Batch cur = b;
-                for (Evaluator e : parts) {
-                    LongVector pass = (LongVector) e.eval(cur);
+                for (RowSelector step : steps) {
                     int n = cur.rowCount();
-                    boolean[] keep = new boolean[n];
-                    long[] v = pass.values();
-                    boolean[] nulls = pass.nulls();
-                    int count = 0;
-                    for (int i = 0; i < n; i++) {
-                        boolean k = v[i] != 0 && (nulls == null || !nulls[i]);
-                        keep[i] = k;
-                        count += k ? 1 : 0;
+                    int[] passed = new int[n];
+                    int count = step.select(cur, passed);
+                    if (count < n) {
+                        cur = cur.gather(passed, count);
                     }
-                    cur = cur.compact(keep, count);
                     if (count == 0) {
                         break;
                     }
