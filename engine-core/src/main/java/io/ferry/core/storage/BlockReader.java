@@ -2,6 +2,7 @@ package io.ferry.core.storage;
 
 import static io.ferry.core.storage.BlockFormat.*;
 
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,8 @@ public final class BlockReader {
     private final int rows;
     private final int columns;
     private final int length;
+    /** The block's bytes as one NIO buffer, made on first use: making one costs far more than slicing it. */
+    private ByteBuffer bytes;
 
     /** Checks the header (magic, version, lengths) of the block at {@code offset}; see {@link #verifyChecksum()}. */
     public BlockReader(ArrowBuf buf, long offset) {
@@ -260,6 +263,14 @@ public final class BlockReader {
         }
     }
 
+    /** {@code len} bytes at absolute {@code at} of the block, little-endian, for bulk copies into arrays. */
+    private ByteBuffer view(long at, int len) {
+        if (bytes == null) {
+            bytes = buf.nioBuffer(offset, length);
+        }
+        return bytes.slice((int) (at - offset), len).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
     /** Rows {@code [from, from + count)} of {@code column} as an execution vector (one bulk copy per buffer). */
     public Vector decode(int column, FerryType type, int from, int count) {
         boolean[] nulls = null;
@@ -277,7 +288,7 @@ public final class BlockReader {
                 long offs = bufferAt(column, 1);
                 int base = buf.getInt(offs + 4L * from);
                 int[] offsets = new int[count + 1];
-                buf.nioBuffer(offs + 4L * from, 4 * (count + 1)).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer()
+                view(offs + 4L * from, 4 * (count + 1)).asIntBuffer()
                         .get(offsets);
                 for (int i = 0; i <= count; i++) {
                     offsets[i] -= base;
@@ -312,13 +323,13 @@ public final class BlockReader {
             }
             case DOUBLE -> {
                 double[] values = new double[count];
-                buf.nioBuffer(data + 8L * from, 8 * count).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer()
+                view(data + 8L * from, 8 * count).asDoubleBuffer()
                         .get(values);
                 return new DoubleVector(values, nulls, count);
             }
             default -> {
                 long[] values = new long[count];
-                buf.nioBuffer(data + 8L * from, 8 * count).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(values);
+                view(data + 8L * from, 8 * count).asLongBuffer().get(values);
                 return new LongVector(values, nulls, count);
             }
         }

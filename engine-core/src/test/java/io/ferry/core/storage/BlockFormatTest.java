@@ -26,6 +26,8 @@ import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.PendingColumn;
+import io.ferry.core.vector.Vector;
 
 class BlockFormatTest {
     private final BufferAllocator allocator = new RootAllocator();
@@ -94,6 +96,39 @@ class BlockFormatTest {
             assertArrayEquals(new long[] {1, 0, 1}, ok.values());
             assertEquals(8000 + 999, ((LongVector) reader.decode(6, FerryType.DATE, 999, 1)).get(0));
         }
+    }
+
+    /** Decoding only some rows (what filters and joins leave) gives what decoding all and picking would. */
+    @Test
+    void decodesChosenRowsLikeDecodingAllAndGathering() {
+        Batch batch = sample(1000);
+        BlockWriter writer = new BlockWriter(SCHEMA);
+        try (ArrowBuf buf = allocator.buffer(writer.sizeOf(batch, 0, 1000))) {
+            writer.write(batch, 0, 1000, buf, 0);
+            BlockReader reader = new BlockReader(buf, 0);
+            int[] positions = {0, 1, 5, -1, 7, 7, 399, 250, 3, -1};
+            for (int c = 0; c < SCHEMA.size(); c++) {
+                FerryType type = SCHEMA.type(c);
+                Vector want = reader.decode(c, type, 600, 400).gather(positions, positions.length);
+                Vector got = reader.decodeAt(c, type, 600, positions, positions.length);
+                Vector lazy = Batch.pending(400, new PendingColumn[] {reader.pending(c, type, 600, 400)})
+                        .gather(positions, positions.length).column(0);
+                for (int i = 0; i < positions.length; i++) {
+                    assertEquals(valueAt(want, i), valueAt(got, i), SCHEMA.columns().get(c).name() + " row " + i);
+                    assertEquals(valueAt(want, i), valueAt(lazy, i), SCHEMA.columns().get(c).name() + " row " + i);
+                }
+            }
+        }
+    }
+
+    private static Object valueAt(Vector v, int i) {
+        if (v.isNull(i)) {
+            return null;
+        }
+        if (v instanceof LongVector l) {
+            return l.get(i);
+        }
+        return v instanceof DoubleVector d ? (Object) d.get(i) : ((BytesVector) v).getString(i);
     }
 
     @Test
