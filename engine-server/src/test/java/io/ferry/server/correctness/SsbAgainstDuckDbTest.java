@@ -128,6 +128,7 @@ class SsbAgainstDuckDbTest {
                     inputs.add(rowCount(plan.get(j)));
                 }
             }
+            assertEquals(true, line.contains("build=["), "EXPLAIN must say which side a join builds on: " + line);
             boolean buildsLeft = line.contains("build=[left]");
             double build = inputs.get(buildsLeft ? 0 : 1);
             double probe = inputs.get(buildsLeft ? 1 : 0);

@@ -19,6 +19,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexPermuteInputsShuttle;
 import org.apache.calcite.util.mapping.Mappings;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlExplainLevel;
 
 import io.ferry.core.exec.JoinKind;
 import io.ferry.core.exec.PlanNode;
@@ -57,7 +58,9 @@ public final class FerryJoin extends Join implements FerryRel {
 
     @Override
     public RelWriter explainTerms(RelWriter pw) {
-        return super.explainTerms(pw).item("build", buildsLeft() ? "left" : "right");
+        // Not part of the digest: it follows row estimates, which change while the planner explores.
+        return super.explainTerms(pw).itemIf("build", buildsLeft() ? "left" : "right",
+                pw.getDetailLevel() != SqlExplainLevel.DIGEST_ATTRIBUTES);
     }
 
     /** Whether this inner join builds its hash table on the left input, the smaller one by estimate. */
