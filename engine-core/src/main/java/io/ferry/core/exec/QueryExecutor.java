@@ -15,13 +15,16 @@ import java.util.function.Supplier;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.core.expr.Call;
 import io.ferry.core.expr.Evaluator;
+import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.ExprCompiler;
+import io.ferry.core.expr.InputRef;
+import io.ferry.core.expr.Op;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BatchConcat;
-import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
 /**
@@ -120,20 +123,24 @@ public final class QueryExecutor implements AutoCloseable {
                 return pipeline(filter.input()).then(filterTransform(filter));
             }
             if (node instanceof PlanNode.Project project) {
-                List<io.ferry.core.expr.Expr> list = project.exprs();
+                List<Expr> list = project.exprs();
                 List<Evaluator> exprs = ExprCompiler.compileAll(list);
                 int[] carried = new int[list.size()];
                 for (int i = 0; i < carried.length; i++) {
-                    carried[i] = list.get(i) instanceof io.ferry.core.expr.InputRef ref ? ref.index() : -1;
+                    carried[i] = list.get(i) instanceof InputRef ref ? ref.index() : -1;
                 }
                 return pipeline(project.input()).then(b -> {
                     // Plain column references pass through still pending: projecting must not decode them.
+                    // Expressions go first, so a column they decode is carried over decoded, not decoded again.
                     Batch.Builder out = Batch.builder(b.rowCount(), carried.length);
+                    for (int i = 0; i < carried.length; i++) {
+                        if (carried[i] < 0) {
+                            out.set(i, exprs.get(i).eval(b));
+                        }
+                    }
                     for (int i = 0; i < carried.length; i++) {
                         if (carried[i] >= 0) {
                             out.carry(i, b, carried[i]);
-                        } else {
-                            out.set(i, exprs.get(i).eval(b));
                         }
                     }
                     return out.build();
@@ -155,7 +162,7 @@ public final class QueryExecutor implements AutoCloseable {
 
         /** Conjuncts one after another, narrowing the batch between them: later ones see only surviving rows. */
         private Transform filterTransform(PlanNode.Filter filter) {
-            List<io.ferry.core.expr.Expr> conjuncts = new ArrayList<>();
+            List<Expr> conjuncts = new ArrayList<>();
             flattenAnd(filter.condition(), conjuncts);
             List<RowSelector> steps = RowSelector.forConjuncts(conjuncts);
             return b -> {
@@ -331,9 +338,9 @@ public final class QueryExecutor implements AutoCloseable {
         return List.of(new Batch(0, cols));
     }
 
-    private static void flattenAnd(io.ferry.core.expr.Expr e, List<io.ferry.core.expr.Expr> out) {
-        if (e instanceof io.ferry.core.expr.Call c && c.op() == io.ferry.core.expr.Op.AND) {
-            for (io.ferry.core.expr.Expr a : c.args()) {
+    private static void flattenAnd(Expr e, List<Expr> out) {
+        if (e instanceof Call c && c.op() == Op.AND) {
+            for (Expr a : c.args()) {
                 flattenAnd(a, out);
             }
         } else {
