@@ -1,0 +1,33 @@
+package io.ferry.fabric;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+
+/** Waiting for posted operations: always with a timeout, and with the operation's own error if it failed. */
+public final class Completions {
+    private Completions() {
+    }
+
+    public static void await(CompletableFuture<?> op, Duration timeout, String what) {
+        try {
+            op.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw FabricException.timedOut(what, timeout);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof FerryException f) {
+                throw f;
+            }
+            throw new FabricException(SqlStates.CONNECTION_FAILURE, what + " failed: " + cause, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FabricException(SqlStates.QUERY_CANCELED, what + " was interrupted");
+        }
+    }
+}

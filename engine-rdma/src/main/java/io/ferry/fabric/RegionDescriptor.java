@@ -1,0 +1,23 @@
+package io.ferry.fabric;
+
+/**
+ * What a peer needs to read or write a registered region one-sidedly, small enough to travel in a control
+ * message: the owning node, the region's base address in the owner's memory, its length, and the key that
+ * grants access (the RDMA rkey; the region's id on other providers). Regions are under 2 GiB: verbs memory
+ * regions have an int length.
+ */
+public record RegionDescriptor(NodeAddress node, long address, int length, int key) {
+    public RegionDescriptor {
+        if (length < 0) {
+            throw new IllegalArgumentException("region length " + length + " is negative");
+        }
+    }
+
+    /** Fails unless {@code [offset, offset + bytes)} lies inside this region. */
+    public void checkRange(long offset, long bytes) {
+        if (offset < 0 || bytes < 0 || offset + bytes > length) {
+            throw new FabricException(io.ferry.core.SqlStates.INVALID_PARAMETER_VALUE, "bytes [" + offset + ", "
+                    + (offset + bytes) + ") lie outside the " + length + "-byte region " + key + " of " + node);
+        }
+    }
+}

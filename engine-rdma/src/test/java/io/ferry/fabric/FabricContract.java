@@ -1,0 +1,170 @@
+package io.ferry.fabric;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.ferry.core.SqlStates;
+
+/**
+ * What every fabric provider must do, run against each: two nodes, one owning registered memory, the other
+ * reading and writing it one-sidedly. Byte-for-byte equality, prefetching streams, bad ranges, dead peers, and
+ * no Arrow memory left behind.
+ */
+public abstract class FabricContract {
+    protected static final Duration TIMEOUT = Duration.ofSeconds(10);
+    protected BufferAllocator allocator;
+    protected Fabric owner;
+    protected Fabric reader;
+
+    /** A new node of the provider under test. */
+    protected abstract Fabric newNode();
+
+    @BeforeEach
+    void start() {
+        allocator = new RootAllocator();
+        owner = newNode();
+        reader = newNode();
+    }
+
+    @AfterEach
+    void stop() {
+        reader.close();
+        owner.close();
+        assertEquals(0, allocator.getAllocatedMemory(), "Arrow memory leaked");
+        allocator.close();
+    }
+
+    private static void fill(ArrowBuf buf, long seed) {
+        Random rnd = new Random(seed);
+        for (long i = 0; i < buf.capacity(); i += 8) {
+            buf.setLong(i, rnd.nextLong());
+        }
+    }
+
+    private static void assertSameBytes(ArrowBuf want, long wantOffset, ArrowBuf got, long gotOffset, int length) {
+        for (int i = 0; i < length; i++) {
+            if (want.getByte(wantOffset + i) != got.getByte(gotOffset + i)) {
+                throw new AssertionError("byte " + i + " of " + length + " differs");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2048, 65536, 1 << 20})
+    void readsAndWritesBlocksByteForByte(int size) {
+        try (ArrowBuf remote = allocator.buffer(2L * size); ArrowBuf local = allocator.buffer(2L * size);
+                Region remoteRegion = owner.register(remote, 0, 2 * size);
+                Region localRegion = reader.register(local, 0, 2 * size);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            fill(remote, size);
+            fill(local, -size);
+            Completions.await(peer.read(remoteRegion.descriptor(), size, localRegion, 0, size), TIMEOUT, "read");
+            assertSameBytes(remote, size, local, 0, size);
+            Completions.await(peer.write(localRegion, size, remoteRegion.descriptor(), 0, size), TIMEOUT, "write");
+            assertSameBytes(local, size, remote, 0, size);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 5, 20})
+    void aStreamKeepsReadsInFlightAndDeliversEveryBlockInOrder(int depth) {
+        int blockSize = 64 * 1024;
+        int blocks = 37;
+        try (ArrowBuf remote = allocator.buffer((long) blocks * blockSize);
+                Region region = owner.register(remote, 0, blocks * blockSize);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            fill(remote, depth);
+            List<BlockStream.BlockRef> refs = new ArrayList<>();
+            for (int b = 0; b < blocks; b++) {
+                // Blocks of varied length, read out of order, as a scan of several tables would.
+                int at = (b * 7) % blocks;
+                refs.add(new BlockStream.BlockRef(region.descriptor(), (long) at * blockSize, blockSize - b * 16));
+            }
+            try (BlockStream stream = new BlockStream(reader, peer, allocator, refs, depth, blockSize, TIMEOUT)) {
+                for (BlockStream.BlockRef ref : refs) {
+                    assertTrue(stream.inFlight() <= depth, "in flight: " + stream.inFlight());
+                    ArrowBuf got = stream.next();
+                    assertEquals(ref.length(), got.capacity());
+                    assertSameBytes(remote, ref.offset(), got, 0, ref.length());
+                }
+                assertNull(stream.next());
+            }
+        }
+    }
+
+    @Test
+    void aStreamClosedEarlyFreesItsStaging() {
+        try (ArrowBuf remote = allocator.buffer(1 << 20); Region region = owner.register(remote, 0, 1 << 20);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            List<BlockStream.BlockRef> refs = new ArrayList<>();
+            for (int b = 0; b < 16; b++) {
+                refs.add(new BlockStream.BlockRef(region.descriptor(), b * 65536L, 65536));
+            }
+            try (BlockStream stream = new BlockStream(reader, peer, allocator, refs, 5, 65536, TIMEOUT)) {
+                stream.next();
+            }
+        }
+    }
+
+    @Test
+    void aReadOutsideTheRegionFailsAndTheNodeServesOn() {
+        try (ArrowBuf remote = allocator.buffer(4096); ArrowBuf local = allocator.buffer(4096);
+                Region remoteRegion = owner.register(remote, 0, 4096);
+                Region localRegion = reader.register(local, 0, 4096);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            FabricException e = assertThrows(FabricException.class, () -> Completions.await(
+                    peer.read(remoteRegion.descriptor(), 4000, localRegion, 0, 200), TIMEOUT, "read"));
+            assertEquals(SqlStates.INVALID_PARAMETER_VALUE, e.sqlState());
+            assertTrue(e.getMessage().contains("outside"), e.getMessage());
+            fill(remote, 1);
+            Completions.await(peer.read(remoteRegion.descriptor(), 0, localRegion, 0, 4096), TIMEOUT, "read");
+            assertSameBytes(remote, 0, local, 0, 4096);
+        }
+    }
+
+    @Test
+    void aDeregisteredRegionCannotBeRead() {
+        try (ArrowBuf remote = allocator.buffer(4096); ArrowBuf local = allocator.buffer(4096);
+                Region localRegion = reader.register(local, 0, 4096);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            Region gone = owner.register(remote, 0, 4096);
+            gone.close();
+            FabricException e = assertThrows(FabricException.class, () -> Completions.await(
+                    peer.read(gone.descriptor(), 0, localRegion, 0, 16), TIMEOUT, "read"));
+            assertTrue(e.getMessage().contains("not registered"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aStoppedPeerFailsOperationsPromptly() {
+        Fabric doomed = newNode();
+        try (ArrowBuf remote = allocator.buffer(4096); ArrowBuf local = allocator.buffer(4096);
+                Region localRegion = reader.register(local, 0, 4096)) {
+            Region remoteRegion = doomed.register(remote, 0, 4096);
+            try (Peer peer = reader.connect(doomed.address(), TIMEOUT)) {
+                doomed.close();
+                long start = System.nanoTime();
+                FabricException e = assertThrows(FabricException.class, () -> Completions.await(
+                        peer.read(remoteRegion.descriptor(), 0, localRegion, 0, 16), TIMEOUT, "read"));
+                assertEquals(SqlStates.CONNECTION_FAILURE, e.sqlState(), e.getMessage());
+                assertTrue(System.nanoTime() - start < TIMEOUT.toNanos(), "failed only at the timeout");
+            }
+        }
+    }
+}
