@@ -169,12 +169,7 @@ abstract class Accumulator {
 
         @Override
         Vector result(int from, int count) {
-            boolean[] nulls = new boolean[count];
-            boolean any = false;
-            for (int i = 0; i < count; i++) {
-                any |= (nulls[i] = !seen[from + i]);
-            }
-            return new DoubleVector(Arrays.copyOfRange(sums, from, from + count), any ? nulls : null, count);
+            return new DoubleVector(Arrays.copyOfRange(sums, from, from + count), unseen(seen, from, count), count);
         }
     }
 

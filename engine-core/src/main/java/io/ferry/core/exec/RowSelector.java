@@ -56,9 +56,9 @@ abstract class RowSelector {
             Expr t = left;
             left = right;
             right = t;
-            op = flip(op);
+            op = op.swapped();
         }
-        if (op == null || !(left instanceof InputRef ref) || !(right instanceof Literal lit) || lit.value() == null
+        if (!(left instanceof InputRef ref) || !(right instanceof Literal lit) || lit.value() == null
                 || ref.type().physical() != Physical.LONG || lit.type().physical() != Physical.LONG) {
             return false;
         }
@@ -93,17 +93,6 @@ abstract class RowSelector {
         r[0] = Math.max(r[0], lo);
         r[1] = Math.min(r[1], hi);
         return true;
-    }
-
-    private static Op flip(Op op) {
-        return switch (op) {
-            case EQ -> Op.EQ;
-            case LT -> Op.GT;
-            case LE -> Op.GE;
-            case GT -> Op.LT;
-            case GE -> Op.LE;
-            default -> null;
-        };
     }
 
     /** {@code lo <= column <= hi}; NULL never passes. */

@@ -164,7 +164,7 @@ public final class ExprCompiler {
 
     private static Evaluator comparison(Op op, Expr left, Expr right) {
         if (left instanceof Literal && !(right instanceof Literal)) {
-            return comparison(flip(op), right, left);
+            return comparison(op.swapped(), right, left);
         }
         Evaluator a = compile(left);
         Physical p = left.type().physical();
@@ -190,16 +190,6 @@ public final class ExprCompiler {
                     (DoubleVector) b.eval(batch), batch.rowCount());
             case BYTES -> batch -> ComparisonKernels.bytes(op, (BytesVector) a.eval(batch), (BytesVector) b.eval(batch),
                     batch.rowCount());
-        };
-    }
-
-    private static Op flip(Op op) {
-        return switch (op) {
-            case LT -> Op.GT;
-            case LE -> Op.GE;
-            case GT -> Op.LT;
-            case GE -> Op.LE;
-            default -> op;
         };
     }
 

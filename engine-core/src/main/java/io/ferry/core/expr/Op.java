@@ -20,5 +20,16 @@ public enum Op {
     COALESCE,
     EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_QUARTER, EXTRACT_DOW, EXTRACT_DOY,
     UPPER, LOWER, CHAR_LENGTH, CONCAT, SUBSTRING,
-    ABS
+    ABS;
+
+    /** The comparison that holds with the operands swapped ({@code a < b} is {@code b > a}); other ops are their own. */
+    public Op swapped() {
+        return switch (this) {
+            case LT -> GT;
+            case LE -> GE;
+            case GT -> LT;
+            case GE -> LE;
+            default -> this;
+        };
+    }
 }

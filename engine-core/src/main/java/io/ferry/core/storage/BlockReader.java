@@ -186,12 +186,7 @@ public final class BlockReader {
         long validity = bufferAt(column, 0);
         for (int i = 0; i < count; i++) {
             int p = positions[i];
-            boolean isNull = p < 0;
-            if (!isNull && mayBeNull) {
-                int bit = from + p;
-                isNull = (buf.getByte(validity + (bit >>> 3)) & (1 << (bit & 7))) == 0;
-            }
-            if (isNull) {
+            if (p < 0 || (mayBeNull && !bit(validity, from + p))) {
                 if (nulls == null) {
                     nulls = new boolean[count];
                 }
@@ -199,68 +194,71 @@ public final class BlockReader {
             }
         }
         long data = bufferAt(column, 2);
-        switch (type.kind()) {
-            case VARCHAR -> {
-                long offs = bufferAt(column, 1);
-                int[] offsets = new int[count + 1];
-                int total = 0;
-                for (int i = 0; i < count; i++) {
-                    int p = positions[i];
-                    if (p >= 0) {
-                        long at = offs + 4L * (from + p);
-                        total += buf.getInt(at + 4) - buf.getInt(at);
-                    }
-                    offsets[i + 1] = total;
-                }
-                byte[] bytes = new byte[total];
-                for (int i = 0; i < count; i++) {
-                    int p = positions[i];
-                    int len = offsets[i + 1] - offsets[i];
-                    if (p >= 0 && len > 0) {
-                        buf.getBytes(data + buf.getInt(offs + 4L * (from + p)), bytes, offsets[i], len);
-                    }
-                }
-                return new BytesVector(bytes, offsets, nulls, count);
-            }
+        return switch (type.kind()) {
+            case VARCHAR -> bytesAt(bufferAt(column, 1), data, from, positions, nulls, count);
             case DOUBLE -> {
                 double[] values = new double[count];
                 for (int i = 0; i < count; i++) {
                     int p = positions[i];
                     values[i] = p < 0 ? 0 : buf.getDouble(data + 8L * (from + p));
                 }
-                return new DoubleVector(values, nulls, count);
+                yield new DoubleVector(values, nulls, count);
+            }
+            case BOOLEAN -> {
+                long[] values = new long[count];
+                for (int i = 0; i < count; i++) {
+                    int p = positions[i];
+                    values[i] = p >= 0 && bit(data, from + p) ? 1 : 0;
+                }
+                yield new LongVector(values, nulls, count);
+            }
+            case INTEGER, DATE -> {
+                long[] values = new long[count];
+                for (int i = 0; i < count; i++) {
+                    int p = positions[i];
+                    values[i] = p < 0 ? 0 : buf.getInt(data + 4L * (from + p));
+                }
+                yield new LongVector(values, nulls, count);
             }
             default -> {
+                // BIGINT and TIMESTAMP are 8 bytes; DECIMAL is 16, its low 8 bytes hold the unscaled value.
+                int width = type.kind() == TypeKind.DECIMAL ? 16 : 8;
                 long[] values = new long[count];
-                switch (type.kind()) {
-                    case BOOLEAN -> {
-                        for (int i = 0; i < count; i++) {
-                            int bit = from + positions[i];
-                            values[i] = positions[i] < 0 ? 0 : (buf.getByte(data + (bit >>> 3)) >>> (bit & 7)) & 1;
-                        }
-                    }
-                    case INTEGER, DATE -> {
-                        for (int i = 0; i < count; i++) {
-                            int p = positions[i];
-                            values[i] = p < 0 ? 0 : buf.getInt(data + 4L * (from + p));
-                        }
-                    }
-                    case DECIMAL -> {
-                        for (int i = 0; i < count; i++) {
-                            int p = positions[i];
-                            values[i] = p < 0 ? 0 : buf.getLong(data + 16L * (from + p));
-                        }
-                    }
-                    default -> {
-                        for (int i = 0; i < count; i++) {
-                            int p = positions[i];
-                            values[i] = p < 0 ? 0 : buf.getLong(data + 8L * (from + p));
-                        }
-                    }
+                for (int i = 0; i < count; i++) {
+                    int p = positions[i];
+                    values[i] = p < 0 ? 0 : buf.getLong(data + (long) width * (from + p));
                 }
-                return new LongVector(values, nulls, count);
+                yield new LongVector(values, nulls, count);
+            }
+        };
+    }
+
+    /** Bit {@code index} of the bitmap at {@code bitmap} (Arrow's LSB-first validity and boolean layout). */
+    private boolean bit(long bitmap, int index) {
+        return (buf.getByte(bitmap + (index >>> 3)) & (1 << (index & 7))) != 0;
+    }
+
+    /** The strings at {@code from + positions[i]}: lengths first, then one copy per string. */
+    private BytesVector bytesAt(long offs, long data, int from, int[] positions, boolean[] nulls, int count) {
+        int[] offsets = new int[count + 1];
+        int total = 0;
+        for (int i = 0; i < count; i++) {
+            int p = positions[i];
+            if (p >= 0) {
+                long at = offs + 4L * (from + p);
+                total += buf.getInt(at + 4) - buf.getInt(at);
+            }
+            offsets[i + 1] = total;
+        }
+        byte[] bytes = new byte[total];
+        for (int i = 0; i < count; i++) {
+            int p = positions[i];
+            int len = offsets[i + 1] - offsets[i];
+            if (p >= 0 && len > 0) {
+                buf.getBytes(data + buf.getInt(offs + 4L * (from + p)), bytes, offsets[i], len);
             }
         }
+        return new BytesVector(bytes, offsets, nulls, count);
     }
 
     /** {@code len} bytes at absolute {@code at} of the block, little-endian, for bulk copies into arrays. */
@@ -278,8 +276,7 @@ public final class BlockReader {
             long validity = bufferAt(column, 0);
             nulls = new boolean[count];
             for (int i = 0; i < count; i++) {
-                int bit = from + i;
-                nulls[i] = (buf.getByte(validity + (bit >>> 3)) & (1 << (bit & 7))) == 0;
+                nulls[i] = !bit(validity, from + i);
             }
         }
         long data = bufferAt(column, 2);
@@ -300,8 +297,7 @@ public final class BlockReader {
             case BOOLEAN -> {
                 long[] values = new long[count];
                 for (int i = 0; i < count; i++) {
-                    int bit = from + i;
-                    values[i] = (buf.getByte(data + (bit >>> 3)) >>> (bit & 7)) & 1;
+                    values[i] = bit(data, from + i) ? 1 : 0;
                 }
                 return new LongVector(values, nulls, count);
             }

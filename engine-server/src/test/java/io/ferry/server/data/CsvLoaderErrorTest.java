@@ -11,9 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.core.FerryException;
@@ -37,20 +37,14 @@ class CsvLoaderErrorTest {
             + "1,ann,1.50,2020-01-01,2020-01-01 00:00:00,10\n"
             + "2,\"bo\nb\",2.5,2020-02-29,2020-01-01 12:30,\n";
 
-    private TestCatalog storage;
-    private Catalog catalog;
+    @RegisterExtension
+    final TestCatalog storage = new TestCatalog();
+    private final Catalog catalog = storage.catalog;
 
     @BeforeEach
     void setUp() throws Exception {
-        storage = new TestCatalog();
-        catalog = storage.catalog;
         catalog.create("existing", SCHEMA, false);
         CsvLoader.load(catalog, "existing", new StringReader(GOOD), "good.csv", CsvLoader.Options.DEFAULT, null);
-    }
-
-    @AfterEach
-    void tearDown() {
-        storage.close();
     }
 
     /** Loads {@code badLine} after the good rows (it is line 5) into the existing table and into a new one. */

@@ -18,9 +18,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.core.storage.Catalog;
@@ -50,19 +49,9 @@ class CsvRoundTripTest {
         "crlf\r\nline", "ünïcödé 日本語 🚀", " leading space", "trailing space ", "\"", ",", "NULL", "\"\"",
         "cr\ronly", "tab\tinside", "a,\"b\",c\nd"};
 
-    private TestCatalog storage;
-    private Catalog catalog;
-
-    @BeforeEach
-    void setUp() {
-        storage = new TestCatalog();
-        catalog = storage.catalog;
-    }
-
-    @AfterEach
-    void tearDown() {
-        storage.close();
-    }
+    @RegisterExtension
+    final TestCatalog storage = new TestCatalog();
+    private final Catalog catalog = storage.catalog;
 
     @Test
     void exportThenLoadGivesIdenticalValues(@TempDir Path dir) throws Exception {

@@ -10,9 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.core.FerryException;
@@ -22,19 +21,9 @@ import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 
 class CsvSchemaInferenceTest {
-    private TestCatalog storage;
-    private Catalog catalog;
-
-    @BeforeEach
-    void setUp() {
-        storage = new TestCatalog();
-        catalog = storage.catalog;
-    }
-
-    @AfterEach
-    void tearDown() {
-        storage.close();
-    }
+    @RegisterExtension
+    final TestCatalog storage = new TestCatalog();
+    private final Catalog catalog = storage.catalog;
 
     private static TableSchema infer(String csv) throws Exception {
         return CsvLoader.inferSchema(new StringReader(csv), "test.csv", CsvLoader.Options.DEFAULT);

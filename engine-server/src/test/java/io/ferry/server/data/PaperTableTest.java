@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -19,19 +18,9 @@ import io.ferry.core.storage.Table;
 import io.ferry.core.vector.LongVector;
 
 class PaperTableTest {
-    private TestCatalog storage;
-    private Catalog catalog;
-
-    @BeforeEach
-    void setUp() {
-        storage = new TestCatalog();
-        catalog = storage.catalog;
-    }
-
-    @AfterEach
-    void tearDown() {
-        storage.close();
-    }
+    @RegisterExtension
+    final TestCatalog storage = new TestCatalog();
+    private final Catalog catalog = storage.catalog;
 
     @Test
     void rowAndDistinctCounts() {

@@ -12,37 +12,18 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 
 class ProgressListenerTest {
-
-    /** Records calls as text. */
-    private static final class Recorder implements ProgressListener {
-        final List<String> calls = new ArrayList<>();
-
-        @Override
-        public void start(String task, long total, Unit unit) {
-            calls.add("start " + task + " " + total + " " + unit);
-        }
-
-        @Override
-        public void update(long done) {
-            calls.add("update " + done);
-        }
-
-        @Override
-        public void finish() {
-            calls.add("finish");
-        }
-    }
+    @RegisterExtension
+    final TestCatalog storage = new TestCatalog();
+    private final Catalog catalog = storage.catalog;
 
     @Test
     void withoutATerminalTheConsoleListenerIsSilentUnlessAsked() {
@@ -66,29 +47,22 @@ class ProgressListenerTest {
 
     @Test
     void generatorsAndLoadersReportStartUpdatesAndFinish(@TempDir Path dir) throws Exception {
-        Recorder paper = new Recorder();
+        RecordingProgress paper = new RecordingProgress();
         PaperTable.generate(5_000, 10, batch -> { }, paper);
         assertEquals(List.of("start generate r 5000 ROWS", "update 4096", "update 5000", "finish"), paper.calls);
 
-        Recorder ssb = new Recorder();
+        RecordingProgress ssb = new RecordingProgress();
         new SsbGenerator(0.01).generate(SsbGenerator.SUPPLIER, batch -> { }, ssb);
         assertEquals(List.of("start supplier 20 ROWS", "update 20", "finish"), ssb.calls);
 
         Path file = dir.resolve("r.csv");
         PaperTable.writeCsv(file, 100, 10, ProgressListener.NONE);
-        try (RootAllocator allocator = new RootAllocator();
-                BlockStore store = new BlockStore(allocator, 1 << 20, 64L << 20)) {
-            Catalog catalog = new Catalog(store);
-            Recorder load = new Recorder();
-            CsvLoader.load(catalog, "r", file, CsvLoader.Options.DEFAULT, null, load);
-            long size = Files.size(file);
-            assertEquals(List.of("start load r " + size + " BYTES", "update " + size, "finish"), load.calls);
-            assertEquals(100, catalog.require("r").rowCount());
-            CsvLoader.load(catalog, "r", new StringReader("a,b\n1,2\n"), "x", CsvLoader.Options.DEFAULT, null);
-            assertEquals(101, catalog.require("r").rowCount());
-            catalog.clear();
-            store.close();
-            assertEquals(0, allocator.getAllocatedMemory());
-        }
+        RecordingProgress load = new RecordingProgress();
+        CsvLoader.load(catalog, "r", file, CsvLoader.Options.DEFAULT, null, load);
+        long size = Files.size(file);
+        assertEquals(List.of("start load r " + size + " BYTES", "update " + size, "finish"), load.calls);
+        assertEquals(100, catalog.require("r").rowCount());
+        CsvLoader.load(catalog, "r", new StringReader("a,b\n1,2\n"), "x", CsvLoader.Options.DEFAULT, null);
+        assertEquals(101, catalog.require("r").rowCount());
     }
 }

@@ -20,9 +20,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.core.FerryException;
@@ -36,19 +35,9 @@ import io.ferry.core.vector.LongVector;
 class SsbGeneratorTest {
     private static final double SCALE = 0.01;
 
-    private TestCatalog storage;
-    private Catalog catalog;
-
-    @BeforeEach
-    void setUp() {
-        storage = new TestCatalog();
-        catalog = storage.catalog;
-    }
-
-    @AfterEach
-    void tearDown() {
-        storage.close();
-    }
+    @RegisterExtension
+    final TestCatalog storage = new TestCatalog();
+    private final Catalog catalog = storage.catalog;
 
     @Test
     void rowCountsFollowTheSpecification() {

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.ferry.core.FerryException;
 import io.ferry.core.types.FerryType;
 import io.ferry.server.data.ProgressListener;
+import io.ferry.server.data.RecordingProgress;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
@@ -59,14 +60,14 @@ class LoadEndpointTest {
 
     @Test
     void createInfersTheColumnsAndLoadsEveryRow() throws Exception {
-        Recorder progress = new Recorder();
+        RecordingProgress progress = new RecordingProgress();
         LoadClient.Result result = LoadClient.load(server.endpoint(),
                 LoadRequest.of("people_inferred", people.toString()).withCreate(true), progress);
         assertEquals(new LoadClient.Result("people_inferred", 3, result.millis()), result);
         assertEquals(FerryType.BIGINT, engine.catalog().require("people_inferred").schema().type(0));
         assertEquals(FerryType.DATE, engine.catalog().require("people_inferred").schema().type(2));
         assertEquals(List.of("start load people_inferred " + Files.size(people) + " BYTES",
-                "update " + Files.size(people), "finish"), progress.events);
+                "update " + Files.size(people), "finish"), progress.calls);
         assertEquals(List.of("3", "Bo, Jr.", "null"),
                 row("SELECT COUNT(*), MAX(name), MIN(CASE WHEN id = 2 THEN born END) FROM people_inferred"));
     }
@@ -173,25 +174,5 @@ class LoadEndpointTest {
 
     private static Path write(String name, String text) throws IOException {
         return Files.writeString(dir.resolve(name), text, StandardCharsets.UTF_8);
-    }
-
-    /** Remembers what a load reported. */
-    private static final class Recorder implements ProgressListener {
-        final List<String> events = new ArrayList<>();
-
-        @Override
-        public void start(String task, long total, Unit unit) {
-            events.add("start " + task + " " + total + " " + unit);
-        }
-
-        @Override
-        public void update(long done) {
-            events.add("update " + done);
-        }
-
-        @Override
-        public void finish() {
-            events.add("finish");
-        }
     }
 }
