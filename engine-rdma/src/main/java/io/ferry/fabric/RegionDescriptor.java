@@ -13,6 +13,16 @@ public record RegionDescriptor(NodeAddress node, long address, int length, int k
         }
     }
 
+    /** Describes {@code length} bytes of {@code buffer} from {@code offset}, registered at {@code node} under {@code key}. */
+    public static RegionDescriptor of(NodeAddress node, org.apache.arrow.memory.ArrowBuf buffer, long offset,
+            int length, int key) {
+        if (offset < 0 || length < 0 || offset + length > buffer.capacity()) {
+            throw new IllegalArgumentException("bytes [" + offset + ", " + (offset + length)
+                    + ") lie outside the buffer of " + buffer.capacity());
+        }
+        return new RegionDescriptor(node, buffer.memoryAddress() + offset, length, key);
+    }
+
     /** Fails unless {@code [offset, offset + bytes)} lies inside this region. */
     public void checkRange(long offset, long bytes) {
         if (offset < 0 || bytes < 0 || offset + bytes > length) {

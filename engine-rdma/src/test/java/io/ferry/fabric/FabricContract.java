@@ -152,6 +152,58 @@ public abstract class FabricContract {
     }
 
     @Test
+    void manyOutstandingReadsAllComplete() {
+        int reads = 1000;
+        int size = 4096;
+        try (ArrowBuf remote = allocator.buffer((long) reads * size); ArrowBuf local = allocator.buffer((long) reads * size);
+                Region remoteRegion = owner.register(remote, 0, reads * size);
+                Region localRegion = reader.register(local, 0, reads * size);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            fill(remote, 7);
+            List<java.util.concurrent.CompletableFuture<Void>> posted = new ArrayList<>();
+            for (int i = 0; i < reads; i++) {
+                // Reversed placement, so each read must land where it was asked to.
+                posted.add(peer.read(remoteRegion.descriptor(), (long) i * size, localRegion,
+                        (long) (reads - 1 - i) * size, size));
+            }
+            for (var f : posted) {
+                Completions.await(f, TIMEOUT, "read");
+            }
+            for (int i = 0; i < reads; i++) {
+                assertSameBytes(remote, (long) i * size, local, (long) (reads - 1 - i) * size, size);
+            }
+        }
+    }
+
+    @Test
+    void aPeerThatStopsMidStreamFailsTheStreamPromptly() {
+        Fabric doomed = newNode();
+        int blockSize = 65536;
+        int blocks = 256;
+        try (ArrowBuf remote = allocator.buffer((long) blocks * blockSize)) {
+            Region region = doomed.register(remote, 0, blocks * blockSize);
+            List<BlockStream.BlockRef> refs = new ArrayList<>();
+            for (int b = 0; b < blocks; b++) {
+                refs.add(new BlockStream.BlockRef(region.descriptor(), (long) b * blockSize, blockSize));
+            }
+            try (Peer peer = reader.connect(doomed.address(), TIMEOUT);
+                    BlockStream stream = new BlockStream(reader, peer, allocator, refs, 8, blockSize, TIMEOUT)) {
+                stream.next();
+                stream.next();
+                doomed.close();
+                long start = System.nanoTime();
+                FabricException e = assertThrows(FabricException.class, () -> {
+                    while (stream.next() != null) {
+                        // blocks that had already arrived are still handed out
+                    }
+                });
+                assertEquals(SqlStates.CONNECTION_FAILURE, e.sqlState(), e.getMessage());
+                assertTrue(System.nanoTime() - start < TIMEOUT.toNanos(), "failed only at the timeout");
+            }
+        }
+    }
+
+    @Test
     void aStoppedPeerFailsOperationsPromptly() {
         Fabric doomed = newNode();
         try (ArrowBuf remote = allocator.buffer(4096); ArrowBuf local = allocator.buffer(4096);

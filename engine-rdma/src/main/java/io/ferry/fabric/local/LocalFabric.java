@@ -49,14 +49,9 @@ public final class LocalFabric implements Fabric {
         if (closed) {
             throw new IllegalStateException("fabric " + address + " is closed");
         }
-        if (offset < 0 || length < 0 || offset + length > buffer.capacity()) {
-            throw new IllegalArgumentException("bytes [" + offset + ", " + (offset + length)
-                    + ") lie outside the buffer of " + buffer.capacity());
-        }
-        int key = keys.incrementAndGet();
-        LocalRegion r = new LocalRegion(new RegionDescriptor(address, buffer.memoryAddress() + offset, length, key),
+        LocalRegion r = new LocalRegion(RegionDescriptor.of(address, buffer, offset, length, keys.incrementAndGet()),
                 buffer);
-        regions.put(key, r);
+        regions.put(r.descriptor.key(), r);
         return r;
     }
 
