@@ -23,6 +23,15 @@ public record RegionDescriptor(NodeAddress node, long address, int length, int k
         return new RegionDescriptor(node, buffer.memoryAddress() + offset, length, key);
     }
 
+    /** Fails unless this region lives on {@code peer} and {@code [offset, offset + bytes)} lies inside it. */
+    public void checkAccess(NodeAddress peer, long offset, long bytes) {
+        if (!node.equals(peer)) {
+            throw new FabricException(io.ferry.core.SqlStates.INVALID_PARAMETER_VALUE, "region " + key
+                    + " lives on " + node + ", not on the peer " + peer);
+        }
+        checkRange(offset, bytes);
+    }
+
     /** Fails unless {@code [offset, offset + bytes)} lies inside this region. */
     public void checkRange(long offset, long bytes) {
         if (offset < 0 || bytes < 0 || offset + bytes > length) {

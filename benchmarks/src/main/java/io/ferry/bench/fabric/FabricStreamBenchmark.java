@@ -48,6 +48,7 @@ import io.ferry.fabric.tools.BlockServerProcess;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
         "-Darrow.enable_unsafe_memory_access=true", "-Dio.netty.tryReflectionSetAccessible=true", "-Xmx1g",
         "-XX:MaxDirectMemorySize=1g"})
 public class FabricStreamBenchmark {

@@ -54,7 +54,7 @@ final class TcpPeer implements Peer, FrameHandler {
     public CompletableFuture<Void> read(RegionDescriptor remote, long remoteOffset, Region local, long localOffset,
             int length) {
         try {
-            check(remote, remoteOffset, length);
+            remote.checkAccess(node, remoteOffset, length);
             TcpRegion target = fabric.own(local);
             target.descriptor().checkRange(localOffset, length);
             return post(new Pending(true, new CompletableFuture<>(), target, localOffset, length), remote,
@@ -68,7 +68,7 @@ final class TcpPeer implements Peer, FrameHandler {
     public CompletableFuture<Void> write(Region local, long localOffset, RegionDescriptor remote, long remoteOffset,
             int length) {
         try {
-            check(remote, remoteOffset, length);
+            remote.checkAccess(node, remoteOffset, length);
             TcpRegion source = fabric.own(local);
             source.descriptor().checkRange(localOffset, length);
             ByteBuf bytes = TcpFabric.wrap(source.descriptor().address() + localOffset, length);
@@ -82,14 +82,6 @@ final class TcpPeer implements Peer, FrameHandler {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-    }
-
-    private void check(RegionDescriptor remote, long remoteOffset, int length) {
-        if (!remote.node().equals(node)) {
-            throw new FabricException(SqlStates.INVALID_PARAMETER_VALUE, "region " + remote.key() + " lives on "
-                    + remote.node() + ", not on the peer " + node);
-        }
-        remote.checkRange(remoteOffset, length);
     }
 
     private CompletableFuture<Void> post(Pending op, RegionDescriptor remote, long remoteOffset, ByteBuf data) {

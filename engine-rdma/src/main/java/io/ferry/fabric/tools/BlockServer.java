@@ -14,9 +14,9 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 import io.ferry.fabric.Fabric;
+import io.ferry.fabric.Fabrics;
 import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
-import io.ferry.fabric.tcp.TcpFabric;
 
 /**
  * A node that only serves memory: it fills a registered region with a known pattern and lets peers read it over
@@ -24,7 +24,7 @@ import io.ferry.fabric.tcp.TcpFabric;
  * separate process; it prints one line, {@code serving HOST PORT KEY ADDRESS LENGTH PLAIN_PORT}, and runs until
  * its standard input closes (so it never outlives the process that started it) or it is killed.
  *
- * <p>Usage: {@code BlockServer HOST BYTES SEED}
+ * <p>Usage: {@code BlockServer HOST BYTES SEED [FABRIC]} (FABRIC: auto, tcp or rdma; default tcp)
  */
 public final class BlockServer {
     private BlockServer() {
@@ -39,16 +39,17 @@ public final class BlockServer {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 3) {
-            System.err.println("usage: BlockServer HOST BYTES SEED");
+        if (args.length < 3 || args.length > 4) {
+            System.err.println("usage: BlockServer HOST BYTES SEED [FABRIC]");
             System.exit(2);
         }
         String host = args[0];
         int bytes = Integer.parseInt(args[1]);
         long seed = Long.parseLong(args[2]);
+        Fabrics.Kind kind = Fabrics.Kind.parse(args.length > 3 ? args[3] : "tcp");
         try (BufferAllocator allocator = new RootAllocator();
                 ArrowBuf memory = allocator.buffer(bytes);
-                Fabric fabric = new TcpFabric(host, 0, 1);
+                Fabric fabric = Fabrics.open(kind, host, 0, 1);
                 ServerSocketChannel plain = ServerSocketChannel.open().bind(new InetSocketAddress(host, 0))) {
             for (long i = 0; i + 8 <= bytes; i += 8) {
                 memory.setLong(i, word(seed, i / 8));

@@ -27,19 +27,25 @@ public final class BlockServerProcess implements AutoCloseable {
         this.plainPort = plainPort;
     }
 
-    /** Starts a server of {@code bytes} bytes of the {@link BlockServer#word pattern} for {@code seed}. */
+    /** Starts a tcp server of {@code bytes} bytes of the {@link BlockServer#word pattern} for {@code seed}. */
     public static BlockServerProcess start(String host, int bytes, long seed, Duration timeout) throws IOException {
+        return start(host, bytes, seed, "tcp", timeout);
+    }
+
+    /** Starts a server on the given fabric ({@code tcp} or {@code rdma}). */
+    public static BlockServerProcess start(String host, int bytes, long seed, String fabric, Duration timeout)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The flags Arrow and Netty need, as this JVM got them (ferry.jvm.flags in the build).
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (arg.startsWith("--add-opens") || arg.startsWith("-Darrow.") || arg.startsWith("-Dio.netty.")) {
+            if (arg.startsWith("--add-opens") || arg.startsWith("--add-exports") || arg.startsWith("-Darrow.") || arg.startsWith("-Dio.netty.")) {
                 cmd.add(arg);
             }
         }
         cmd.addAll(List.of("-Xmx256m",
                 "-XX:MaxDirectMemorySize=" + (bytes + (64L << 20)), "-cp", System.getProperty("java.class.path"),
-                BlockServer.class.getName(), host, Integer.toString(bytes), Long.toString(seed)));
+                BlockServer.class.getName(), host, Integer.toString(bytes), Long.toString(seed), fabric));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {

@@ -1,0 +1,284 @@
+package io.ferry.fabric.rdma.verbs;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.ibm.disni.verbs.IbvSendWR;
+import com.ibm.disni.verbs.IbvSge;
+import com.ibm.disni.verbs.IbvWC;
+import com.ibm.disni.verbs.RdmaCm;
+import com.ibm.disni.verbs.RdmaCmEvent;
+import com.ibm.disni.verbs.RdmaCmId;
+import com.ibm.disni.verbs.RdmaEventChannel;
+import com.ibm.disni.verbs.SVCPollCq;
+
+import io.ferry.core.SqlStates;
+import io.ferry.fabric.FabricException;
+import io.ferry.fabric.NodeAddress;
+import io.ferry.fabric.Peer;
+import io.ferry.fabric.Region;
+import io.ferry.fabric.RegionDescriptor;
+
+/**
+ * The active end of an RDMA connection. READ and WRITE are posted as signalled work requests; one completion thread
+ * polls the completion queue and completes their futures, and watches the connection's CM events, so a peer that
+ * disconnects fails every outstanding operation at once. Posting blocks only when {@value #SENDS} operations are
+ * already outstanding.
+ */
+final class VerbsPeer implements Peer {
+    private static final Logger LOG = LoggerFactory.getLogger(VerbsPeer.class);
+    static final int SENDS = 256;
+    private static final int POLL_BATCH = 32;
+    /** The longest the completion thread sleeps when idle; posting wakes it at once. */
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final VerbsFabric fabric;
+    private final NodeAddress node;
+    private final RdmaEventChannel channel;
+    private final QueuePair qp;
+    private final Map<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    private final Semaphore slots = new Semaphore(SENDS);
+    private final Object postLock = new Object();
+    private final Thread completer;
+    private long ids;
+    private volatile String lost;
+    private volatile boolean closing;
+
+    private VerbsPeer(VerbsFabric fabric, NodeAddress node, RdmaEventChannel channel, QueuePair qp) {
+        this.fabric = fabric;
+        this.node = node;
+        this.channel = channel;
+        this.qp = qp;
+        this.completer = new Thread(this::complete, "ferry-rdma-cq-" + node);
+        completer.setDaemon(true);
+        completer.start();
+    }
+
+    /** Resolves, connects and waits for the connection, every step bounded by {@code timeout} in total. */
+    static VerbsPeer connect(VerbsFabric fabric, NodeAddress node, Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        RdmaEventChannel channel = RdmaEventChannel.createEventChannel();
+        RdmaCmId id = null;
+        QueuePair qp = null;
+        try {
+            id = channel.createId(RdmaCm.RDMA_PS_TCP);
+            id.resolveAddr(null, new InetSocketAddress(node.host(), node.port()), millis);
+            CmEvents.expect(channel, RdmaCmEvent.EventType.RDMA_CM_EVENT_ADDR_RESOLVED, deadline, "resolving "
+                    + node);
+            id.resolveRoute(millis);
+            CmEvents.expect(channel, RdmaCmEvent.EventType.RDMA_CM_EVENT_ROUTE_RESOLVED, deadline, "routing to "
+                    + node);
+            qp = QueuePair.create(id, fabric.pd(), SENDS);
+            id.connect(QueuePair.connParam());
+            CmEvents.expect(channel, RdmaCmEvent.EventType.RDMA_CM_EVENT_ESTABLISHED, deadline, "connecting to "
+                    + node);
+            return new VerbsPeer(fabric, node, channel, qp);
+        } catch (IOException | RuntimeException e) {
+            try {
+                if (qp != null) {
+                    qp.destroy();
+                } else if (id != null) {
+                    id.destroyId();
+                }
+                channel.destroyEventChannel();
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public NodeAddress address() {
+        return node;
+    }
+
+    @Override
+    public CompletableFuture<Void> read(RegionDescriptor remote, long remoteOffset, Region local, long localOffset,
+            int length) {
+        return post(IbvSendWR.IBV_WR_RDMA_READ, remote, remoteOffset, local, localOffset, length);
+    }
+
+    @Override
+    public CompletableFuture<Void> write(Region local, long localOffset, RegionDescriptor remote, long remoteOffset,
+            int length) {
+        return post(IbvSendWR.IBV_WR_RDMA_WRITE, remote, remoteOffset, local, localOffset, length);
+    }
+
+    private CompletableFuture<Void> post(int opcode, RegionDescriptor remote, long remoteOffset, Region local,
+            long localOffset, int length) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            remote.checkAccess(node, remoteOffset, length);
+            VerbsRegion mine = fabric.own(local);
+            mine.descriptor().checkRange(localOffset, length);
+            if (!slots.tryAcquire(30, TimeUnit.SECONDS)) {
+                throw new FabricException(SqlStates.CONNECTION_FAILURE, SENDS + " operations to " + node
+                        + " have been outstanding for 30 s; the peer is not completing them");
+            }
+            IbvSge sge = new IbvSge();
+            sge.setAddr(mine.descriptor().address() + localOffset);
+            sge.setLength(length);
+            sge.setLkey(mine.lkey());
+            LinkedList<IbvSge> sges = new LinkedList<>();
+            sges.add(sge);
+            IbvSendWR wr = new IbvSendWR();
+            wr.setSg_list(sges);
+            wr.setOpcode(opcode);
+            wr.setSend_flags(IbvSendWR.IBV_SEND_SIGNALED);
+            wr.getRdma().setRemote_addr(remote.address() + remoteOffset);
+            wr.getRdma().setRkey(remote.key());
+            synchronized (postLock) {
+                String why = lost;
+                if (why != null) {
+                    slots.release();
+                    throw FabricException.connectionLost(node, why);
+                }
+                long id = ++ids;
+                wr.setWr_id(id);
+                pending.put(id, done);
+                try {
+                    qp.qp.postSend(List.of(wr), null).execute().free();
+                } catch (IOException e) {
+                    pending.remove(id);
+                    slots.release();
+                    throw FabricException.connectionLost(node, "posting failed: " + e.getMessage());
+                }
+            }
+            LockSupport.unpark(completer);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            done.completeExceptionally(new FabricException(SqlStates.QUERY_CANCELED, "interrupted while posting"));
+        } catch (RuntimeException e) {
+            done.completeExceptionally(e);
+        }
+        return done;
+    }
+
+    /** The completion thread: polls the queue, watches for a disconnect, sleeps briefly when there is nothing. */
+    private void complete() {
+        IbvWC[] wcs = new IbvWC[POLL_BATCH];
+        for (int i = 0; i < wcs.length; i++) {
+            wcs[i] = new IbvWC();
+        }
+        SVCPollCq poll = null;
+        long idle = 0;
+        try {
+            poll = qp.cq.poll(wcs, POLL_BATCH);
+            while (!closing) {
+                int n = poll.execute().getPolls();
+                for (int i = 0; i < n; i++) {
+                    finish(wcs[i]);
+                }
+                if (n > 0) {
+                    idle = 0;
+                    continue;
+                }
+                RdmaCmEvent e = channel.getCmEvent(0);
+                if (e != null) {
+                    RdmaCmEvent.EventType type = CmEvents.type(e);
+                    e.ackEvent();
+                    if (type == RdmaCmEvent.EventType.RDMA_CM_EVENT_DISCONNECTED) {
+                        lost("the node disconnected");
+                    }
+                }
+                // Spin a little for low latency, then back off to sleeping: on a shared core a busy poller
+                // would slow the very peers it waits for.
+                idle = Math.min(IDLE_PARK_NANOS, idle == 0 ? 1_000 : idle * 2);
+                LockSupport.parkNanos(idle);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (!closing) {
+                lost("polling completions failed: " + e);
+            }
+        } finally {
+            if (poll != null) {
+                poll.free();
+            }
+        }
+    }
+
+    private void finish(IbvWC wc) {
+        CompletableFuture<Void> f = pending.remove(wc.getWr_id());
+        slots.release();
+        if (f == null) {
+            return;
+        }
+        int status = wc.getStatus();
+        if (status == IbvWC.IbvWcStatus.IBV_WC_SUCCESS.ordinal()) {
+            f.complete(null);
+            return;
+        }
+        // Any error moves a reliable-connected queue pair to the error state: nothing more can be posted on it.
+        String name = status < IbvWC.IbvWcStatus.values().length ? IbvWC.IbvWcStatus.values()[status].name()
+                : "status " + status;
+        if (status == IbvWC.IbvWcStatus.IBV_WC_REM_ACCESS_ERR.ordinal()) {
+            f.completeExceptionally(new FabricException(SqlStates.INVALID_PARAMETER_VALUE, "the region is not "
+                    + "registered at " + node + " (deregistered, or a stale descriptor): " + name
+                    + "; the connection must be reopened"));
+            lost("a remote access error closed the connection");
+        } else {
+            f.completeExceptionally(FabricException.connectionLost(node, name));
+            lost(name);
+        }
+    }
+
+    /** The connection is unusable: fail what is outstanding, and everything posted from now on. */
+    private void lost(String why) {
+        synchronized (postLock) {
+            if (lost == null) {
+                lost = why;
+            }
+        }
+        for (Long id : pending.keySet()) {
+            CompletableFuture<Void> f = pending.remove(id);
+            if (f != null) {
+                f.completeExceptionally(FabricException.connectionLost(node, why));
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closing) {
+            return;
+        }
+        lost("the connection was closed by this node");
+        closing = true;
+        LockSupport.unpark(completer);
+        try {
+            completer.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            qp.id.disconnect();
+            RdmaCmEvent e = CmEvents.next(channel, System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+            if (e != null) {
+                e.ackEvent();
+            }
+        } catch (IOException e) {
+            LOG.debug("disconnecting from {}: {}", node, e.toString());
+        }
+        try {
+            qp.destroy();
+            channel.destroyEventChannel();
+        } catch (IOException e) {
+            LOG.warn("releasing the connection to {}: {}", node, e.toString());
+        }
+        fabric.closed(this);
+    }
+}

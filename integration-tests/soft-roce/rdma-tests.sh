@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs the rdma fabric's tests against a real soft-RoCE device: boots the VM of run-in-vm.sh and, inside it,
+# runs io.ferry.fabric.RdmaTestRunner (RdmaFabricTest: the provider contract; RdmaFabricProcessTest: a serving
+# JVM read one-sidedly and killed mid-stream). Prints the runner's "N passed, N failed" line and exits non-zero
+# unless every test passed; RDMA being unavailable in the guest is a failure, never a skip.
+#
+# Needs engine-rdma built with its tests compiled (mvn verify or test-compile) and root (for the VM).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+module="$root/engine-rdma"
+cd "$root"
+
+if [ ! -d "$module/target/test-classes" ] || [ ! -d "$module/target/classes" ]; then
+  echo "rdma-tests: build first: mvn -B test-compile -pl engine-rdma -am" >&2
+  exit 2
+fi
+if ! find "$module/target/classes" -name libdisni.so | grep -q .; then
+  echo "rdma-tests: engine-rdma was built without libdisni (install libibverbs-dev librdmacm-dev, rebuild)" >&2
+  exit 2
+fi
+
+# The guest has no Maven run of its own: hand it the test class path, resolved here.
+cp_file="$module/target/rdma-test-classpath.txt"
+mvn -B -q -ntp dependency:build-classpath -pl engine-rdma -Dmdep.includeScope=test \
+    -Dmdep.outputFile="$cp_file" >&2
+
+"$here/run-in-vm.sh" --timeout "${FERRY_RDMA_TEST_TIMEOUT:-900}" -- "$here/rdma-tests-guest.sh"
