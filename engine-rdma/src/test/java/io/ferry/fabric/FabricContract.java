@@ -176,6 +176,50 @@ public abstract class FabricContract {
     }
 
     @Test
+    void threadsSharingAPeerReadAndWriteWithoutMixingUp() throws Exception {
+        int threads = 4;
+        int ops = 100;
+        int size = 4096;
+        int bytes = threads * ops * size;
+        try (ArrowBuf remote = allocator.buffer(bytes); ArrowBuf local = allocator.buffer(bytes);
+                ArrowBuf back = allocator.buffer(bytes);
+                Region remoteRegion = owner.register(remote, 0, bytes);
+                Region localRegion = reader.register(local, 0, bytes);
+                Region backRegion = reader.register(back, 0, bytes);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            fill(local, 11);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+            try {
+                List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int first = t * ops;
+                    done.add(pool.submit(() -> {
+                        List<java.util.concurrent.CompletableFuture<Void>> writes = new ArrayList<>();
+                        for (int i = first; i < first + ops; i++) {
+                            writes.add(peer.write(localRegion, (long) i * size, remoteRegion.descriptor(),
+                                    (long) i * size, size));
+                        }
+                        writes.forEach(w -> Completions.await(w, TIMEOUT, "write"));
+                        List<java.util.concurrent.CompletableFuture<Void>> reads = new ArrayList<>();
+                        for (int i = first; i < first + ops; i++) {
+                            reads.add(peer.read(remoteRegion.descriptor(), (long) i * size, backRegion,
+                                    (long) i * size, size));
+                        }
+                        reads.forEach(r -> Completions.await(r, TIMEOUT, "read"));
+                    }));
+                }
+                for (var f : done) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertSameBytes(local, 0, remote, 0, bytes);
+            assertSameBytes(local, 0, back, 0, bytes);
+        }
+    }
+
+    @Test
     void aPeerThatStopsMidStreamFailsTheStreamPromptly() {
         Fabric doomed = newNode();
         int blockSize = 65536;

@@ -22,6 +22,8 @@ import io.ferry.fabric.tools.BlockServerProcess;
 /** A fabric between two JVMs: a separate serving process, streamed from here, killed mid-stream. */
 abstract class FabricProcessContract {
     protected static final Duration TIMEOUT = Duration.ofSeconds(20);
+    /** A JVM starts in seconds, but in the soft-RoCE VM's software emulation it may take many. */
+    private static final Duration STARTUP = Duration.ofSeconds(90);
     protected static final int BLOCK = 64 * 1024;
     private static final int BLOCKS = 256;
     private static final long SEED = 42;
@@ -40,7 +42,7 @@ abstract class FabricProcessContract {
     void start() throws Exception {
         allocator = new RootAllocator();
         fabric = Fabrics.open(kind(), host(), 0, 1);
-        server = BlockServerProcess.start(host(), BLOCK * BLOCKS, SEED, kind().toString(), TIMEOUT);
+        server = BlockServerProcess.start(host(), BLOCK * BLOCKS, SEED, kind().toString(), STARTUP);
     }
 
     @AfterEach

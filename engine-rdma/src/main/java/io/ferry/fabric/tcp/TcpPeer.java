@@ -15,6 +15,7 @@ import io.ferry.fabric.frame.DataSink;
 import io.ferry.fabric.frame.FrameHandler;
 import io.ferry.fabric.frame.MalformedFrameException;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 
@@ -106,8 +107,9 @@ final class TcpPeer implements Peer, FrameHandler {
                         }
                     });
         } else {
-            ch.write(FabricMessages.access(ch.alloc(), FabricMessages.WRITE, access, op.length()));
-            ch.writeAndFlush(data).addListener(f -> {
+            // One message, so frames posted from several threads cannot interleave; a gathering write, no copy.
+            ByteBuf frame = FabricMessages.access(ch.alloc(), FabricMessages.WRITE, access, op.length());
+            ch.writeAndFlush(Unpooled.wrappedUnmodifiableBuffer(frame, data)).addListener(f -> {
                 op.target().unpin();
                 if (!f.isSuccess()) {
                     fail(id, "sending the data failed: " + f.cause());

@@ -60,6 +60,20 @@ class FerryCliTest {
     }
 
     @Test
+    void fabricReportsWhatAutoPicksAndOpensIt() {
+        Run auto = ferry("fabric");
+        assertEquals(0, auto.exitCode(), auto.err());
+        assertTrue(auto.out().startsWith("rdma:   "), auto.out());
+        assertTrue(auto.out().contains("fabric=auto resolves to "), auto.out());
+        Run tcp = ferry("fabric", "--fabric", "tcp", "--host", "127.0.0.1");
+        assertEquals(0, tcp.exitCode(), tcp.err());
+        assertTrue(tcp.out().contains("opened: tcp fabric listening at 127.0.0.1:"), tcp.out());
+        Run bad = ferry("fabric", "--fabric", "infiniband");
+        assertEquals(1, bad.exitCode());
+        assertTrue(bad.err().contains("error [22023]: unknown fabric 'infiniband'"), bad.err());
+    }
+
+    @Test
     void genThenLoadThePaperTable() throws IOException {
         Path out = dir.resolve("paper");
         Run gen = ferry("gen", "--dataset", "paper", "--rows", "5000", "--distinct", "7", "--out", out.toString());
@@ -146,7 +160,7 @@ class FerryCliTest {
         assertTrue(version.out().startsWith("Ferry "), version.out());
         Run none = ferry();
         assertEquals(2, none.exitCode());
-        assertTrue(none.err().contains("local, sql, gen or load"), none.err());
+        assertTrue(none.err().contains("local, sql, gen, load or fabric"), none.err());
         assertEquals(2, ferry("local", "--memory", "lots").exitCode());
     }
 

@@ -41,7 +41,10 @@ final class VerbsPeer implements Peer {
     private static final Logger LOG = LoggerFactory.getLogger(VerbsPeer.class);
     static final int SENDS = 256;
     private static final int POLL_BATCH = 32;
-    /** The longest the completion thread sleeps when idle; posting wakes it at once. */
+    /** Empty polls before the completion thread sleeps while operations are outstanding. */
+    private static final int SPINS = 256;
+    /** Its sleep while operations are outstanding, and when none are (posting wakes it at once). */
+    private static final long BUSY_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final VerbsFabric fabric;
@@ -168,14 +171,18 @@ final class VerbsPeer implements Peer {
         return done;
     }
 
-    /** The completion thread: polls the queue, watches for a disconnect, sleeps briefly when there is nothing. */
+    /**
+     * The completion thread: polls the queue while operations are outstanding (spinning briefly, then in short
+     * sleeps), watches for a disconnect whenever it sleeps, and sleeps longer when nothing is outstanding, until a
+     * post wakes it.
+     */
     private void complete() {
         IbvWC[] wcs = new IbvWC[POLL_BATCH];
         for (int i = 0; i < wcs.length; i++) {
             wcs[i] = new IbvWC();
         }
         SVCPollCq poll = null;
-        long idle = 0;
+        int empty = 0;
         try {
             poll = qp.cq.poll(wcs, POLL_BATCH);
             while (!closing) {
@@ -184,21 +191,15 @@ final class VerbsPeer implements Peer {
                     finish(wcs[i]);
                 }
                 if (n > 0) {
-                    idle = 0;
-                    continue;
+                    empty = 0;
+                } else if (!pending.isEmpty() && ++empty < SPINS) {
+                    Thread.onSpinWait();
+                } else {
+                    // On a shared core a busy poller would slow the very peers it waits for: sleep, briefly while
+                    // operations are outstanding.
+                    watchConnection();
+                    LockSupport.parkNanos(pending.isEmpty() ? IDLE_PARK_NANOS : BUSY_PARK_NANOS);
                 }
-                RdmaCmEvent e = channel.getCmEvent(0);
-                if (e != null) {
-                    RdmaCmEvent.EventType type = CmEvents.type(e);
-                    e.ackEvent();
-                    if (type == RdmaCmEvent.EventType.RDMA_CM_EVENT_DISCONNECTED) {
-                        lost("the node disconnected");
-                    }
-                }
-                // Spin a little for low latency, then back off to sleeping: on a shared core a busy poller
-                // would slow the very peers it waits for.
-                idle = Math.min(IDLE_PARK_NANOS, idle == 0 ? 1_000 : idle * 2);
-                LockSupport.parkNanos(idle);
             }
         } catch (IOException | RuntimeException e) {
             if (!closing) {
@@ -207,6 +208,17 @@ final class VerbsPeer implements Peer {
         } finally {
             if (poll != null) {
                 poll.free();
+            }
+        }
+    }
+
+    private void watchConnection() throws IOException {
+        RdmaCmEvent e = channel.getCmEvent(0);
+        if (e != null) {
+            RdmaCmEvent.EventType type = CmEvents.type(e);
+            e.ackEvent();
+            if (type == RdmaCmEvent.EventType.RDMA_CM_EVENT_DISCONNECTED) {
+                lost("the node disconnected");
             }
         }
     }
