@@ -48,6 +48,10 @@ public final class RdmaSupport {
         if (!loader.hasLibrary()) {
             return Availability.no("no libdisni built for " + VerbsLoader.platform() + " in this jar");
         }
+        if (!Object.class.getModule().isExported("sun.nio.ch", loader.getUnnamedModule())) {
+            return Availability.no("DiSNI needs the JVM option --add-exports=java.base/sun.nio.ch=ALL-UNNAMED "
+                    + "(bin/ferry and the jar's manifest set it)");
+        }
         String problem = checkLibrary(loader);
         if (problem != null) {
             return Availability.no(problem);

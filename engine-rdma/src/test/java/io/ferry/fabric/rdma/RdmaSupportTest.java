@@ -47,6 +47,27 @@ class RdmaSupportTest {
         assertEquals(new Availability(true, "mlx5_0, rxe0 available"), RdmaSupport.probe(loader, devices));
     }
 
+    /** A JVM started without the export DiSNI needs is told which option to add, before anything loads. */
+    @Test
+    void probeNamesTheMissingJvmOption() throws Exception {
+        LibdisniBuild.require();
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                ProbeMain.class.getName()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("unavailable: DiSNI needs the JVM option --add-exports=java.base/sun.nio.ch=ALL-UNNAMED"),
+                out);
+    }
+
+    /** Prints what {@link RdmaSupport#probe()} says in a fresh JVM. */
+    public static final class ProbeMain {
+        public static void main(String[] args) {
+            Availability a = RdmaSupport.probe();
+            System.out.println((a.available() ? "available: " : "unavailable: ") + a.reason());
+        }
+    }
+
     /** What a build without the verbs headers produces; runs everywhere. */
     @Test
     void probeReportsAJarWithoutTheLibrary(@TempDir Path dir) {
