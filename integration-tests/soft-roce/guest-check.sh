@@ -23,7 +23,10 @@ client=0 out="$(timeout 60 rping -c -a "$ADDR" -C 3 -v 2>&1)" || client=$?
 echo "$out"
 wait "$server" && srv=0 || srv=$?
 echo "rping exit codes: client $client, server $srv"
-[ "$client" != 124 ] && [ "$srv" != 124 ] && [ "$(grep -c '^ping data: rdma-ping-' <<<"$out")" = 3 ]
+if [ "$client" = 124 ] || [ "$srv" = 124 ] || [ "$(grep -c '^ping data: rdma-ping-' <<<"$out")" != 3 ]; then
+  echo "rping failed" >&2
+  exit 1
+fi
 
 step "RDMA READ bandwidth (ib_read_bw over rdma_cm; emulation speed, not RDMA speed)"
 timeout 120 ib_read_bw -d "$DEV" -R -s 65536 -n 200 & server=$!

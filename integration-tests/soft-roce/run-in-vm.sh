@@ -94,10 +94,11 @@ rm -rf "$CACHE"/.tmp-*   # leftovers of an interrupted preparation; under the lo
 # The real kernel package behind the meta package (a glob would download every kernel in the archive;
 # the -cloud flavour lacks rdma_rxe).
 resolve_kernel() { apt-cache depends linux-image-amd64 2>/dev/null | awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }'; }
-KPKG="$(resolve_kernel)"
+# apt-cache fails outright on a machine without package lists: that is the case the update below is for.
+KPKG="$(resolve_kernel || true)"
 if [ -z "$KPKG" ]; then
   apt-get update -qq >&2 || true
-  KPKG="$(resolve_kernel)"
+  KPKG="$(resolve_kernel || true)"
 fi
 # Download and unpack under temporary names, rename only when complete: an interrupted run leaves nothing
 # that a later run would mistake for a good kernel.

@@ -271,7 +271,7 @@ JNIEXPORT void JNICALL DISNI(postSend)(JNIEnv *env, jobject self UNUSED, jlong q
     struct ibv_send_wr *bad = NULL;
     int rc = ibv_post_send(qp, wrs, &bad);
     if (rc != 0) {
-        long at = bad != NULL ? (long)(bad - wrs) : -1;
+        long at = (bad != NULL && bad >= wrs && bad < wrs + n) ? (long)(bad - wrs) : -1;
         disni_throw(env, rc, "ibv_post_send failed at work request %ld of %zu (opcode %d)", at, n,
                     at >= 0 ? (int)wrs[at].opcode : -1);
     }

@@ -82,7 +82,7 @@ final class ServingHandler implements FrameHandler {
         }
         return new RegionSink(region, a.offset(), a.length(), delivered -> ctx.writeAndFlush(delivered
                 ? FabricMessages.reply(ctx.alloc(), FabricMessages.WRITE_ACK, a.id(), 0)
-                : FabricMessages.error(ctx.alloc(), a.id(), SqlStates.INVALID_PARAMETER_VALUE, 
+                : FabricMessages.error(ctx.alloc(), a.id(), SqlStates.INVALID_PARAMETER_VALUE,
                         TcpFabric.notRegistered(a.key(), fabric.address()))));
     }
 

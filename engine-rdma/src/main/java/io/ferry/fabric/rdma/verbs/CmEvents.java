@@ -1,6 +1,7 @@
 package io.ferry.fabric.rdma.verbs;
 
 import java.io.IOException;
+import java.util.concurrent.locks.LockSupport;
 
 import com.ibm.disni.verbs.RdmaCmEvent;
 import com.ibm.disni.verbs.RdmaEventChannel;
@@ -40,9 +41,15 @@ final class CmEvents {
                 return null;
             }
             // Short slices, so a closing channel is noticed and the deadline holds to within them.
-            RdmaCmEvent e = channel.getCmEvent((int) Math.max(1, Math.min(100, left / 1_000_000)));
+            int slice = (int) Math.max(1, Math.min(100, left / 1_000_000));
+            long start = System.nanoTime();
+            RdmaCmEvent e = channel.getCmEvent(slice);
             if (e != null) {
                 return e;
+            }
+            if (System.nanoTime() - start < slice * 500_000L) {
+                // DiSNI reports a failed wait as no event: do not spin on a broken channel.
+                LockSupport.parkNanos(slice * 1_000_000L);
             }
         }
     }

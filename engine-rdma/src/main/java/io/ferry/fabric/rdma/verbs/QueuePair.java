@@ -29,7 +29,24 @@ final class QueuePair {
     static QueuePair create(RdmaCmId id, IbvPd pd, int sends) throws IOException {
         IbvContext context = id.getVerbs();
         IbvCompChannel channel = context.createCompChannel();
-        IbvCQ cq = context.createCQ(channel, sends + 1, 0);
+        IbvCQ cq = null;
+        try {
+            cq = context.createCQ(channel, sends + 1, 0);
+            return new QueuePair(id, channel, cq, id.createQP(pd, attributes(cq, sends)));
+        } catch (IOException | RuntimeException e) {
+            try {
+                if (cq != null) {
+                    cq.destroyCQ();
+                }
+                channel.destroyCompChannel();
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+    }
+
+    private static IbvQPInitAttr attributes(IbvCQ cq, int sends) {
         IbvQPInitAttr attr = new IbvQPInitAttr();
         attr.cap().setMax_send_wr(sends);
         attr.cap().setMax_recv_wr(1);
@@ -39,8 +56,7 @@ final class QueuePair {
         attr.setQp_type(IbvQP.IBV_QPT_RC);
         attr.setSend_cq(cq);
         attr.setRecv_cq(cq);
-        IbvQP qp = id.createQP(pd, attr);
-        return new QueuePair(id, channel, cq, qp);
+        return attr;
     }
 
     static RdmaConnParam connParam() throws IOException {

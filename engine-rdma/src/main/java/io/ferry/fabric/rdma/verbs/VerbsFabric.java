@@ -55,6 +55,8 @@ public final class VerbsFabric implements Fabric {
     public VerbsFabric(String host, int port) throws IOException {
         this.channel = RdmaEventChannel.createEventChannel();
         RdmaCmId id = null;
+        IbvPd pd = null;
+        int bound;
         try {
             id = channel.createId(RdmaCm.RDMA_PS_TCP);
             id.bindAddr(new InetSocketAddress(host, port));
@@ -62,16 +64,24 @@ public final class VerbsFabric implements Fabric {
             if (id.getVerbs() == null) {
                 throw new IOException(host + " is not the address of an RDMA device");
             }
-            this.pd = id.getVerbs().allocPd();
+            pd = id.getVerbs().allocPd();
+            bound = ((InetSocketAddress) id.getSource()).getPort();
         } catch (IOException | RuntimeException e) {
-            if (id != null) {
-                id.destroyId();
+            try {
+                if (pd != null) {
+                    pd.deallocPd();
+                }
+                if (id != null) {
+                    id.destroyId();
+                }
+                channel.destroyEventChannel();
+            } catch (Exception cleanup) {
+                e.addSuppressed(cleanup);
             }
-            channel.destroyEventChannel();
             throw e;
         }
+        this.pd = pd;
         this.listener = id;
-        int bound = ((InetSocketAddress) id.getSource()).getPort();
         this.address = new NodeAddress(host, bound);
         this.acceptor = new Thread(this::acceptLoop, "ferry-rdma-cm-" + bound);
         acceptor.setDaemon(true);
@@ -99,7 +109,7 @@ public final class VerbsFabric implements Fabric {
     private void acceptLoop() {
         while (!closed) {
             try {
-                RdmaCmEvent e = channel.getCmEvent(100);
+                RdmaCmEvent e = CmEvents.next(channel, System.nanoTime() + 100_000_000L);
                 if (e == null) {
                     continue;
                 }
@@ -108,8 +118,10 @@ public final class VerbsFabric implements Fabric {
                 e.ackEvent();
                 switch (type) {
                     case RDMA_CM_EVENT_CONNECT_REQUEST -> accept(conn);
-                    case RDMA_CM_EVENT_DISCONNECTED -> release(conn);
-                    default -> LOG.debug("rdma fabric {}: {}", address, type);
+                    case RDMA_CM_EVENT_ESTABLISHED -> LOG.debug("rdma fabric {}: a peer connected", address);
+                    // Every other event on an accepted connection ends it (disconnected, rejected, unreachable,
+                    // a connect error when the dialer gave up first, device removal): free what it held.
+                    default -> release(conn);
                 }
             } catch (IOException | RuntimeException e) {
                 if (!closed) {
@@ -120,12 +132,26 @@ public final class VerbsFabric implements Fabric {
     }
 
     private void accept(RdmaCmId conn) throws IOException {
-        QueuePair qp = QueuePair.create(conn, pd, PASSIVE_SENDS);
+        QueuePair qp;
+        try {
+            qp = QueuePair.create(conn, pd, PASSIVE_SENDS);
+        } catch (IOException e) {
+            conn.destroyId(); // the kernel rejects the request, so the dialer fails at once, not at its timeout
+            throw e;
+        }
         accepted.put(conn, qp);
-        conn.accept(QueuePair.connParam());
+        try {
+            conn.accept(QueuePair.connParam());
+        } catch (IOException e) {
+            release(conn);
+            throw e;
+        }
     }
 
     private void release(RdmaCmId conn) {
+        if (conn == null) {
+            return;
+        }
         QueuePair qp = accepted.remove(conn);
         if (qp != null) {
             try {

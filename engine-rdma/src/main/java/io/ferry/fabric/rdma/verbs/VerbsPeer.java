@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 import org.slf4j.Logger;
@@ -58,6 +59,7 @@ final class VerbsPeer implements Peer {
     private long ids;
     private volatile String lost;
     private volatile boolean closing;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private VerbsPeer(VerbsFabric fabric, NodeAddress node, RdmaEventChannel channel, QueuePair qp) {
         this.fabric = fabric;
@@ -96,10 +98,10 @@ final class VerbsPeer implements Peer {
                 } else if (id != null) {
                     id.destroyId();
                 }
-                channel.destroyEventChannel();
             } catch (IOException cleanup) {
                 e.addSuppressed(cleanup);
             }
+            channel.destroyEventChannel();
             throw e;
         }
     }
@@ -128,7 +130,10 @@ final class VerbsPeer implements Peer {
             remote.checkAccess(node, remoteOffset, length);
             VerbsRegion mine = fabric.own(local);
             mine.descriptor().checkRange(localOffset, length);
-            if (!slots.tryAcquire(30, TimeUnit.SECONDS)) {
+            // The completion thread runs callbacks of completed futures; it must never wait for itself.
+            boolean free = Thread.currentThread() == completer ? slots.tryAcquire()
+                    : slots.tryAcquire(30, TimeUnit.SECONDS);
+            if (!free) {
                 throw new FabricException(SqlStates.CONNECTION_FAILURE, SENDS + " operations to " + node
                         + " have been outstanding for 30 s; the peer is not completing them");
             }
@@ -265,16 +270,24 @@ final class VerbsPeer implements Peer {
 
     @Override
     public void close() {
-        if (closing) {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
         lost("the connection was closed by this node");
         closing = true;
         LockSupport.unpark(completer);
-        try {
-            completer.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (Thread.currentThread() != completer) {
+            try {
+                completer.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (completer.isAlive() && Thread.currentThread() != completer) {
+            // It may be inside a poll of the CQ: destroying the CQ now would free memory under it.
+            LOG.warn("the completion thread for {} did not stop; leaving its queue pair allocated", node);
+            fabric.closed(this);
+            return;
         }
         try {
             qp.id.disconnect();
@@ -287,9 +300,13 @@ final class VerbsPeer implements Peer {
         }
         try {
             qp.destroy();
-            channel.destroyEventChannel();
         } catch (IOException e) {
             LOG.warn("releasing the connection to {}: {}", node, e.toString());
+        }
+        try {
+            channel.destroyEventChannel();
+        } catch (IOException e) {
+            LOG.warn("releasing the event channel of {}: {}", node, e.toString());
         }
         fabric.closed(this);
     }
