@@ -197,10 +197,12 @@ public final class TcpFabric implements Fabric {
             return;
         }
         closed = true;
-        regions.clear();
+        // Connections first: a request still arriving must meet a closed connection (the node stopped), not a
+        // region that is suddenly missing.
         server.close().awaitUninterruptibly(CLOSE_MILLIS);
         served.close().awaitUninterruptibly(CLOSE_MILLIS);
         dialed.close().awaitUninterruptibly(CLOSE_MILLIS);
+        regions.clear();
         group.shutdownGracefully(0, CLOSE_MILLIS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_MILLIS);
     }
 }
