@@ -1,5 +1,9 @@
 package io.ferry.fabric;
 
+import org.apache.arrow.memory.ArrowBuf;
+
+import io.ferry.core.SqlStates;
+
 /**
  * What a peer needs to read or write a registered region one-sidedly, small enough to travel in a control
  * message: the owning node, the region's base address in the owner's memory, its length, and the key that
@@ -14,7 +18,7 @@ public record RegionDescriptor(NodeAddress node, long address, int length, int k
     }
 
     /** Describes {@code length} bytes of {@code buffer} from {@code offset}, registered at {@code node} under {@code key}. */
-    public static RegionDescriptor of(NodeAddress node, org.apache.arrow.memory.ArrowBuf buffer, long offset,
+    public static RegionDescriptor of(NodeAddress node, ArrowBuf buffer, long offset,
             int length, int key) {
         if (offset < 0 || length < 0 || offset + length > buffer.capacity()) {
             throw new IllegalArgumentException("bytes [" + offset + ", " + (offset + length)
@@ -26,7 +30,7 @@ public record RegionDescriptor(NodeAddress node, long address, int length, int k
     /** Fails unless this region lives on {@code peer} and {@code [offset, offset + bytes)} lies inside it. */
     public void checkAccess(NodeAddress peer, long offset, long bytes) {
         if (!node.equals(peer)) {
-            throw new FabricException(io.ferry.core.SqlStates.INVALID_PARAMETER_VALUE, "region " + key
+            throw new FabricException(SqlStates.INVALID_PARAMETER_VALUE, "region " + key
                     + " lives on " + node + ", not on the peer " + peer);
         }
         checkRange(offset, bytes);
@@ -35,7 +39,7 @@ public record RegionDescriptor(NodeAddress node, long address, int length, int k
     /** Fails unless {@code [offset, offset + bytes)} lies inside this region. */
     public void checkRange(long offset, long bytes) {
         if (offset < 0 || bytes < 0 || offset + bytes > length) {
-            throw new FabricException(io.ferry.core.SqlStates.INVALID_PARAMETER_VALUE, "bytes [" + offset + ", "
+            throw new FabricException(SqlStates.INVALID_PARAMETER_VALUE, "bytes [" + offset + ", "
                     + (offset + bytes) + ") lie outside the " + length + "-byte region " + key + " of " + node);
         }
     }

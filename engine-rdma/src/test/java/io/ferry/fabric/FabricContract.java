@@ -9,6 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -160,7 +164,7 @@ public abstract class FabricContract {
                 Region localRegion = reader.register(local, 0, reads * size);
                 Peer peer = reader.connect(owner.address(), TIMEOUT)) {
             fill(remote, 7);
-            List<java.util.concurrent.CompletableFuture<Void>> posted = new ArrayList<>();
+            List<CompletableFuture<Void>> posted = new ArrayList<>();
             for (int i = 0; i < reads; i++) {
                 // Reversed placement, so each read must land where it was asked to.
                 posted.add(peer.read(remoteRegion.descriptor(), (long) i * size, localRegion,
@@ -188,19 +192,19 @@ public abstract class FabricContract {
                 Region backRegion = reader.register(back, 0, bytes);
                 Peer peer = reader.connect(owner.address(), TIMEOUT)) {
             fill(local, 11);
-            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
-                List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+                List<Future<?>> done = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     int first = t * ops;
                     done.add(pool.submit(() -> {
-                        List<java.util.concurrent.CompletableFuture<Void>> writes = new ArrayList<>();
+                        List<CompletableFuture<Void>> writes = new ArrayList<>();
                         for (int i = first; i < first + ops; i++) {
                             writes.add(peer.write(localRegion, (long) i * size, remoteRegion.descriptor(),
                                     (long) i * size, size));
                         }
                         writes.forEach(w -> Completions.await(w, TIMEOUT, "write"));
-                        List<java.util.concurrent.CompletableFuture<Void>> reads = new ArrayList<>();
+                        List<CompletableFuture<Void>> reads = new ArrayList<>();
                         for (int i = first; i < first + ops; i++) {
                             reads.add(peer.read(remoteRegion.descriptor(), (long) i * size, backRegion,
                                     (long) i * size, size));

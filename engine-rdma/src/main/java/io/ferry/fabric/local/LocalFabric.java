@@ -12,6 +12,7 @@ import org.apache.arrow.memory.util.MemoryUtil;
 import io.ferry.core.SqlStates;
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.FabricException;
+import io.ferry.fabric.FabricRegion;
 import io.ferry.fabric.NodeAddress;
 import io.ferry.fabric.Peer;
 import io.ferry.fabric.Region;
@@ -49,9 +50,9 @@ public final class LocalFabric implements Fabric {
         if (closed) {
             throw new IllegalStateException("fabric " + address + " is closed");
         }
-        LocalRegion r = new LocalRegion(RegionDescriptor.of(address, buffer, offset, length, keys.incrementAndGet()),
-                buffer);
-        regions.put(r.descriptor.key(), r);
+        LocalRegion r = new LocalRegion(this,
+                RegionDescriptor.of(address, buffer, offset, length, keys.incrementAndGet()), buffer);
+        regions.put(r.descriptor().key(), r);
         return r;
     }
 
@@ -73,36 +74,22 @@ public final class LocalFabric implements Fabric {
     /** The absolute address of {@code [offset, offset + length)} of a region registered here, checked. */
     private long resolve(RegionDescriptor d, long offset, int length) {
         LocalRegion r = regions.get(d.key());
-        if (r == null || r.descriptor.address() != d.address()) {
+        if (r == null || r.descriptor().address() != d.address()) {
             throw new FabricException(SqlStates.INVALID_PARAMETER_VALUE, "region " + d.key() + " is not registered at "
                     + address + " (deregistered, or a stale descriptor)");
         }
-        r.descriptor.checkRange(offset, length);
+        r.descriptor().checkRange(offset, length);
         return d.address() + offset;
     }
 
-    private final class LocalRegion implements Region {
-        private final RegionDescriptor descriptor;
-        private final ArrowBuf buffer;
-
-        LocalRegion(RegionDescriptor descriptor, ArrowBuf buffer) {
-            this.descriptor = descriptor;
-            this.buffer = buffer;
-        }
-
-        @Override
-        public RegionDescriptor descriptor() {
-            return descriptor;
-        }
-
-        @Override
-        public ArrowBuf buffer() {
-            return buffer;
+    private static final class LocalRegion extends FabricRegion<LocalFabric> {
+        LocalRegion(LocalFabric fabric, RegionDescriptor descriptor, ArrowBuf buffer) {
+            super(fabric, descriptor, buffer);
         }
 
         @Override
         public void close() {
-            regions.remove(descriptor.key(), this);
+            fabric.regions.remove(descriptor().key(), this);
         }
     }
 

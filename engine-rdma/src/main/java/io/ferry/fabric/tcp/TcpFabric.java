@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -85,7 +86,7 @@ public final class TcpFabric implements Fabric {
     }
 
     /** A frame pipeline: consolidated flushes (many small replies per syscall), the decoder, then the handler. */
-    private static ChannelInitializer<SocketChannel> pipeline(java.util.function.Function<Channel, FrameHandler> h) {
+    private static ChannelInitializer<SocketChannel> pipeline(Function<Channel, FrameHandler> h) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
@@ -148,15 +149,6 @@ public final class TcpFabric implements Fabric {
 
     static String notRegistered(int key, NodeAddress node) {
         return "region " + key + " is not registered at " + node + " (deregistered, or a stale descriptor)";
-    }
-
-    /** {@code region} as a region of this fabric. */
-    TcpRegion own(Region region) {
-        if (region instanceof TcpRegion r && r.fabric() == this) {
-            return r;
-        }
-        throw new IllegalArgumentException("region " + region.descriptor().key() + " of "
-                + region.descriptor().node() + " is not registered with the fabric at " + address);
     }
 
     /** Closes every connection this node serves: the way to release sends held by a peer that stopped reading. */

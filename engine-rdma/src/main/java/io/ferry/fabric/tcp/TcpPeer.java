@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.ferry.core.SqlStates;
 import io.ferry.fabric.FabricException;
+import io.ferry.fabric.FabricRegion;
 import io.ferry.fabric.NodeAddress;
 import io.ferry.fabric.Peer;
 import io.ferry.fabric.Region;
@@ -56,8 +57,7 @@ final class TcpPeer implements Peer, FrameHandler {
             int length) {
         try {
             remote.checkAccess(node, remoteOffset, length);
-            TcpRegion target = fabric.own(local);
-            target.descriptor().checkRange(localOffset, length);
+            TcpRegion target = FabricRegion.local(local, TcpRegion.class, fabric, localOffset, length);
             return post(new Pending(true, new CompletableFuture<>(), target, localOffset, length), remote,
                     remoteOffset, null);
         } catch (RuntimeException e) {
@@ -70,8 +70,7 @@ final class TcpPeer implements Peer, FrameHandler {
             int length) {
         try {
             remote.checkAccess(node, remoteOffset, length);
-            TcpRegion source = fabric.own(local);
-            source.descriptor().checkRange(localOffset, length);
+            TcpRegion source = FabricRegion.local(local, TcpRegion.class, fabric, localOffset, length);
             ByteBuf bytes = TcpFabric.wrap(source.descriptor().address() + localOffset, length);
             if (!source.pin()) {
                 throw new FabricException(SqlStates.INVALID_PARAMETER_VALUE,

@@ -6,7 +6,7 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.ferry.fabric.Region;
+import io.ferry.fabric.FabricRegion;
 import io.ferry.fabric.RegionDescriptor;
 
 /**
@@ -15,35 +15,16 @@ import io.ferry.fabric.RegionDescriptor;
  * copied into it. {@link #close()} refuses new pins and waits for the held ones, so once it returns the owner may
  * free the buffer.
  */
-final class TcpRegion implements Region {
+final class TcpRegion extends FabricRegion<TcpFabric> {
     private static final Logger LOG = LoggerFactory.getLogger(TcpRegion.class);
     /** How long close waits for sends from the region before dropping the connections that hold them. */
     private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    private final TcpFabric fabric;
-    private final RegionDescriptor descriptor;
-    private final ArrowBuf buffer;
     private int pins;
     private boolean closed;
 
     TcpRegion(TcpFabric fabric, RegionDescriptor descriptor, ArrowBuf buffer) {
-        this.fabric = fabric;
-        this.descriptor = descriptor;
-        this.buffer = buffer;
-    }
-
-    TcpFabric fabric() {
-        return fabric;
-    }
-
-    @Override
-    public RegionDescriptor descriptor() {
-        return descriptor;
-    }
-
-    @Override
-    public ArrowBuf buffer() {
-        return buffer;
+        super(fabric, descriptor, buffer);
     }
 
     /** Holds the region's memory for one access; false once the region is deregistered. */
@@ -73,10 +54,10 @@ final class TcpRegion implements Region {
         if (!awaitUnpinned()) {
             // A peer that stopped reading holds a send from this region; dropping its connection fails the send.
             LOG.warn("region {} of {}: sends still pending after {} s; closing the connections that hold them",
-                    descriptor.key(), descriptor.node(), TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS));
+                    descriptor().key(), descriptor().node(), TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS));
             fabric.dropServingConnections();
             if (!awaitUnpinned()) {
-                throw new IllegalStateException("region " + descriptor.key() + " is still in use by the network; "
+                throw new IllegalStateException("region " + descriptor().key() + " is still in use by the network; "
                         + "its memory must not be freed");
             }
         }

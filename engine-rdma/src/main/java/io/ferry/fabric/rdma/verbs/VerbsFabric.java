@@ -186,15 +186,6 @@ public final class VerbsFabric implements Fabric {
         regions.remove(region.descriptor().key(), region);
     }
 
-    /** {@code region} as a region of this fabric. */
-    VerbsRegion own(Region region) {
-        if (region instanceof VerbsRegion r && r.fabric() == this) {
-            return r;
-        }
-        throw new IllegalArgumentException("region " + region.descriptor().key() + " of "
-                + region.descriptor().node() + " is not registered with the fabric at " + address);
-    }
-
     @Override
     public Peer connect(NodeAddress node, Duration timeout) {
         if (closed) {

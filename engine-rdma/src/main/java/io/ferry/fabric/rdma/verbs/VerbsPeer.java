@@ -27,6 +27,7 @@ import com.ibm.disni.verbs.SVCPollCq;
 
 import io.ferry.core.SqlStates;
 import io.ferry.fabric.FabricException;
+import io.ferry.fabric.FabricRegion;
 import io.ferry.fabric.NodeAddress;
 import io.ferry.fabric.Peer;
 import io.ferry.fabric.Region;
@@ -58,7 +59,7 @@ final class VerbsPeer implements Peer {
     private final Thread completer;
     private long ids;
     private volatile String lost;
-    private volatile boolean closing;
+    /** Set once by {@link #close()}; also tells the completion thread to stop. */
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private VerbsPeer(VerbsFabric fabric, NodeAddress node, RdmaEventChannel channel, QueuePair qp) {
@@ -128,8 +129,7 @@ final class VerbsPeer implements Peer {
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
             remote.checkAccess(node, remoteOffset, length);
-            VerbsRegion mine = fabric.own(local);
-            mine.descriptor().checkRange(localOffset, length);
+            VerbsRegion mine = FabricRegion.local(local, VerbsRegion.class, fabric, localOffset, length);
             // The completion thread runs callbacks of completed futures; it must never wait for itself.
             boolean free = Thread.currentThread() == completer ? slots.tryAcquire()
                     : slots.tryAcquire(30, TimeUnit.SECONDS);
@@ -190,7 +190,7 @@ final class VerbsPeer implements Peer {
         int empty = 0;
         try {
             poll = qp.cq.poll(wcs, POLL_BATCH);
-            while (!closing) {
+            while (!closed.get()) {
                 int n = poll.execute().getPolls();
                 for (int i = 0; i < n; i++) {
                     finish(wcs[i]);
@@ -207,7 +207,7 @@ final class VerbsPeer implements Peer {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            if (!closing) {
+            if (!closed.get()) {
                 lost("polling completions failed: " + e);
             }
         } finally {
@@ -274,7 +274,6 @@ final class VerbsPeer implements Peer {
             return;
         }
         lost("the connection was closed by this node");
-        closing = true;
         LockSupport.unpark(completer);
         if (Thread.currentThread() != completer) {
             try {

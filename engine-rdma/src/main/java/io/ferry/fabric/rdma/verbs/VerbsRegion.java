@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import com.ibm.disni.verbs.IbvMr;
 
-import io.ferry.fabric.Region;
+import io.ferry.fabric.FabricRegion;
 import io.ferry.fabric.RegionDescriptor;
 
 /**
@@ -16,38 +16,19 @@ import io.ferry.fabric.RegionDescriptor;
  * deregistered, the device refuses peers' accesses (they complete with a remote access error), so the owner may
  * free the buffer as soon as {@link #close()} returns.
  */
-final class VerbsRegion implements Region {
+final class VerbsRegion extends FabricRegion<VerbsFabric> {
     private static final Logger LOG = LoggerFactory.getLogger(VerbsRegion.class);
 
-    private final VerbsFabric fabric;
-    private final RegionDescriptor descriptor;
-    private final ArrowBuf buffer;
     private final IbvMr mr;
     private boolean closed;
 
     VerbsRegion(VerbsFabric fabric, RegionDescriptor descriptor, ArrowBuf buffer, IbvMr mr) {
-        this.fabric = fabric;
-        this.descriptor = descriptor;
-        this.buffer = buffer;
+        super(fabric, descriptor, buffer);
         this.mr = mr;
-    }
-
-    VerbsFabric fabric() {
-        return fabric;
     }
 
     int lkey() {
         return mr.getLkey();
-    }
-
-    @Override
-    public RegionDescriptor descriptor() {
-        return descriptor;
-    }
-
-    @Override
-    public ArrowBuf buffer() {
-        return buffer;
     }
 
     @Override
@@ -60,7 +41,7 @@ final class VerbsRegion implements Region {
         try {
             mr.deregMr().execute().free();
         } catch (IOException e) {
-            LOG.warn("deregistering region {} of {}: {}", descriptor.key(), descriptor.node(), e.toString());
+            LOG.warn("deregistering region {} of {}: {}", descriptor().key(), descriptor().node(), e.toString());
         }
     }
 }
