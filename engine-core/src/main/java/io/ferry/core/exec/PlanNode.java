@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.ferry.core.expr.Expr;
-import io.ferry.core.storage.Table;
+import io.ferry.core.storage.TableHandle;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 
@@ -16,7 +16,7 @@ public sealed interface PlanNode {
     List<FerryType> types();
 
     /** Reads {@code columns} of {@code table}, optionally sampled. */
-    record Scan(Table table, int[] columns, SampleSpec sample) implements PlanNode {
+    record Scan(TableHandle table, int[] columns, SampleSpec sample) implements PlanNode {
         @Override
         public List<FerryType> types() {
             List<FerryType> out = new ArrayList<>(columns.length);
@@ -86,6 +86,40 @@ public sealed interface PlanNode {
         @Override
         public List<FerryType> types() {
             return input.types();
+        }
+    }
+
+    /**
+     * The partial half of {@code aggregate} (AggregatePlan): group keys then partial states (AVG as SUM and COUNT),
+     * merged over this node's threads but not finished. What a worker runs under function shipping.
+     */
+    record PartialAggregate(Aggregate aggregate) implements PlanNode {
+        @Override
+        public List<FerryType> types() {
+            return new AggregatePlan(aggregate).partialTypes(aggregate.input().types());
+        }
+    }
+
+    /**
+     * The final half of {@code aggregate}: merges rows of partial states ({@code partials}, shaped as a
+     * {@link PartialAggregate} of it produces) and finishes them into the aggregate's output.
+     */
+    record MergeAggregate(Aggregate aggregate, PlanNode partials) implements PlanNode {
+        @Override
+        public List<FerryType> types() {
+            return aggregate.types();
+        }
+    }
+
+    /**
+     * The rows of {@code fragment} run on the blocks of a table spread over several nodes, gathered here: the point
+     * where a plan crosses the network (the query's {@link Gatherer} decides, per node, whether the node runs the
+     * fragment or this node reads the node's blocks and runs it itself).
+     */
+    record Gather(PlanNode fragment) implements PlanNode {
+        @Override
+        public List<FerryType> types() {
+            return fragment.types();
         }
     }
 

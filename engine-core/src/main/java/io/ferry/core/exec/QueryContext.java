@@ -5,24 +5,68 @@ import java.util.function.BooleanSupplier;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 
-/** What one running query carries: its cancellation signal, deadline and working-memory budget. */
+/**
+ * What one running query carries: its cancellation signal, deadline and working-memory budget, and where its scans
+ * find their blocks ({@link ScanBinder}) and its gathers their rows ({@link Gatherer}; null: the fragment runs here).
+ */
 public final class QueryContext {
     private final BooleanSupplier cancelled;
     private final long deadlineNanos;
     private final QueryMemory memory;
+    private final ScanBinder binder;
+    private final Gatherer gatherer;
 
     public QueryContext(BooleanSupplier cancelled, long timeoutMillis, QueryMemory memory) {
+        this(cancelled, timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : Long.MAX_VALUE, memory,
+                LocalScanBinder.INSTANCE, null);
+    }
+
+    private QueryContext(BooleanSupplier cancelled, long deadlineNanos, QueryMemory memory, ScanBinder binder,
+            Gatherer gatherer) {
         this.cancelled = cancelled;
-        this.deadlineNanos = timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : Long.MAX_VALUE;
+        this.deadlineNanos = deadlineNanos;
         this.memory = memory;
+        this.binder = binder;
+        this.gatherer = gatherer;
     }
 
     public static QueryContext unlimited() {
         return new QueryContext(() -> false, 0, new QueryMemory(Long.MAX_VALUE));
     }
 
+    /** The same query, its scans bound by {@code binder}. */
+    public QueryContext withBinder(ScanBinder binder) {
+        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer);
+    }
+
+    /** The same query, its gathers answered by {@code gatherer}. */
+    public QueryContext withGatherer(Gatherer gatherer) {
+        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer);
+    }
+
     public QueryMemory memory() {
         return memory;
+    }
+
+    public ScanBinder binder() {
+        return binder;
+    }
+
+    /** Null when gathers run their fragment on this node. */
+    public Gatherer gatherer() {
+        return gatherer;
+    }
+
+    public boolean isCancelled() {
+        return cancelled.getAsBoolean();
+    }
+
+    /** Milliseconds until the deadline (at least 1), or 0 when the query has no timeout. */
+    public long remainingMillis() {
+        if (deadlineNanos == Long.MAX_VALUE) {
+            return 0;
+        }
+        return Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000L);
     }
 
     /** Throws if the query was cancelled or ran past its timeout; operators call it between morsels. */

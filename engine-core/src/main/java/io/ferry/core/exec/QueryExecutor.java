@@ -21,7 +21,6 @@ import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.ExprCompiler;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.expr.Op;
-import io.ferry.core.storage.TableData;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BatchConcat;
@@ -85,12 +84,17 @@ public final class QueryExecutor implements AutoCloseable {
         default boolean satisfied() {
             return false;
         }
+
+        /** Whether the sink keeps the batches it is given (rather than folding them into state at once). */
+        default boolean keepsRows() {
+            return false;
+        }
     }
 
     /** The state of one execution: table versions it holds and the hash tables it built. */
     private final class Run implements AutoCloseable {
         private final QueryContext ctx;
-        private final List<TableData> snapshots = new ArrayList<>();
+        private final List<BlockSource> sources = new ArrayList<>();
         private final List<Runnable> cleanups = new ArrayList<>();
 
         Run(QueryContext ctx) {
@@ -99,7 +103,13 @@ public final class QueryExecutor implements AutoCloseable {
 
         List<Batch> materialize(PlanNode node) {
             if (node instanceof PlanNode.Aggregate agg) {
-                return aggregate(agg);
+                return aggregate(agg, true);
+            }
+            if (node instanceof PlanNode.PartialAggregate partial) {
+                return aggregate(partial.aggregate(), false);
+            }
+            if (node instanceof PlanNode.MergeAggregate merge) {
+                return mergeAggregate(merge);
             }
             if (node instanceof PlanNode.Sort sort) {
                 return sort(sort);
@@ -114,10 +124,15 @@ public final class QueryExecutor implements AutoCloseable {
 
         private Pipeline pipeline(PlanNode node) {
             if (node instanceof PlanNode.Scan scan) {
-                TableData data = scan.table().snapshot();
-                snapshots.add(data);
                 SampleSpec sample = scan.sample() == null ? null : scan.sample().forExecution();
-                return new Pipeline(new ScanSource(data, scan.columns(), scan.types(), sample), List.of());
+                BlockSource blocks = ctx.binder().bind(scan, sample);
+                sources.add(blocks);
+                return new Pipeline(new ScanSource(blocks, scan.columns(), scan.types(), sample), List.of());
+            }
+            if (node instanceof PlanNode.Gather gather) {
+                List<Batch> rows = ctx.gatherer() == null ? materialize(gather.fragment())
+                        : ctx.gatherer().gather(gather, ctx);
+                return new Pipeline(Source.of(rows), List.of());
             }
             if (node instanceof PlanNode.Filter filter) {
                 return pipeline(filter.input()).then(filterTransform(filter));
@@ -182,13 +197,30 @@ public final class QueryExecutor implements AutoCloseable {
             };
         }
 
-        private List<Batch> aggregate(PlanNode.Aggregate agg) {
+        /**
+         * Each thread aggregates its morsels into partial states; the states are merged, then finished (AVG divided)
+         * unless {@code finish} is false, when the merged states are the output (a worker's side of the split).
+         */
+        private List<Batch> aggregate(PlanNode.Aggregate agg, boolean finish) {
             AggregatePlan plan = new AggregatePlan(agg);
             List<FerryType> inputTypes = agg.input().types();
             List<AggSink> partials = run(pipeline(agg.input()),
                     () -> new AggSink(new HashAggregator(inputTypes, agg.groupKeys(), plan.partialCalls(), ctx.memory())));
-            HashAggregator merge = new HashAggregator(plan.partialTypes(inputTypes), plan.finalKeys(), plan.finalCalls(),
-                    ctx.memory());
+            return merge(plan, plan.partialTypes(inputTypes), partials, finish);
+        }
+
+        /** Rows of partial states (from other nodes and this one) merged and finished. */
+        private List<Batch> mergeAggregate(PlanNode.MergeAggregate node) {
+            AggregatePlan plan = new AggregatePlan(node.aggregate());
+            List<FerryType> stateTypes = plan.partialTypes(node.aggregate().input().types());
+            List<AggSink> partials = run(pipeline(node.partials()),
+                    () -> new AggSink(new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory())));
+            return merge(plan, stateTypes, partials, true);
+        }
+
+        private List<Batch> merge(AggregatePlan plan, List<FerryType> stateTypes, List<AggSink> partials,
+                boolean finish) {
+            HashAggregator merge = new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory());
             try {
                 for (AggSink s : partials) {
                     ctx.check();
@@ -199,7 +231,7 @@ public final class QueryExecutor implements AutoCloseable {
                 }
                 List<Batch> out = new ArrayList<>();
                 for (Batch b : merge.result()) {
-                    out.add(plan.finish(b));
+                    out.add(finish ? plan.finish(b) : b);
                 }
                 return out;
             } finally {
@@ -245,6 +277,7 @@ public final class QueryExecutor implements AutoCloseable {
 
         private <S extends Sink> List<S> run(Pipeline p, Supplier<S> sinks) {
             int morsels = p.source().morsels();
+            boolean transientBytes = p.source().transientBytes();
             int drivers = Math.max(1, Math.min(threads, morsels));
             List<S> created = Collections.synchronizedList(new ArrayList<>());
             AtomicInteger next = new AtomicInteger();
@@ -268,6 +301,9 @@ public final class QueryExecutor implements AutoCloseable {
                                     if (b.rowCount() == 0) {
                                         return;
                                     }
+                                }
+                                if (transientBytes && sink.keepsRows()) {
+                                    b.materialize(); // the block's bytes go when read() returns
                                 }
                                 sink.consume(b);
                             });
@@ -310,8 +346,8 @@ public final class QueryExecutor implements AutoCloseable {
             for (Runnable r : cleanups) {
                 r.run();
             }
-            for (TableData d : snapshots) {
-                d.close();
+            for (BlockSource s : sources) {
+                s.close();
             }
         }
     }
@@ -372,6 +408,11 @@ public final class QueryExecutor implements AutoCloseable {
         public boolean satisfied() {
             return remaining != null && remaining.get() <= 0;
         }
+
+        @Override
+        public boolean keepsRows() {
+            return true;
+        }
     }
 
     private record AggSink(HashAggregator aggregator) implements Sink {
@@ -413,6 +454,11 @@ public final class QueryExecutor implements AutoCloseable {
                 batches = new ArrayList<>(List.of(top));
                 rows = keep;
             }
+        }
+
+        @Override
+        public boolean keepsRows() {
+            return true;
         }
 
         List<Batch> drain() {

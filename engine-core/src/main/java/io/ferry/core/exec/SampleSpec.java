@@ -34,7 +34,7 @@ public record SampleSpec(Method method, double percent, long seed, boolean repea
     }
 
     /** The sample one execution uses: this one if it is repeatable, else one with a newly drawn seed. */
-    SampleSpec forExecution() {
+    public SampleSpec forExecution() {
         return repeatable ? this
                 : new SampleSpec(method, percent, java.util.concurrent.ThreadLocalRandom.current().nextLong(), false);
     }
@@ -44,8 +44,24 @@ public record SampleSpec(Method method, double percent, long seed, boolean repea
         return (long) Math.floor(percent / 100.0 * (1L << 53));
     }
 
-    boolean keepBlock(int block) {
+    /** Whether SYSTEM sampling keeps the block at {@code block} (its position in the table). */
+    public boolean keepBlock(int block) {
         return draw(seed, block, -1) < threshold();
+    }
+
+    /**
+     * Positions of the blocks a scan of {@code blocks} blocks reads: all of them, or under SYSTEM sampling only the
+     * chosen ones (cluster sampling never touches the others, ship-or-not section II-B).
+     */
+    public static int[] keptBlocks(SampleSpec sample, int blocks) {
+        int[] kept = new int[blocks];
+        int n = 0;
+        for (int b = 0; b < blocks; b++) {
+            if (sample == null || sample.method() != Method.SYSTEM || sample.keepBlock(b)) {
+                kept[n++] = b;
+            }
+        }
+        return n == blocks ? kept : java.util.Arrays.copyOf(kept, n);
     }
 
     boolean keepRow(int block, int row, long threshold) {

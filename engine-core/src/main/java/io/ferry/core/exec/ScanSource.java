@@ -3,46 +3,49 @@ package io.ferry.core.exec;
 import java.util.List;
 import java.util.function.Consumer;
 
-import io.ferry.core.storage.Block;
 import io.ferry.core.storage.BlockReader;
-import io.ferry.core.storage.TableData;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.PendingColumn;
 import io.ferry.core.vector.Vector;
 
 /**
- * Reads a table version block by block (one block = one morsel). Columns are decoded when an operator first
- * reads them, and only for the rows that reached it (see {@link Batch}).
- * SYSTEM sampling skips unchosen blocks before touching their bytes; BERNOULLI decides row by row.
+ * Reads the blocks a {@link BlockSource} binds, one block per morsel. Columns are decoded when an operator first
+ * reads them, and only for the rows that reached it (see {@link Batch}). SYSTEM sampling has already left out the
+ * unchosen blocks (the binder never reads them); BERNOULLI decides row by row, keyed on the block's position in its
+ * table, so the sample is the same wherever the block is read.
  */
 final class ScanSource implements Source {
-    private final TableData data;
+    private final BlockSource blocks;
     private final int[] columns;
     private final List<FerryType> types;
-    private final SampleSpec sample;
+    private final SampleSpec bernoulli;
     private final long rowThreshold;
 
-    ScanSource(TableData data, int[] columns, List<FerryType> types, SampleSpec sample) {
-        this.data = data;
+    ScanSource(BlockSource blocks, int[] columns, List<FerryType> types, SampleSpec sample) {
+        this.blocks = blocks;
         this.columns = columns;
         this.types = types;
-        this.sample = sample;
-        this.rowThreshold = sample == null ? 0 : sample.threshold();
+        this.bernoulli = sample != null && sample.method() == SampleSpec.Method.BERNOULLI ? sample : null;
+        this.rowThreshold = bernoulli == null ? 0 : bernoulli.threshold();
     }
 
     @Override
     public int morsels() {
-        return data.blocks().size();
+        return blocks.blockCount();
+    }
+
+    @Override
+    public boolean transientBytes() {
+        return blocks.transientBytes();
     }
 
     @Override
     public void read(int morsel, Consumer<Batch> out) {
-        if (sample != null && sample.method() == SampleSpec.Method.SYSTEM && !sample.keepBlock(morsel)) {
-            return;
-        }
-        Block block = data.blocks().get(morsel);
-        BlockReader reader = block.reader();
+        blocks.read(morsel, (position, reader) -> emit(position, reader, out));
+    }
+
+    private void emit(int position, BlockReader reader, Consumer<Batch> out) {
         int rows = reader.rowCount();
         for (int from = 0; from < rows; from += Vector.MAX_ROWS) {
             int count = Math.min(Vector.MAX_ROWS, rows - from);
@@ -51,8 +54,8 @@ final class ScanSource implements Source {
                 cols[c] = reader.pending(columns[c], types.get(c), from, count);
             }
             Batch batch = Batch.pending(count, cols);
-            if (sample != null && sample.method() == SampleSpec.Method.BERNOULLI) {
-                batch = bernoulli(batch, morsel, from);
+            if (bernoulli != null) {
+                batch = sampleRows(batch, position, from);
             }
             if (batch.rowCount() > 0) {
                 out.accept(batch);
@@ -60,12 +63,12 @@ final class ScanSource implements Source {
         }
     }
 
-    private Batch bernoulli(Batch batch, int block, int firstRow) {
+    private Batch sampleRows(Batch batch, int block, int firstRow) {
         int n = batch.rowCount();
         boolean[] keep = new boolean[n];
         int count = 0;
         for (int i = 0; i < n; i++) {
-            if (sample.keepRow(block, firstRow + i, rowThreshold)) {
+            if (bernoulli.keepRow(block, firstRow + i, rowThreshold)) {
                 keep[i] = true;
                 count++;
             }

@@ -11,6 +11,11 @@ interface Source {
 
     void read(int morsel, Consumer<Batch> out);
 
+    /** Whether batches point into bytes that are valid only during {@link #read} (see {@link BlockSource}). */
+    default boolean transientBytes() {
+        return false;
+    }
+
     static Source of(List<Batch> batches) {
         return new Source() {
             @Override

@@ -1,36 +1,50 @@
 package io.ferry.core.storage;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.arrow.memory.ArrowBuf;
 
 /**
- * One block of a table, living in a slot of a {@link BlockStore} region. Reference-counted: every table version
- * that lists the block holds one reference, and the slot returns to the store when the last one goes.
+ * One block of a table: {@code length} bytes at {@code offset} of region {@code regionId} of its
+ * {@link BlockStorage}. The region is in this node's memory ({@link #isLocal()}: {@link #buffer()} holds it) or in
+ * another node's, where the storage knows how to reach it. Reference-counted: every table version that lists the
+ * block holds one reference, and the space returns to the storage when the last one goes.
  */
 public final class Block {
-    private final BlockStore store;
-    private final BlockStore.Region region;
+    private final BlockStorage storage;
+    private final int regionId;
     private final long offset;
     private final int length;
     private final int rows;
+    private final ArrowBuf buffer;
     private final AtomicInteger refs = new AtomicInteger(1);
 
-    Block(BlockStore store, BlockStore.Region region, long offset, int length, int rows) {
-        this.store = store;
-        this.region = region;
+    /** @param buffer the region's buffer when it is in this node's memory, else null */
+    public Block(BlockStorage storage, int regionId, long offset, int length, int rows, ArrowBuf buffer) {
+        this.storage = requireNonNull(storage, "storage is null");
+        this.regionId = regionId;
         this.offset = offset;
         this.length = length;
         this.rows = rows;
+        this.buffer = buffer;
     }
 
-    /** The region's buffer; the block starts at {@link #offset()}. */
+    public boolean isLocal() {
+        return buffer != null;
+    }
+
+    /** The region's buffer (the block starts at {@link #offset()}); only for a block in this node's memory. */
     public ArrowBuf buffer() {
-        return region.buffer();
+        if (buffer == null) {
+            throw new IllegalStateException("block " + regionId + ":" + offset + " lives on another node");
+        }
+        return buffer;
     }
 
     public int regionId() {
-        return region.id();
+        return regionId;
     }
 
     public long offset() {
@@ -45,8 +59,9 @@ public final class Block {
         return rows;
     }
 
+    /** Reads the block in place; only for a block in this node's memory. */
     public BlockReader reader() {
-        return new BlockReader(region.buffer(), offset);
+        return new BlockReader(buffer(), offset);
     }
 
     public Block retain() {
@@ -59,7 +74,7 @@ public final class Block {
     public void release() {
         int left = refs.decrementAndGet();
         if (left == 0) {
-            store.free(this, region);
+            storage.free(this);
         } else if (left < 0) {
             throw new IllegalStateException("block released twice");
         }

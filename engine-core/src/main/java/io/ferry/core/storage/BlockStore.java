@@ -9,6 +9,7 @@ import org.apache.arrow.memory.BufferAllocator;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.core.vector.Batch;
 
 /**
  * Off-heap home of all blocks of one node: large regions (each under 2 GiB, the limit an RDMA memory region
@@ -16,7 +17,7 @@ import io.ferry.core.SqlStates;
  * named by its region and offset. A block larger than a slot (a row wider than the block size) gets a region
  * of its own.
  */
-public final class BlockStore implements AutoCloseable {
+public final class BlockStore implements BlockStorage, AutoCloseable {
     public static final long MAX_REGION_BYTES = (1L << 31) - (1L << 20);
 
     private final BufferAllocator allocator;
@@ -41,12 +42,13 @@ public final class BlockStore implements AutoCloseable {
         this.slotsPerRegion = (int) (region / blockSize);
     }
 
+    @Override
     public int blockSize() {
         return blockSize;
     }
 
-    /** Writes rows {@code [from, from + count)} of a batch as a new block. */
-    public synchronized Block write(BlockWriter writer, io.ferry.core.vector.Batch batch, int from, int count) {
+    @Override
+    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count) {
         long size = writer.sizeOf(batch, from, count);
         Region region;
         long offset;
@@ -73,7 +75,7 @@ public final class BlockStore implements AutoCloseable {
         int length = writer.write(batch, from, count, region.buffer(), offset);
         liveBlocks++;
         liveBytes += length;
-        return new Block(this, region, offset, length, count);
+        return new Block(this, region.id(), offset, length, count, region.buffer());
     }
 
     private Region newRegion(long bytes, boolean shared) {
@@ -89,7 +91,9 @@ public final class BlockStore implements AutoCloseable {
         return r;
     }
 
-    synchronized void free(Block block, Region region) {
+    @Override
+    public synchronized void free(Block block) {
+        Region region = regions.get(block.regionId());
         liveBlocks--;
         liveBytes -= block.length();
         if (region.sharedSlots()) {

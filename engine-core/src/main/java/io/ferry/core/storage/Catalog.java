@@ -12,15 +12,15 @@ import io.ferry.core.types.TableSchema;
 
 /** The tables of one node, by lower-case name, all stored in one {@link BlockStore}. */
 public final class Catalog {
-    private final BlockStore store;
+    private final BlockStorage store;
     private final Map<String, Table> tables = new ConcurrentSkipListMap<>();
     private final AtomicLong version = new AtomicLong();
 
-    public Catalog(BlockStore store) {
+    public Catalog(BlockStorage store) {
         this.store = store;
     }
 
-    public BlockStore store() {
+    public BlockStorage store() {
         return store;
     }
 

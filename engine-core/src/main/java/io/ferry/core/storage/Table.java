@@ -9,26 +9,28 @@ import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.Vector;
 
 /** A named table: its schema and its current {@link TableData} version. */
-public final class Table {
+public final class Table implements TableHandle {
     private final String name;
     private final TableSchema schema;
-    private final BlockStore store;
+    private final BlockStorage store;
     private final Runnable onChange;
     private TableData current = TableData.empty();
     private boolean dropped;
 
     /** {@code onChange} runs after every change to the table's rows. */
-    Table(String name, TableSchema schema, BlockStore store, Runnable onChange) {
+    Table(String name, TableSchema schema, BlockStorage store, Runnable onChange) {
         this.name = requireNonNull(name, "name is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.store = store;
         this.onChange = onChange;
     }
 
+    @Override
     public String name() {
         return name;
     }
 
+    @Override
     public TableSchema schema() {
         return schema;
     }

@@ -12,7 +12,7 @@ import io.ferry.core.vector.BatchConcat;
  */
 public final class TableAppender implements AutoCloseable {
     private final Table table;
-    private final BlockStore store;
+    private final BlockStorage store;
     private final BlockWriter writer;
     private final List<Block> staged = new ArrayList<>();
     private final List<Batch> pending = new ArrayList<>();
@@ -20,7 +20,7 @@ public final class TableAppender implements AutoCloseable {
     private long rows;
     private boolean done;
 
-    TableAppender(Table table, BlockStore store) {
+    TableAppender(Table table, BlockStorage store) {
         this.table = table;
         this.store = store;
         this.writer = new BlockWriter(table.schema());

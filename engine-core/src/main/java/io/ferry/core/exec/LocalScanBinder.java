@@ -1,0 +1,41 @@
+package io.ferry.core.exec;
+
+import io.ferry.core.storage.Table;
+import io.ferry.core.storage.TableData;
+
+/**
+ * Binds scans to the node's own tables: the table's current version is held for the whole query (so a concurrent
+ * INSERT or DROP cannot free blocks under it) and its blocks are read in place.
+ */
+public final class LocalScanBinder implements ScanBinder {
+    public static final LocalScanBinder INSTANCE = new LocalScanBinder();
+
+    private LocalScanBinder() {
+    }
+
+    @Override
+    public BlockSource bind(PlanNode.Scan scan, SampleSpec sample) {
+        if (!(scan.table() instanceof Table table)) {
+            throw new IllegalStateException("table '" + scan.table().name() + "' has no blocks on this node");
+        }
+        TableData data = table.snapshot();
+        int[] positions = SampleSpec.keptBlocks(sample, data.blocks().size());
+        return new BlockSource() {
+            @Override
+            public int blockCount() {
+                return positions.length;
+            }
+
+            @Override
+            public void read(int morsel, BlockVisitor visitor) {
+                int position = positions[morsel];
+                visitor.visit(position, data.blocks().get(position).reader());
+            }
+
+            @Override
+            public void close() {
+                data.close();
+            }
+        };
+    }
+}

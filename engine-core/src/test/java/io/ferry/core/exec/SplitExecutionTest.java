@@ -1,0 +1,238 @@
+package io.ferry.core.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.ferry.core.expr.Call;
+import io.ferry.core.expr.InputRef;
+import io.ferry.core.expr.Literal;
+import io.ferry.core.expr.Op;
+import io.ferry.core.storage.Block;
+import io.ferry.core.storage.BlockReader;
+import io.ferry.core.storage.BlockStore;
+import io.ferry.core.storage.Catalog;
+import io.ferry.core.storage.Table;
+import io.ferry.core.storage.TableAppender;
+import io.ferry.core.storage.TableData;
+import io.ferry.core.types.Column;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.TableSchema;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.DoubleVector;
+import io.ferry.core.vector.LongVector;
+
+/**
+ * The pieces a cluster builds on, run in one process: an aggregate split into partial and final halves around a
+ * gather whose fragment runs once per "node" (each over its share of the blocks), and scans over blocks whose bytes
+ * live only for the duration of a read.
+ */
+class SplitExecutionTest {
+    private static final int ROWS = 100_000;
+    private BufferAllocator allocator;
+    private BlockStore store;
+    private Catalog catalog;
+    private QueryExecutor executor;
+    private Table r;
+
+    @BeforeEach
+    void setUp() {
+        allocator = new RootAllocator();
+        store = new BlockStore(allocator, 8 * 1024, 4 << 20);
+        catalog = new Catalog(store);
+        executor = new QueryExecutor(2);
+        r = catalog.create("r", TableSchema.of(new Column("a", FerryType.BIGINT, false),
+                new Column("b", FerryType.BIGINT, true)), false);
+        try (TableAppender app = r.appender()) {
+            for (int from = 0; from < ROWS; from += 4096) {
+                int n = Math.min(4096, ROWS - from);
+                long[] a = new long[n];
+                long[] b = new long[n];
+                boolean[] nulls = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    a[i] = from + i + 1;
+                    b[i] = (from + i) % 97;
+                    nulls[i] = (from + i) % 13 == 0;
+                }
+                app.append(Batch.of(new LongVector(a, null), new LongVector(b, nulls)));
+            }
+            app.commit();
+        }
+    }
+
+    @AfterEach
+    void tearDown() {
+        executor.close();
+        catalog.clear();
+        store.close();
+        assertEquals(0, allocator.getAllocatedMemory());
+        allocator.close();
+    }
+
+    private PlanNode.Aggregate groupBy() {
+        return new PlanNode.Aggregate(new PlanNode.Scan(r, new int[] {0, 1}, null), new int[] {1},
+                List.of(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT),
+                        new AggCall(AggCall.AggKind.SUM, 0, FerryType.BIGINT),
+                        new AggCall(AggCall.AggKind.AVG, 0, FerryType.DOUBLE),
+                        new AggCall(AggCall.AggKind.MIN, 0, FerryType.BIGINT)));
+    }
+
+    /** Runs a gather's fragment once per share of the table's blocks (block position modulo {@code shares}). */
+    private Gatherer sharded(int shares, AtomicInteger runs) {
+        return (gather, ctx) -> {
+            List<Batch> all = new ArrayList<>();
+            for (int s = 0; s < shares; s++) {
+                int share = s;
+                runs.incrementAndGet();
+                all.addAll(executor.execute(gather.fragment(), ctx.withGatherer(null)
+                        .withBinder((scan, sample) -> share(scan, share, shares))));
+            }
+            return all;
+        };
+    }
+
+    private BlockSource share(PlanNode.Scan scan, int share, int shares) {
+        TableData data = ((Table) scan.table()).snapshot();
+        List<Integer> positions = new ArrayList<>();
+        for (int p = share; p < data.blocks().size(); p += shares) {
+            positions.add(p);
+        }
+        return new BlockSource() {
+            @Override
+            public int blockCount() {
+                return positions.size();
+            }
+
+            @Override
+            public void read(int morsel, BlockVisitor visitor) {
+                int p = positions.get(morsel);
+                visitor.visit(p, data.blocks().get(p).reader());
+            }
+
+            @Override
+            public void close() {
+                data.close();
+            }
+        };
+    }
+
+    private static Map<Long, String> byKey(List<Batch> out) {
+        Map<Long, String> rows = new TreeMap<>();
+        for (Batch b : out) {
+            LongVector key = (LongVector) b.column(0);
+            for (int i = 0; i < b.rowCount(); i++) {
+                rows.put(key.isNull(i) ? -1L : key.get(i), ((LongVector) b.column(1)).get(i) + "|"
+                        + ((LongVector) b.column(2)).get(i) + "|" + ((DoubleVector) b.column(3)).get(i) + "|"
+                        + ((LongVector) b.column(4)).get(i));
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void aggregateSplitAroundAGatherEqualsTheWholeAggregate() {
+        PlanNode.Aggregate agg = groupBy();
+        Map<Long, String> whole = byKey(executor.execute(agg, QueryContext.unlimited()));
+        AtomicInteger runs = new AtomicInteger();
+        PlanNode split = new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
+        assertEquals(agg.types(), split.types());
+        Map<Long, String> merged = byKey(executor.execute(split, QueryContext.unlimited().withGatherer(sharded(3, runs))));
+        assertEquals(3, runs.get());
+        assertEquals(98, whole.size(), "97 values of b and NULL");
+        assertEquals(whole, merged);
+    }
+
+    @Test
+    void aGatherWithoutAGathererRunsItsFragmentHere() {
+        PlanNode.Aggregate agg = groupBy();
+        PlanNode split = new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
+        assertEquals(byKey(executor.execute(agg, QueryContext.unlimited())),
+                byKey(executor.execute(split, QueryContext.unlimited())));
+    }
+
+    @Test
+    void aGlobalAggregateOverNoRowsStillAnswersOneRow() {
+        PlanNode.Scan scan = new PlanNode.Scan(r, new int[] {0}, null);
+        PlanNode.Filter none = new PlanNode.Filter(scan, new Call(Op.LT, List.of(new InputRef(0, FerryType.BIGINT),
+                new Literal(0L, FerryType.BIGINT)), FerryType.BOOLEAN));
+        PlanNode.Aggregate agg = new PlanNode.Aggregate(none, new int[0], List.of(
+                new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT), new AggCall(AggCall.AggKind.SUM, 0,
+                        FerryType.BIGINT)));
+        PlanNode split = new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
+        List<Batch> out = executor.execute(split, QueryContext.unlimited().withGatherer(sharded(2, new AtomicInteger())));
+        assertEquals(1, Batch.totalRows(out));
+        assertEquals(0, ((LongVector) out.get(0).column(0)).get(0));
+        assertTrue(out.get(0).column(1).isNull(0), "SUM over no rows is NULL");
+    }
+
+    /**
+     * Blocks copied into a buffer that is freed as soon as the read returns (as a prefetching stream reuses its
+     * staging slots): rows a sink keeps must have been decoded by then.
+     */
+    @Test
+    void rowsKeptFromTransientBlocksAreDecodedBeforeTheBytesGo() {
+        PlanNode.Scan scan = new PlanNode.Scan(r, new int[] {0, 1}, null);
+        PlanNode plan = new PlanNode.Filter(scan, new Call(Op.LT, List.of(new InputRef(1, FerryType.BIGINT),
+                new Literal(5L, FerryType.BIGINT)), FerryType.BOOLEAN));
+        long expected = Batch.totalRows(executor.execute(plan, QueryContext.unlimited()));
+        ScanBinder copying = (s, sample) -> {
+            TableData data = ((Table) s.table()).snapshot();
+            return new BlockSource() {
+                @Override
+                public int blockCount() {
+                    return data.blocks().size();
+                }
+
+                @Override
+                public void read(int morsel, BlockVisitor visitor) {
+                    Block block = data.blocks().get(morsel);
+                    try (ArrowBuf copy = allocator.buffer(block.length())) {
+                        copy.setBytes(0, block.buffer(), block.offset(), block.length());
+                        visitor.visit(morsel, new BlockReader(copy, 0));
+                        copy.setZero(0, block.length()); // what a reused slot would look like
+                    }
+                }
+
+                @Override
+                public boolean transientBytes() {
+                    return true;
+                }
+
+                @Override
+                public void close() {
+                    data.close();
+                }
+            };
+        };
+        List<Batch> out = executor.execute(plan, QueryContext.unlimited().withBinder(copying));
+        long sum = 0;
+        long rows = 0;
+        for (Batch b : out) {
+            for (int i = 0; i < b.rowCount(); i++) {
+                assertTrue(((LongVector) b.column(1)).get(i) < 5);
+                sum += ((LongVector) b.column(0)).get(i);
+                rows++;
+            }
+        }
+        assertEquals(expected, rows);
+        long want = 0;
+        for (long a = 1; a <= ROWS; a++) {
+            if ((a - 1) % 97 < 5 && (a - 1) % 13 != 0) {
+                want += a;
+            }
+        }
+        assertEquals(want, sum);
+    }
+}
