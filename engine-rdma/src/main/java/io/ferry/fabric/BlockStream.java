@@ -1,18 +1,25 @@
 package io.ferry.fabric;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
+import io.ferry.core.SqlStates;
+
 /**
  * Reads a sequence of remote blocks through one peer, keeping up to {@code depth} READs in flight (I-Store
  * section 4.2, figure 5): the reads of the next blocks are posted without waiting, and the stream waits for a
  * block's completion only when the caller asks for that block. Blocks land in a registered staging buffer of
- * {@code depth} slots; the block {@link #next()} returns stays valid until the following call, when its slot is
- * reused for the block {@code depth} places further on.
+ * {@code depth} slots.
+ *
+ * <p>Several threads may share a stream: {@link #take()} hands out the blocks in order, each as a {@link Lease}
+ * whose bytes stay valid until it is closed; closing it frees the slot, and the next unposted block's read goes
+ * into it at once. {@link #next()} is the single-reader form: the block it returns stays valid until the following
+ * call. A reader holding a lease must close it before it takes another, or the stream can run out of slots.
  */
 public final class BlockStream implements AutoCloseable {
     /** A block in another node's registered memory. */
@@ -21,18 +28,22 @@ public final class BlockStream implements AutoCloseable {
 
     private final Peer peer;
     private final List<BlockRef> blocks;
-    private final int depth;
     private final int slotSize;
     private final Duration timeout;
     private final ArrowBuf staging;
     private final Region region;
-    private final CompletableFuture<?>[] inFlight;
+    private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
+    /** Per block: its staging slot once its read is posted, else -1. */
+    private final int[] slotOf;
+    /** Per block: its read, from posting until it is handed out. */
+    private final CompletableFuture<?>[] reads;
     private int posted;
-    private int returned;
+    private int taken;
+    private Lease last;
 
     /**
      * @param slotSize the largest block's length
-     * @param timeout how long one block may take to arrive before the stream fails
+     * @param timeout how long one block may take to arrive (or to find a free slot) before the stream fails
      */
     public BlockStream(Fabric fabric, Peer peer, BufferAllocator allocator, List<BlockRef> blocks, int depth,
             int slotSize, Duration timeout) {
@@ -46,7 +57,6 @@ public final class BlockStream implements AutoCloseable {
         }
         this.peer = peer;
         this.blocks = List.copyOf(blocks);
-        this.depth = depth;
         this.slotSize = slotSize;
         this.timeout = timeout;
         long bytes = (long) depth * slotSize;
@@ -62,39 +72,88 @@ public final class BlockStream implements AutoCloseable {
             throw e;
         }
         this.region = r;
-        this.inFlight = new CompletableFuture<?>[depth];
-        while (posted < Math.min(depth, this.blocks.size())) {
-            post();
+        this.slotOf = new int[this.blocks.size()];
+        java.util.Arrays.fill(slotOf, -1);
+        this.reads = new CompletableFuture<?>[this.blocks.size()];
+        for (int slot = 0; slot < depth; slot++) {
+            freeSlots.add(slot);
+        }
+        synchronized (this) {
+            postWhileSlotsAreFree();
         }
     }
 
-    private void post() {
-        BlockRef b = blocks.get(posted);
-        inFlight[posted % depth] = peer.read(b.region(), b.offset(), region, (long) (posted % depth) * slotSize,
-                b.length());
-        posted++;
+    private void postWhileSlotsAreFree() {
+        while (!freeSlots.isEmpty() && posted < blocks.size()) {
+            int slot = freeSlots.poll();
+            BlockRef b = blocks.get(posted);
+            slotOf[posted] = slot;
+            reads[posted] = peer.read(b.region(), b.offset(), region, (long) slot * slotSize, b.length());
+            posted++;
+        }
+        notifyAll();
     }
 
     /** Reads posted and not yet handed out. */
-    public int inFlight() {
-        return posted - returned;
+    public synchronized int inFlight() {
+        return posted - taken;
     }
 
-    /** The next block's bytes, or null after the last block. */
-    public ArrowBuf next() {
-        if (returned > 0 && posted < blocks.size()) {
-            post(); // the slot of the block handed out last is free again
+    /** How many blocks the stream reads in all. */
+    public int size() {
+        return blocks.size();
+    }
+
+    /**
+     * The next block, waiting until its bytes have landed; null after the last block. Close the lease when done
+     * with the bytes.
+     */
+    public Lease take() {
+        int index;
+        CompletableFuture<?> read;
+        synchronized (this) {
+            if (taken == blocks.size()) {
+                return null;
+            }
+            index = taken++;
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (slotOf[index] < 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw FabricException.timedOut("finding a free staging slot for block " + index + " from "
+                            + blocks.get(index).region().node(), timeout);
+                }
+                try {
+                    wait(Math.max(1, left / 1_000_000L));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new FabricException(SqlStates.QUERY_CANCELED, "interrupted while waiting for block "
+                            + index);
+                }
+            }
+            read = reads[index];
         }
-        if (returned == blocks.size()) {
-            return null;
-        }
-        int slot = returned % depth;
-        BlockRef b = blocks.get(returned);
-        Completions.await(inFlight[slot], timeout, "reading block " + returned + " (" + b.length() + " bytes) from "
+        BlockRef b = blocks.get(index);
+        Completions.await(read, timeout, "reading block " + index + " (" + b.length() + " bytes) from "
                 + b.region().node());
-        inFlight[slot] = null;
-        returned++;
-        return staging.slice((long) slot * slotSize, b.length());
+        synchronized (this) {
+            reads[index] = null;
+        }
+        return new Lease(index, slotOf[index]);
+    }
+
+    /** The next block's bytes, or null after the last block; valid until the following call. Single reader only. */
+    public ArrowBuf next() {
+        if (last != null) {
+            last.close();
+        }
+        last = take();
+        return last == null ? null : last.bytes();
+    }
+
+    private synchronized void release(int slot) {
+        freeSlots.add(slot);
+        postWhileSlotsAreFree();
     }
 
     /**
@@ -105,17 +164,53 @@ public final class BlockStream implements AutoCloseable {
     public void close() {
         try {
             region.close();
-            for (CompletableFuture<?> f : inFlight) {
-                if (f != null) {
-                    try {
-                        Completions.await(f, timeout, "draining a block read");
-                    } catch (FabricException e) {
-                        // Abandoned reads may fail now that their target is deregistered; that is expected.
+            List<CompletableFuture<?>> pending = new java.util.ArrayList<>();
+            synchronized (this) {
+                for (CompletableFuture<?> f : reads) {
+                    if (f != null) {
+                        pending.add(f);
                     }
+                }
+            }
+            for (CompletableFuture<?> f : pending) {
+                try {
+                    Completions.await(f, timeout, "draining a block read");
+                } catch (FabricException e) {
+                    // Abandoned reads may fail now that their target is deregistered; that is expected.
                 }
             }
         } finally {
             staging.close();
+        }
+    }
+
+    /** One block handed out by {@link #take()}: its bytes stay valid until {@link #close()}. */
+    public final class Lease implements AutoCloseable {
+        private final int index;
+        private final int slot;
+        private boolean closed;
+
+        private Lease(int index, int slot) {
+            this.index = index;
+            this.slot = slot;
+        }
+
+        /** The block's position in the stream's list. */
+        public int index() {
+            return index;
+        }
+
+        public ArrowBuf bytes() {
+            return staging.slice((long) slot * slotSize, blocks.get(index).length());
+        }
+
+        /** Frees the block's slot for the next read. */
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                release(slot);
+            }
         }
     }
 }

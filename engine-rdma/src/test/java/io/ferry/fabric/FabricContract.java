@@ -1,6 +1,7 @@
 package io.ferry.fabric;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -108,6 +109,52 @@ public abstract class FabricContract {
                     assertSameBytes(remote, ref.offset(), got, 0, ref.length());
                 }
                 assertNull(stream.next());
+            }
+        }
+    }
+
+    /** Threads sharing a stream each take leases; every block is handed out once, intact, while others read on. */
+    @Test
+    void threadsSharingAStreamGetEveryBlockOnceWithItsBytesIntact() throws Exception {
+        int blockSize = 16 * 1024;
+        int blocks = 200;
+        try (ArrowBuf remote = allocator.buffer((long) blocks * blockSize);
+                Region region = owner.register(remote, 0, blocks * blockSize);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            fill(remote, 99);
+            List<BlockStream.BlockRef> refs = new ArrayList<>();
+            for (int b = 0; b < blocks; b++) {
+                refs.add(new BlockStream.BlockRef(region.descriptor(), (long) b * blockSize, blockSize));
+            }
+            boolean[] seen = new boolean[blocks];
+            try (BlockStream stream = new BlockStream(reader, peer, allocator, refs, 5, blockSize, TIMEOUT)) {
+                Runnable readerThread = () -> {
+                    BlockStream.Lease lease;
+                    while ((lease = stream.take()) != null) {
+                        try (BlockStream.Lease held = lease) {
+                            assertSameBytes(remote, (long) held.index() * blockSize, held.bytes(), 0, blockSize);
+                            synchronized (seen) {
+                                assertFalse(seen[held.index()], "block " + held.index() + " handed out twice");
+                                seen[held.index()] = true;
+                            }
+                        }
+                    }
+                };
+                List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+                java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+                try {
+                    for (int t = 0; t < 4; t++) {
+                        done.add(pool.submit(readerThread));
+                    }
+                    for (java.util.concurrent.Future<?> f : done) {
+                        f.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+            }
+            for (int b = 0; b < blocks; b++) {
+                assertTrue(seen[b], "block " + b + " never handed out");
             }
         }
     }
