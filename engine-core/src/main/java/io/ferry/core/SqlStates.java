@@ -24,6 +24,7 @@ public final class SqlStates {
     public static final String CONNECTION_FAILURE = "08006";
     public static final String UNABLE_TO_CONNECT = "08001";
     public static final String FEATURE_NOT_SUPPORTED = "0A000";
+    public static final String UNDEFINED_OBJECT = "42704";
     public static final String INTERNAL_ERROR = "XX000";
 
     private SqlStates() {

@@ -6,16 +6,19 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 import io.ferry.core.exec.QueryExecutor;
+import io.ferry.core.storage.BlockStorage;
 import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.sql.jdbc.FerryDriver;
 import io.ferry.sql.jdbc.PlanCache;
+import io.ferry.sql.schema.SystemTable;
 
 /**
  * An embedded Ferry engine: off-heap storage, the catalog, the executor's threads, and a JDBC URL
@@ -34,23 +37,48 @@ public final class FerryEngine implements AutoCloseable {
     private final Catalog catalog;
     private final QueryExecutor executor;
     private final PlanCache plans = new PlanCache();
+    private final Map<String, SystemTable> systemTables = new ConcurrentSkipListMap<>();
+    private volatile QueryRunner runner;
 
-    private FerryEngine(String name, EngineConfig config) {
+    private FerryEngine(String name, EngineConfig config, BlockStorage storage) {
         this.name = name;
         this.config = config;
         this.allocator = new RootAllocator(config.memoryLimit());
         this.storageAllocator = allocator.newChildAllocator("storage", 0, config.memoryLimit());
-        this.store = new BlockStore(storageAllocator, config.blockSize(), 256L << 20);
-        this.catalog = new Catalog(store);
+        // Regions of 256 MiB, or a quarter of a small memory limit, so a small engine can still hold several regions.
+        this.store = new BlockStore(storageAllocator, config.blockSize(),
+                Math.min(256L << 20, Math.max(config.blockSize(), config.memoryLimit() / 4)));
+        this.catalog = new Catalog(storage == null ? store : storage);
         this.executor = new QueryExecutor(config.threads());
+        this.runner = (plan, ctx, session) -> executor.execute(plan, ctx);
     }
 
+    /** A local engine: tables live in this JVM's memory. */
     public static FerryEngine start(EngineConfig config) {
+        return start(config, null);
+    }
+
+    /** An engine whose tables keep their blocks in {@code storage} (a cluster's memory servers), or locally if null. */
+    public static FerryEngine start(EngineConfig config, BlockStorage storage) {
         FerryDriver.ensureRegistered();
         String name = "ferry" + IDS.incrementAndGet();
-        FerryEngine engine = new FerryEngine(name, config);
+        FerryEngine engine = new FerryEngine(name, config, storage);
         ENGINES.put(name, engine);
         return engine;
+    }
+
+    /** Replaces how statements run (a coordinator runs them across its cluster). */
+    public void setRunner(QueryRunner runner) {
+        this.runner = java.util.Objects.requireNonNull(runner, "runner is null");
+    }
+
+    public QueryRunner runner() {
+        return runner;
+    }
+
+    /** The tables of the {@code sys} schema, by name; a node adds its own. */
+    public Map<String, SystemTable> systemTables() {
+        return systemTables;
     }
 
     /** The engine registered under {@code name}, for the embedded driver. */

@@ -10,17 +10,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.jdbc.CalcitePrepare;
-import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.server.DdlExecutorImpl;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSetOption;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
 import org.apache.calcite.sql.ddl.SqlCreateTable;
 import org.apache.calcite.sql.ddl.SqlDropTable;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.NlsString;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -35,16 +38,36 @@ import io.ferry.sql.FerryEngine;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.TableInserter;
 
-/** Runs CREATE TABLE [AS], DROP TABLE against the engine's catalog. Calcite dispatches here by method signature. */
+/** Runs CREATE TABLE [AS], DROP TABLE and SET/RESET against the engine's catalog. Calcite dispatches here by method signature. */
 public final class FerryDdlExecutor extends DdlExecutorImpl {
     public static final FerryDdlExecutor INSTANCE = new FerryDdlExecutor();
 
     private FerryDdlExecutor() {
     }
 
+    private static FerrySchema schema(CalcitePrepare.Context context) {
+        return (FerrySchema) context.getRootSchema().getSubSchema(FerrySchema.NAME, false).schema;
+    }
+
     private static FerryEngine engine(CalcitePrepare.Context context) {
-        CalciteSchema schema = context.getRootSchema().getSubSchema(FerrySchema.NAME, false);
-        return ((FerrySchema) schema.schema).engine();
+        return schema(context).engine();
+    }
+
+    /** {@code SET name = value} and {@code RESET name | ALL}: the connection's settings. */
+    public void execute(SqlSetOption set, CalcitePrepare.Context context) {
+        String name = set.getName() == null ? null : set.getName().toString();
+        if ("ALL".equalsIgnoreCase(name)) {
+            name = null;
+        }
+        SqlNode value = set.getValue();
+        if (value == null) {
+            schema(context).session().reset(name);
+            return;
+        }
+        String text = value instanceof SqlLiteral literal && literal.getValue() instanceof NlsString nls
+                ? nls.getValue() : value instanceof SqlIdentifier id ? id.toString()
+                : value instanceof SqlLiteral literal ? literal.toValue() : value.toString();
+        schema(context).session().set(name, text);
     }
 
     public void execute(SqlDropTable drop, CalcitePrepare.Context context) {

@@ -13,6 +13,7 @@ import org.apache.calcite.jdbc.Driver;
 
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.schema.FerrySchema;
+import io.ferry.sql.schema.SystemSchema;
 
 /**
  * The in-process JDBC driver over an embedded engine: {@code jdbc:ferry:embedded:engine=NAME}. A Calcite
@@ -104,6 +105,7 @@ public final class FerryDriver extends Driver {
         Connection conn = super.connect(PREFIX, props);
         CalciteConnection calcite = conn.unwrap(CalciteConnection.class);
         calcite.getRootSchema().add(FerrySchema.NAME, new FerrySchema(engine)).setCacheEnabled(false);
+        calcite.getRootSchema().add(SystemSchema.NAME, new SystemSchema(engine)).setCacheEnabled(false);
         calcite.setSchema(FerrySchema.NAME);
         return conn;
     }

@@ -14,6 +14,7 @@ import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.QueryMemory;
 import io.ferry.core.vector.Batch;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.schema.FerrySchema;
 
 /**
  * A compiled Ferry subtree as Calcite's generated code sees it: {@link #execute} runs the plan on the engine's
@@ -35,12 +36,13 @@ public final class FerryQuery {
     }
 
     public Enumerable<Object> execute(DataContext root) {
-        FerryEngine engine = engine(root);
+        FerrySchema schema = schema(root);
+        FerryEngine engine = schema.engine();
         AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
         QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(), timeout == null ? 0 : timeout,
                 new QueryMemory(engine.config().queryMemoryLimit()));
-        List<Batch> result = engine.executor().execute(plan, ctx);
+        List<Batch> result = engine.runner().run(plan, ctx, schema.session());
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object> enumerator() {
@@ -49,10 +51,10 @@ public final class FerryQuery {
         };
     }
 
-    /** The engine behind the connection that runs this statement. */
-    static FerryEngine engine(DataContext root) {
-        return java.util.Objects.requireNonNull(root.getRootSchema().getSubSchema(
-                io.ferry.sql.schema.FerrySchema.NAME)).unwrap(io.ferry.sql.schema.FerrySchema.class).engine();
+    /** The Ferry schema of the connection that runs this statement: its engine and settings. */
+    static FerrySchema schema(DataContext root) {
+        return java.util.Objects.requireNonNull(root.getRootSchema().getSubSchema(FerrySchema.NAME))
+                .unwrap(FerrySchema.class);
     }
 
     private final class BatchEnumerator implements Enumerator<Object> {

@@ -7,13 +7,16 @@ import org.apache.calcite.schema.impl.AbstractSchema;
 
 import io.ferry.core.storage.Table;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.SessionSettings;
 
 /** The tables of an engine's catalog, read afresh on every lookup so DDL is visible at once. */
 public final class FerrySchema extends AbstractSchema {
     public static final String NAME = "ferry";
 
     private final FerryEngine engine;
+    private final SessionSettings session = new SessionSettings();
 
+    /** One per connection: it carries the connection's settings. */
     public FerrySchema(FerryEngine engine) {
         this.engine = engine;
     }
@@ -22,11 +25,16 @@ public final class FerrySchema extends AbstractSchema {
         return engine;
     }
 
+    /** The connection's settings (SET shipping = ...). */
+    public SessionSettings session() {
+        return session;
+    }
+
     @Override
     protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
         Map<String, org.apache.calcite.schema.Table> out = new LinkedHashMap<>();
         for (Table t : engine.catalog().tables()) {
-            out.put(t.name(), new FerryTable(engine, t));
+            out.put(t.name(), new FerryTable(this, t));
         }
         return out;
     }

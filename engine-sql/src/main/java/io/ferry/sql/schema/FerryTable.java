@@ -20,16 +20,21 @@ import io.ferry.sql.rel.FerryTableScan;
 
 /** A Ferry table as Calcite sees it: its row type, its row count, and a scan in the Ferry convention. */
 public final class FerryTable extends AbstractTable implements TranslatableTable {
-    private final FerryEngine engine;
+    private final FerrySchema schema;
     private final Table table;
 
-    public FerryTable(FerryEngine engine, Table table) {
-        this.engine = engine;
+    public FerryTable(FerrySchema schema, Table table) {
+        this.schema = schema;
         this.table = table;
     }
 
     public FerryEngine engine() {
-        return engine;
+        return schema.engine();
+    }
+
+    /** The schema of the connection that sees this table, with its settings. */
+    public FerrySchema schema() {
+        return schema;
     }
 
     public Table table() {

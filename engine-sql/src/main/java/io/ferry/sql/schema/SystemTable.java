@@ -1,0 +1,46 @@
+package io.ferry.sql.schema;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+
+import io.ferry.core.types.Column;
+import io.ferry.sql.TypeMapping;
+
+/**
+ * A read-only table of the {@code sys} schema whose rows are made when it is scanned (nodes, tables, blocks).
+ * Values are Java objects as Calcite represents them: Long for BIGINT, Integer for INTEGER, Double, String, Boolean,
+ * and Long milliseconds for TIMESTAMP.
+ */
+public final class SystemTable extends AbstractTable implements ScannableTable {
+    private final List<Column> columns;
+    private final Supplier<List<Object[]>> rows;
+
+    public SystemTable(List<Column> columns, Supplier<List<Object[]>> rows) {
+        this.columns = List.copyOf(columns);
+        this.rows = requireNonNull(rows, "rows is null");
+    }
+
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+        RelDataTypeFactory.Builder b = typeFactory.builder();
+        for (Column c : columns) {
+            b.add(c.name(), TypeMapping.toCalcite(typeFactory, c.type(), c.nullable()));
+        }
+        return b.build();
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
+        return Linq4j.asEnumerable(rows.get());
+    }
+}
