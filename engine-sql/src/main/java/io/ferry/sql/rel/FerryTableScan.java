@@ -23,6 +23,10 @@ public final class FerryTableScan extends TableScan implements FerryRel {
         this.ferryTable = ferryTable;
     }
 
+    public FerryTable ferryTable() {
+        return ferryTable;
+    }
+
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return new FerryTableScan(getCluster(), traitSet, table, ferryTable);

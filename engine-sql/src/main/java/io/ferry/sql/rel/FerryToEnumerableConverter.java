@@ -16,11 +16,14 @@ import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.externalize.RelWriterImpl;
 import org.apache.calcite.rel.convert.ConverterImpl;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 import io.ferry.core.exec.ColumnPruner;
 import io.ferry.core.exec.PlanNode;
+import io.ferry.sql.schema.FerrySchema;
 
 /**
  * The one boundary between Ferry and Calcite's Enumerable engine: everything below runs in Ferry, and whatever
@@ -39,6 +42,37 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         return super.computeSelfCost(planner, mq).multiplyBy(0.1);
+    }
+
+    /**
+     * EXPLAIN shows how the plan would run now: for each point where it crosses the network, the shipping mode per
+     * node, both costs and the inputs behind them. Only for EXPLAIN's writer: digests must not depend on live load.
+     */
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        RelWriter w = super.explainTerms(pw);
+        FerrySchema schema = pw instanceof RelWriterImpl ? schemaOf(getInput()) : null;
+        if (schema != null) {
+            List<String> lines = schema.engine().runner().explain(ColumnPruner.prune(FerryRel.plan(getInput())),
+                    schema.session());
+            for (int i = 0; i < lines.size(); i++) {
+                w.item("shipping" + i, lines.get(i));
+            }
+        }
+        return w;
+    }
+
+    private static FerrySchema schemaOf(RelNode node) {
+        if (node instanceof FerryTableScan scan) {
+            return scan.ferryTable().schema();
+        }
+        for (RelNode input : node.getInputs()) {
+            FerrySchema s = schemaOf(input);
+            if (s != null) {
+                return s;
+            }
+        }
+        return null;
     }
 
     @Override

@@ -1,0 +1,141 @@
+package io.ferry.core.exec;
+
+/**
+ * Where a plan crosses the network (DESIGN.md, "The life of a query"): a table spread over several nodes is read by
+ * a fragment that runs wherever its blocks are, and the fragment's rows are gathered at the coordinator. The
+ * fragment is the plan's <em>spine</em> above one scan — filters, projections and the probe sides of joins, whose
+ * build sides are read whole — topped by the partial half of an aggregate when one sits on it; the final half
+ * merges the gathered partial states (ship-or-not section II: "a final aggregation to combine the results from all
+ * workers is then performed at the coordinator"). The spine's scan is the one whose blocks are divided among nodes;
+ * every other scan reads its whole table.
+ */
+public final class Distribution {
+    private Distribution() {
+    }
+
+    /** The plan with a {@link PlanNode.Gather} at every point where a fragment can run on the data's nodes. */
+    public static PlanNode split(PlanNode node) {
+        if (node instanceof PlanNode.Aggregate agg && streamable(agg.input())) {
+            return new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
+        }
+        if (streamable(node)) {
+            return new PlanNode.Gather(node);
+        }
+        if (node instanceof PlanNode.Aggregate agg) {
+            return new PlanNode.Aggregate(split(agg.input()), agg.groupKeys(), agg.calls());
+        }
+        if (node instanceof PlanNode.Sort sort) {
+            return new PlanNode.Sort(split(sort.input()), sort.keys(), sort.offset(), sort.fetch());
+        }
+        if (node instanceof PlanNode.Filter filter) {
+            return new PlanNode.Filter(split(filter.input()), filter.condition());
+        }
+        if (node instanceof PlanNode.Project project) {
+            return new PlanNode.Project(split(project.input()), project.exprs());
+        }
+        if (node instanceof PlanNode.Join join) {
+            return new PlanNode.Join(split(join.left()), join.right(), join.kind(), join.leftKeys(), join.rightKeys(),
+                    join.residual());
+        }
+        return node;
+    }
+
+    /** Whether {@code node} is a spine: a scan under filters, projections and join probes only. */
+    static boolean streamable(PlanNode node) {
+        if (node instanceof PlanNode.Scan) {
+            return true;
+        }
+        if (node instanceof PlanNode.Filter filter) {
+            return streamable(filter.input());
+        }
+        if (node instanceof PlanNode.Project project) {
+            return streamable(project.input());
+        }
+        if (node instanceof PlanNode.Join join) {
+            // The probe side is divided among nodes, the build side read whole by each: right for every join kind.
+            return streamable(join.left());
+        }
+        return false;
+    }
+
+    /** The scan at the bottom of a fragment's spine: the one whose blocks are divided among nodes. */
+    public static PlanNode.Scan partitionedScan(PlanNode fragment) {
+        PlanNode n = fragment;
+        while (true) {
+            if (n instanceof PlanNode.Scan scan) {
+                return scan;
+            } else if (n instanceof PlanNode.PartialAggregate p) {
+                n = p.aggregate().input();
+            } else if (n instanceof PlanNode.Aggregate a) {
+                n = a.input();
+            } else if (n instanceof PlanNode.Filter f) {
+                n = f.input();
+            } else if (n instanceof PlanNode.Project p) {
+                n = p.input();
+            } else if (n instanceof PlanNode.Join j) {
+                n = j.left();
+            } else {
+                throw new IllegalArgumentException("not a fragment: " + fragment.getClass().getSimpleName());
+            }
+        }
+    }
+
+    /**
+     * The fragment with every sample's seed drawn now and fixed, so all nodes that run a part of it, and the
+     * coordinator choosing which blocks SYSTEM sampling reads, agree on one sample.
+     */
+    public static PlanNode fixSamples(PlanNode node) {
+        if (node instanceof PlanNode.Scan s) {
+            return s.sample() == null || s.sample().repeatable() ? s
+                    : new PlanNode.Scan(s.table(), s.columns(), fixed(s.sample()));
+        } else if (node instanceof PlanNode.Filter f) {
+            return new PlanNode.Filter(fixSamples(f.input()), f.condition());
+        } else if (node instanceof PlanNode.Project p) {
+            return new PlanNode.Project(fixSamples(p.input()), p.exprs());
+        } else if (node instanceof PlanNode.Aggregate a) {
+            return new PlanNode.Aggregate(fixSamples(a.input()), a.groupKeys(), a.calls());
+        } else if (node instanceof PlanNode.PartialAggregate p) {
+            return new PlanNode.PartialAggregate((PlanNode.Aggregate) fixSamples(p.aggregate()));
+        } else if (node instanceof PlanNode.MergeAggregate m) {
+            return new PlanNode.MergeAggregate(m.aggregate(), fixSamples(m.partials()));
+        } else if (node instanceof PlanNode.Gather g) {
+            return new PlanNode.Gather(fixSamples(g.fragment()));
+        } else if (node instanceof PlanNode.Join j) {
+            return new PlanNode.Join(fixSamples(j.left()), fixSamples(j.right()), j.kind(), j.leftKeys(),
+                    j.rightKeys(), j.residual());
+        } else if (node instanceof PlanNode.Sort s) {
+            return new PlanNode.Sort(fixSamples(s.input()), s.keys(), s.offset(), s.fetch());
+        }
+        return node;
+    }
+
+    private static SampleSpec fixed(SampleSpec s) {
+        SampleSpec drawn = s.forExecution();
+        return new SampleSpec(drawn.method(), drawn.percent(), drawn.seed(), true);
+    }
+
+    /** The table column a plan's output column {@code column} passes through unchanged, or -1. */
+    public static int sourceColumn(PlanNode node, int column) {
+        if (node instanceof PlanNode.Scan s) {
+            return s.columns()[column];
+        } else if (node instanceof PlanNode.Filter f) {
+            return sourceColumn(f.input(), column);
+        } else if (node instanceof PlanNode.Project p) {
+            return p.exprs().get(column) instanceof io.ferry.core.expr.InputRef ref
+                    ? sourceColumn(p.input(), ref.index()) : -1;
+        } else if (node instanceof PlanNode.Join j) {
+            return column < j.left().types().size() ? sourceColumn(j.left(), column) : -1;
+        }
+        return -1;
+    }
+
+    /** Group keys of the aggregate a fragment computes partially, or null if it computes none. */
+    public static int[] partialGroupKeys(PlanNode fragment) {
+        return fragment instanceof PlanNode.PartialAggregate p ? p.aggregate().groupKeys() : null;
+    }
+
+    /** The input of the aggregate a fragment computes partially. */
+    public static PlanNode partialInput(PlanNode fragment) {
+        return ((PlanNode.PartialAggregate) fragment).aggregate().input();
+    }
+}
