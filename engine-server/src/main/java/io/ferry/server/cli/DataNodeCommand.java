@@ -1,0 +1,142 @@
+package io.ferry.server.cli;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.ferry.fabric.Fabrics;
+import io.ferry.server.cluster.Coordinator;
+import io.ferry.server.cluster.DataNode;
+import io.ferry.server.cluster.Role;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code ferry memory | compute | worker}: a data node that joins a coordinator and serves until Ctrl-C. */
+abstract class DataNodeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--coordinator", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + Coordinator.DEFAULT_CONTROL_PORT,
+            description = "The coordinator's control plane (default: ${DEFAULT-VALUE}).")
+    String coordinator;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "This node's name in sys.nodes (default: role-PID).")
+    String name;
+
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "Address this node's fabric endpoint listens on (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Cores this node may use (default: all).")
+    Integer threads;
+
+    @Option(names = "--fabric", paramLabel = "auto|local|tcp|rdma", defaultValue = "auto",
+            description = "Fabric provider (default: ${DEFAULT-VALUE}: rdma when usable, else tcp).")
+    String fabric;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "How long any wait on another node may take (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
+    @Option(names = "--query-memory", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+            description = "Memory one fragment's operators may take (default: half the heap).")
+    Long queryMemory;
+
+    abstract Role role();
+
+    /** Block memory to offer; 0 for compute servers. */
+    abstract long memory();
+
+    @Override
+    public Integer call() throws InterruptedException {
+        int cores = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+        if (cores < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
+        }
+        String nodeName = name == null ? role().label() + "-" + ProcessHandle.current().pid() : name;
+        long perQuery = queryMemory == null ? Math.max(256L << 20, Runtime.getRuntime().maxMemory() / 2) : queryMemory;
+        DataNode node = DataNode.start(new DataNode.Options(role(), nodeName, host, parse(coordinator), cores,
+                memory(), perQuery, Fabrics.Kind.parse(fabric), Duration.ofSeconds(timeoutSeconds)));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            stopped.countDown();
+        }, "ferry-shutdown"));
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("Ferry " + role().label() + " " + nodeName + " is running; it joins the coordinator at "
+                + coordinator + " (see SELECT * FROM sys.nodes). Stop with Ctrl-C.");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private InetSocketAddress parse(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        try {
+            if (colon <= 0) {
+                throw new NumberFormatException();
+            }
+            return InetSocketAddress.createUnresolved(hostPort.substring(0, colon),
+                    Integer.parseInt(hostPort.substring(colon + 1)));
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--coordinator must be HOST:PORT, got '"
+                    + hostPort + "'");
+        }
+    }
+
+    @Command(name = "memory", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Start a memory server: holds table blocks in registered memory, runs no query code.")
+    static final class Memory extends DataNodeCommand {
+        @Option(names = "--memory", paramLabel = "BYTES", converter = ByteSizeConverter.class, defaultValue = "4g",
+                description = "Block memory to offer (default: ${DEFAULT-VALUE}).")
+        long memory;
+
+        @Override
+        Role role() {
+            return Role.MEMORY;
+        }
+
+        @Override
+        long memory() {
+            return memory;
+        }
+    }
+
+    @Command(name = "compute", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Start a compute server: runs fragments over blocks it streams from memory servers.")
+    static final class Compute extends DataNodeCommand {
+        @Override
+        Role role() {
+            return Role.COMPUTE;
+        }
+
+        @Override
+        long memory() {
+            return 0;
+        }
+    }
+
+    @Command(name = "worker", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Start a worker: holds blocks and runs fragments on them (function shipping), or lets the "
+                    + "coordinator read them (data shipping).")
+    static final class Worker extends DataNodeCommand {
+        @Option(names = "--memory", paramLabel = "BYTES", converter = ByteSizeConverter.class, defaultValue = "4g",
+                description = "Block memory to offer (default: ${DEFAULT-VALUE}).")
+        long memory;
+
+        @Override
+        Role role() {
+            return Role.WORKER;
+        }
+
+        @Override
+        long memory() {
+            return memory;
+        }
+    }
+}

@@ -1,0 +1,244 @@
+package io.ferry.server.cluster;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ferry.core.SqlStates;
+import io.ferry.fabric.Completions;
+import io.ferry.fabric.Peer;
+import io.ferry.fabric.Region;
+import io.ferry.fabric.RegionDescriptor;
+import io.ferry.server.StartupException;
+import io.ferry.server.cluster.control.ControlChannel;
+import io.ferry.server.cluster.control.MessageType;
+import io.ferry.server.cluster.control.WireWriter;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+
+/**
+ * The coordinator's control plane and its view of the cluster: nodes join over it, report load in heartbeats, and
+ * are marked down when their connection breaks or their heartbeats stop ({@link #SILENCE_LIMIT}). When a node joins,
+ * the coordinator reads the node's probe region through the fabric to measure the link (the per-connection bandwidth
+ * of the cost model).
+ */
+public final class Cluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Cluster.class);
+    /** A node silent this long is down: six missed heartbeats. */
+    public static final Duration SILENCE_LIMIT = Duration.ofSeconds(3);
+
+    /** Told when nodes come and go. */
+    public interface Listener {
+        void onUp(Member member);
+
+        void onDown(Member member);
+    }
+
+    private final Peers peers;
+    private final BufferAllocator allocator;
+    private final Duration timeout;
+    private final EventLoopGroup boss = new NioEventLoopGroup(1);
+    private final EventLoopGroup io = new NioEventLoopGroup(1);
+    private final ExecutorService work = Executors.newCachedThreadPool(DataNode.daemon("ferry-cluster"));
+    private final ScheduledExecutorService watchdog = Executors.newScheduledThreadPool(1,
+            DataNode.daemon("ferry-watchdog"));
+    private final Map<Integer, Member> members = new ConcurrentHashMap<>();
+    private final Map<ControlChannel, Member> byChannel = new ConcurrentHashMap<>();
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicInteger ids = new AtomicInteger();
+    private final Channel server;
+
+    public Cluster(String host, int port, Peers peers, BufferAllocator allocator, Duration timeout) {
+        this.peers = peers;
+        this.allocator = allocator;
+        this.timeout = timeout;
+        try {
+            this.server = new ServerBootstrap().group(boss, io).channel(NioServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ControlChannel.attach(ch, new Receiver(), "a node at " + ch.remoteAddress());
+                        }
+                    }).bind(host, port).syncUninterruptibly().channel();
+        } catch (RuntimeException e) {
+            boss.shutdownGracefully();
+            io.shutdownGracefully();
+            throw new StartupException("cannot listen for nodes on " + host + ":" + port + " (" + e.getMessage()
+                    + "); choose another --control-port", e);
+        }
+        watchdog.scheduleAtFixedRate(this::checkSilence, 500, 500, TimeUnit.MILLISECONDS);
+    }
+
+    /** The control plane's address: what nodes pass as {@code --coordinator}. */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) server.localAddress();
+    }
+
+    public void addListener(Listener l) {
+        listeners.add(l);
+    }
+
+    /** Every node that ever joined, by id (a restarted node appears again under a new id). */
+    public List<Member> members() {
+        List<Member> out = new ArrayList<>(members.values());
+        out.sort(Comparator.comparingInt(Member::id));
+        return out;
+    }
+
+    /** The nodes that are up and satisfy {@code filter}, by id. */
+    public List<Member> up(Predicate<Member> filter) {
+        List<Member> out = new ArrayList<>();
+        for (Member m : members()) {
+            if (m.isUp() && filter.test(m)) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    public Member member(int id) {
+        return members.get(id);
+    }
+
+    /** Waits until {@code count} nodes holding blocks or running fragments are up; false on timeout. */
+    public boolean awaitNodes(int count, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (up(m -> true).size() < count) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+        return true;
+    }
+
+    private final class Receiver implements ControlChannel.Receiver {
+        @Override
+        public void onMessage(ControlChannel channel, ControlChannel.Message m) {
+            switch (m.type()) {
+                case MessageType.HELLO -> join(channel, m);
+                case MessageType.HEARTBEAT -> {
+                    Member member = byChannel.get(channel);
+                    if (member != null) {
+                        member.heard(NodeLoad.decode(m.reader()));
+                    }
+                }
+                default -> channel.fail(m, SqlStates.FEATURE_NOT_SUPPORTED, "the coordinator does not take control "
+                        + "message type " + m.type() + " from nodes");
+            }
+        }
+
+        @Override
+        public void onClose(ControlChannel channel) {
+            Member member = byChannel.remove(channel);
+            if (member != null) {
+                down(member, "its control connection closed");
+            }
+        }
+    }
+
+    private void join(ControlChannel channel, ControlChannel.Message m) {
+        NodeHello hello = NodeHello.decode(m.reader());
+        for (Member old : members.values()) {
+            if (old.name().equals(hello.name()) && old.state() != Member.State.DOWN) {
+                down(old, "it rejoined");
+            }
+        }
+        Member member = new Member(ids.incrementAndGet(), hello, channel);
+        channel.setPeerName(member.describe());
+        members.put(member.id(), member);
+        byChannel.put(channel, member);
+        channel.reply(m, new WireWriter().writeInt(member.id()));
+        LOG.info("{} joined: {} threads, {} bytes of block memory, fabric {}", member.describe(), hello.threads(),
+                hello.memory(), hello.provider());
+        work.execute(() -> measure(member));
+    }
+
+    /** Reads the node's probe region: a few small reads for latency, then the whole region four times for bandwidth. */
+    private void measure(Member member) {
+        RegionDescriptor probe = member.hello().probe();
+        try (ArrowBuf buf = allocator.buffer(probe.length());
+                Region local = peers.fabric().register(buf, 0, probe.length())) {
+            Peer peer = peers.get(member.hello().fabric());
+            long t0 = System.nanoTime();
+            int small = 20;
+            for (int i = 0; i < small; i++) {
+                Completions.await(peer.read(probe, 0, local, 0, 64), timeout, "measuring the link to "
+                        + member.describe());
+            }
+            double latency = (System.nanoTime() - t0) / 1e9 / small;
+            Completions.await(peer.read(probe, 0, local, 0, probe.length()), timeout, "warming the link");
+            int rounds = 4;
+            long t1 = System.nanoTime();
+            for (int i = 0; i < rounds; i++) {
+                Completions.await(peer.read(probe, 0, local, 0, probe.length()), timeout, "measuring the link to "
+                        + member.describe());
+            }
+            double bandwidth = (double) rounds * probe.length() / Math.max(1e-9, (System.nanoTime() - t1) / 1e9);
+            member.measured(bandwidth, latency);
+            LOG.info("{} is up: link {} MB/s, {} us per small read", member.describe(),
+                    String.format("%.0f", bandwidth / 1e6), String.format("%.0f", latency * 1e6));
+            for (Listener l : listeners) {
+                l.onUp(member);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("cannot reach {} through the fabric: {}", member.describe(), e.getMessage());
+            down(member, "its fabric endpoint is unreachable (" + e.getMessage() + ")");
+            member.channel().close();
+        }
+    }
+
+    private void checkSilence() {
+        for (Member m : members.values()) {
+            if (m.state() != Member.State.DOWN && m.silentNanos() > SILENCE_LIMIT.toNanos()) {
+                down(m, "no heartbeat for " + SILENCE_LIMIT.toMillis() / 1000 + " s");
+                m.channel().close();
+            }
+        }
+    }
+
+    private void down(Member member, String reason) {
+        if (member.markDown(reason)) {
+            LOG.warn("{} is down: {}", member.describe(), reason);
+            peers.forget(member.hello().fabric());
+            for (Listener l : listeners) {
+                l.onDown(member);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        watchdog.shutdownNow();
+        server.close().syncUninterruptibly();
+        for (Member m : members.values()) {
+            m.channel().close();
+        }
+        work.shutdownNow();
+        io.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

@@ -1,0 +1,487 @@
+package io.ferry.server.cluster;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+import io.ferry.core.exec.BlockSource;
+import io.ferry.core.exec.Distribution;
+import io.ferry.core.exec.PlanCodec;
+import io.ferry.core.exec.PlanNode;
+import io.ferry.core.exec.QueryContext;
+import io.ferry.core.exec.SampleSpec;
+import io.ferry.core.ipc.BatchIpc;
+import io.ferry.core.storage.Block;
+import io.ferry.core.storage.Table;
+import io.ferry.core.storage.TableData;
+import io.ferry.core.vector.Batch;
+import io.ferry.fabric.Region;
+import io.ferry.server.cluster.control.MessageType;
+import io.ferry.server.cluster.control.WireReader;
+import io.ferry.server.cluster.control.WireWriter;
+import io.ferry.sql.FerryEngine;
+import io.ferry.sql.QueryRunner;
+import io.ferry.sql.SessionSettings;
+
+/**
+ * Runs statements across the cluster (ship-or-not section II): the plan is split where it crosses the network
+ * ({@link Distribution}); at each gather the blocks of the divided table are grouped into units of work — a worker's
+ * own blocks, or a memory server's blocks shared among the compute servers — and for every unit the cost model
+ * ({@link ShippingModel}) or the session's {@code shipping} setting picks function shipping (the unit's node runs the
+ * fragment and writes its result into a region registered here) or data shipping (this node streams the blocks with
+ * prefetched one-sided reads and runs the fragment itself). The coordinator merges everything (final aggregation).
+ */
+public final class ClusterRunner implements QueryRunner {
+    /** Queries whose fragments sys.fragments keeps. */
+    private static final int KEPT_FRAGMENTS = 1000;
+
+    private final FerryEngine engine;
+    private final Cluster cluster;
+    private final ClusterStorage storage;
+    private final Peers peers;
+    private final BufferAllocator allocator;
+    private final Calibration rates;
+    private final Duration timeout;
+    private final AtomicLong queryIds = new AtomicLong();
+    private final Map<String, AtomicInteger> runningPerTable = new ConcurrentHashMap<>();
+    private final Deque<FragmentRecord> recent = new ArrayDeque<>();
+
+    /** A unit of work at a gather and how it was shipped. */
+    public record FragmentRecord(long queryId, String table, String node, String mode, String reason, long rows,
+            long bytes, long resultBytes, double fsMillis, double dsMillis, double elapsedMillis, double nodeCpuMillis) {
+    }
+
+    private static final class Unit {
+        final Member holder;
+        final Member runner; // null: only the coordinator can run it
+        final List<BlockLocation> blocks = new ArrayList<>();
+        long rows;
+        long bytes;
+        boolean function;
+        String reason;
+        ShippingModel.Inputs inputs;
+        ShippingModel.Costs costs;
+
+        Unit(Member holder, Member runner) {
+            this.holder = holder;
+            this.runner = runner;
+        }
+
+        String node() {
+            return runner == null ? holder.name() : runner.name();
+        }
+    }
+
+    public ClusterRunner(FerryEngine engine, Cluster cluster, ClusterStorage storage, Peers peers,
+            BufferAllocator allocator, Calibration rates, Duration timeout) {
+        this.engine = engine;
+        this.cluster = cluster;
+        this.storage = storage;
+        this.peers = peers;
+        this.allocator = allocator;
+        this.rates = rates;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public List<Batch> run(PlanNode plan, QueryContext ctx, SessionSettings session) {
+        long queryId = queryIds.incrementAndGet();
+        PlanNode split = Distribution.split(plan);
+        QueryContext distributed = ctx.withBinder(this::bindWhole)
+                .withGatherer((gather, c) -> gather(queryId, gather, c, session));
+        return engine.executor().execute(split, distributed);
+    }
+
+    @Override
+    public List<String> explain(PlanNode plan, SessionSettings session) {
+        List<String> lines = new ArrayList<>();
+        collectGathers(Distribution.split(plan), lines, session);
+        return lines;
+    }
+
+    private void collectGathers(PlanNode node, List<String> lines, SessionSettings session) {
+        if (node instanceof PlanNode.Gather g) {
+            PlanNode fragment = Distribution.fixSamples(g.fragment());
+            PlanNode.Scan scan = Distribution.partitionedScan(fragment);
+            Table table = (Table) scan.table();
+            try (TableData data = table.snapshot()) {
+                List<Unit> units = units(fragment, scan, table, data, session);
+                lines.add("gather " + table.name() + " (" + fragment.getClass().getSimpleName() + " on " + units.size()
+                        + " units, shipping=" + session.shipping().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                for (Unit u : units) {
+                    lines.add("  " + u.node() + ": " + (u.function ? "function" : "data") + " shipping — " + u.reason
+                            + (u.costs == null ? "" : "; " + ShippingModel.describe(u.inputs, u.costs)));
+                }
+            }
+            return;
+        }
+        for (PlanNode input : inputs(node)) {
+            collectGathers(input, lines, session);
+        }
+    }
+
+    private static List<PlanNode> inputs(PlanNode node) {
+        if (node instanceof PlanNode.Filter f) {
+            return List.of(f.input());
+        } else if (node instanceof PlanNode.Project p) {
+            return List.of(p.input());
+        } else if (node instanceof PlanNode.Aggregate a) {
+            return List.of(a.input());
+        } else if (node instanceof PlanNode.MergeAggregate m) {
+            return List.of(m.partials());
+        } else if (node instanceof PlanNode.Sort s) {
+            return List.of(s.input());
+        } else if (node instanceof PlanNode.Join j) {
+            return List.of(j.left(), j.right());
+        }
+        return List.of();
+    }
+
+    /** A scan of a whole table, streamed here from wherever its blocks are. */
+    private BlockSource bindWhole(PlanNode.Scan scan, SampleSpec sample) {
+        Table table = (Table) scan.table();
+        TableData data = table.snapshot();
+        try {
+            List<BlockLocation> blocks = locations(table, data, SampleSpec.keptBlocks(sample, data.blocks().size()));
+            return holding(data, new FabricBlockSource(blocks, null, peers, allocator, ShippingModel.DEPTH, timeout));
+        } catch (RuntimeException e) {
+            data.close();
+            throw e;
+        }
+    }
+
+    private List<BlockLocation> locations(Table table, TableData data, int[] positions) {
+        List<BlockLocation> out = new ArrayList<>(positions.length);
+        for (int p : positions) {
+            out.add(storage.locate(table.name(), data.blocks().get(p), p));
+        }
+        return out;
+    }
+
+    /** A source that also releases a table version when closed. */
+    private static BlockSource holding(TableData data, BlockSource source) {
+        return new BlockSource() {
+            @Override
+            public int blockCount() {
+                return source.blockCount();
+            }
+
+            @Override
+            public void read(int morsel, BlockVisitor visitor) {
+                source.read(morsel, visitor);
+            }
+
+            @Override
+            public boolean transientBytes() {
+                return source.transientBytes();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    source.close();
+                } finally {
+                    data.close();
+                }
+            }
+        };
+    }
+
+    /** Groups the divided table's blocks into units and decides each unit's shipping mode. */
+    private List<Unit> units(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data,
+            SessionSettings session) {
+        List<Member> computes = cluster.up(m -> m.role() == Role.COMPUTE);
+        Map<Integer, Unit> byHolder = new LinkedHashMap<>();
+        Map<String, Unit> byRunner = new LinkedHashMap<>();
+        int[] kept = SampleSpec.keptBlocks(scan.sample(), data.blocks().size());
+        int spread = 0;
+        for (int p : kept) {
+            Block block = data.blocks().get(p);
+            Member holder = storage.region(block).holder();
+            BlockLocation where = storage.locate(table.name(), block, p);
+            Unit unit;
+            if (holder.role() == Role.WORKER) {
+                unit = byHolder.computeIfAbsent(holder.id(), id -> new Unit(holder, holder));
+            } else if (!computes.isEmpty()) {
+                // A memory server's blocks are shared among the compute servers, block by block.
+                Member runner = computes.get(spread++ % computes.size());
+                unit = byRunner.computeIfAbsent(holder.id() + "/" + runner.id(), k -> new Unit(holder, runner));
+            } else {
+                unit = byHolder.computeIfAbsent(holder.id(), id -> new Unit(holder, null));
+            }
+            unit.blocks.add(where);
+            unit.rows += block.rowCount();
+            unit.bytes += block.length();
+        }
+        List<Unit> units = new ArrayList<>(byHolder.values());
+        units.addAll(byRunner.values());
+        int concurrent = runningPerTable.computeIfAbsent(table.name(), t -> new AtomicInteger()).get() + 1;
+        double coordCores = engine.config().threads() / (double) concurrent;
+        for (Unit u : units) {
+            decide(u, fragment, table, session, coordCores, concurrent);
+        }
+        return units;
+    }
+
+    private void decide(Unit u, PlanNode fragment, Table table, SessionSettings session, double coordCores,
+            int concurrent) {
+        if (u.runner == null) {
+            u.function = false;
+            u.reason = "memory server " + u.holder.name() + " runs no query code and no compute server is up";
+            return;
+        }
+        NodeHello w = u.runner.hello();
+        NodeLoad load = u.runner.load();
+        double workerCores = Math.max(0.1, w.threads() * load.idleShare() / (1 + load.running()));
+        long resultRows = ResultEstimate.rows(fragment, table, u.rows);
+        long resultBytes = ResultEstimate.bytes(fragment, resultRows);
+        boolean compress = compress(session, u.runner);
+        double link = Math.min(u.runner.bytesPerSecond(), u.holder.bytesPerSecond());
+        u.inputs = new ShippingModel.Inputs(u.rows, u.bytes, u.blocks.size(), resultRows, resultBytes,
+                compress ? ResultEstimate.LZ4_RATIO : 1.0, Math.max(1, link), u.runner.latencySeconds(), coordCores,
+                rates.aggRowsPerSecond(), rates.mergeRowsPerSecond(), workerCores, w.rates().aggRowsPerSecond(),
+                w.rates().lz4BytesPerSecond(), concurrent);
+        u.costs = ShippingModel.price(u.inputs);
+        switch (session.shipping()) {
+            case FUNCTION -> {
+                u.function = true;
+                u.reason = "forced by SET shipping = 'function'";
+            }
+            case DATA -> {
+                u.function = false;
+                u.reason = "forced by SET shipping = 'data'";
+            }
+            default -> {
+                u.function = u.costs.functionWins();
+                u.reason = u.function ? "cheaper: the result is small next to the data or the coordinator is busy"
+                        : "cheaper: the result is large or the node is busy";
+            }
+        }
+    }
+
+    /** Whether results from {@code node} are compressed: the setting, or on when LZ4 outruns the link. */
+    private boolean compress(SessionSettings session, Member node) {
+        return switch (session.compression()) {
+            case ON -> true;
+            case OFF -> false;
+            case AUTO -> node.hello().rates().lz4BytesPerSecond() > node.bytesPerSecond();
+        };
+    }
+
+    private List<Batch> gather(long queryId, PlanNode.Gather gather, QueryContext ctx, SessionSettings session) {
+        PlanNode fragment = Distribution.fixSamples(gather.fragment());
+        PlanNode.Scan divided = Distribution.partitionedScan(fragment);
+        Table table = (Table) divided.table();
+        AtomicInteger running = runningPerTable.computeIfAbsent(table.name(), t -> new AtomicInteger());
+        List<TableData> held = new ArrayList<>();
+        List<Dispatch> dispatched = new ArrayList<>();
+        running.incrementAndGet();
+        try {
+            TableData data = table.snapshot();
+            held.add(data);
+            List<Unit> units = units(fragment, divided, table, data, session);
+            List<PlanNode.Scan> scans = PlanCodec.scans(fragment);
+            List<List<BlockLocation>> whole = new ArrayList<>();
+            for (PlanNode.Scan s : scans) {
+                if (s == divided) {
+                    whole.add(null);
+                } else {
+                    Table t = (Table) s.table();
+                    TableData d = t.snapshot();
+                    held.add(d);
+                    whole.add(locations(t, d, SampleSpec.keptBlocks(s.sample(), d.blocks().size())));
+                }
+            }
+            byte[] encoded = null;
+            List<BlockLocation> here = new ArrayList<>();
+            List<Unit> hereUnits = new ArrayList<>();
+            for (Unit u : units) {
+                if (u.function) {
+                    if (encoded == null) {
+                        encoded = PlanCodec.encode(fragment);
+                    }
+                    dispatched.add(dispatch(queryId, u, encoded, whole, session, ctx));
+                } else {
+                    here.addAll(u.blocks);
+                    hereUnits.add(u);
+                }
+            }
+            List<Batch> out = new ArrayList<>();
+            if (!here.isEmpty() || dispatched.isEmpty()) {
+                long t0 = System.nanoTime();
+                QueryContext local = ctx.withGatherer(null).withBinder((scan, sample) -> scan == divided
+                        ? new FabricBlockSource(here, null, peers, allocator, ShippingModel.DEPTH, timeout)
+                        : bindWhole(scan, sample));
+                out.addAll(engine.executor().execute(fragment, local));
+                double ms = (System.nanoTime() - t0) / 1e6;
+                for (Unit u : hereUnits) {
+                    record(queryId, table, u, "data", 0, ms, 0);
+                }
+            }
+            for (Dispatch d : dispatched) {
+                out.addAll(d.collect(ctx, fragment));
+                record(queryId, table, d.unit, "function", d.reply.resultBytes(), d.elapsedMillis(),
+                        d.reply.cpuNanos() / 1e6);
+            }
+            return out;
+        } catch (RuntimeException e) {
+            for (Dispatch d : dispatched) {
+                d.cancel();
+            }
+            throw named(e);
+        } finally {
+            running.decrementAndGet();
+            for (Dispatch d : dispatched) {
+                d.close();
+            }
+            for (TableData d : held) {
+                d.close();
+            }
+        }
+    }
+
+    private Dispatch dispatch(long queryId, Unit u, byte[] plan, List<List<BlockLocation>> whole,
+            SessionSettings session, QueryContext ctx) {
+        List<List<BlockLocation>> scans = new ArrayList<>(whole.size());
+        for (List<BlockLocation> w : whole) {
+            scans.add(w == null ? u.blocks : w);
+        }
+        long estimate = u.inputs == null ? 1 << 16 : u.inputs.resultBytes();
+        int capacity = (int) Math.min(256L << 20, Math.max(64L << 10, estimate + estimate / 2 + 4096));
+        Dispatch d = new Dispatch(u, capacity);
+        FragmentRequest request = new FragmentRequest(queryId, plan, scans, d.region.descriptor(),
+                compress(session, u.runner), ctx.remainingMillis());
+        d.reply(u.runner.channel().call(MessageType.RUN_FRAGMENT, request.encode()), queryId);
+        return d;
+    }
+
+    /** A fragment sent to a node, and the region its result lands in. */
+    private final class Dispatch implements AutoCloseable {
+        final Unit unit;
+        final long started = System.nanoTime();
+        ArrowBuf buffer;
+        Region region;
+        CompletableFuture<WireReader> pending;
+        FragmentRequest.Reply reply;
+        long queryId;
+        long finished;
+
+        Dispatch(Unit unit, int capacity) {
+            this.unit = unit;
+            register(capacity);
+        }
+
+        private void register(int capacity) {
+            close();
+            buffer = allocator.buffer(capacity);
+            region = peers.fabric().register(buffer, 0, capacity);
+        }
+
+        void reply(CompletableFuture<WireReader> f, long id) {
+            this.pending = f;
+            this.queryId = id;
+        }
+
+        double elapsedMillis() {
+            return (finished - started) / 1e6;
+        }
+
+        /** Waits for the node's answer (checking for cancellation meanwhile) and decodes the result. */
+        List<Batch> collect(QueryContext ctx, PlanNode fragment) {
+            reply = FragmentRequest.Reply.decode(await(pending, ctx));
+            if (!reply.written()) {
+                register(reply.resultBytes());
+                await(unit.runner.channel().call(MessageType.WRITE_RESULT,
+                        new WireWriter().writeLong(queryId).writeDescriptor(region.descriptor())), ctx);
+            }
+            finished = System.nanoTime();
+            byte[] bytes = new byte[reply.resultBytes()];
+            buffer.getBytes(0, bytes);
+            return BatchIpc.read(bytes, 0, bytes.length, fragment.types(), allocator);
+        }
+
+        private WireReader await(CompletableFuture<WireReader> f, QueryContext ctx) {
+            while (true) {
+                ctx.check();
+                try {
+                    return f.get(50, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    // keep waiting: the node answers when done, or its connection breaks and the call fails
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new FerryException(SqlStates.QUERY_CANCELED, "interrupted while waiting for "
+                            + unit.runner.describe());
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException r ? r
+                            : new FerryException(SqlStates.INTERNAL_ERROR, e.getCause().toString(), e.getCause());
+                }
+            }
+        }
+
+        void cancel() {
+            unit.runner.channel().notice(MessageType.CANCEL, new WireWriter().writeLong(queryId));
+        }
+
+        @Override
+        public void close() {
+            if (region != null) {
+                region.close();
+                region = null;
+            }
+            if (buffer != null) {
+                buffer.close();
+                buffer = null;
+            }
+        }
+    }
+
+    /** Adds which node a fabric failure came from, when the message names only its address. */
+    private FerryException named(RuntimeException e) {
+        if (!(e instanceof FerryException f)) {
+            return new FerryException(SqlStates.INTERNAL_ERROR, "internal error: " + e, e);
+        }
+        String msg = String.valueOf(f.getMessage());
+        for (Member m : cluster.members()) {
+            if (msg.contains(m.hello().fabric().toString()) && !msg.contains(m.name())) {
+                return new FerryException(f.sqlState(), m.describe() + " failed during the query: " + msg, f);
+            }
+        }
+        return f;
+    }
+
+    private void record(long queryId, Table table, Unit u, String mode, long resultBytes, double elapsed,
+            double cpu) {
+        FragmentRecord r = new FragmentRecord(queryId, table.name(), u.node(), mode, u.reason, u.rows, u.bytes,
+                resultBytes, u.costs == null ? Double.NaN : u.costs.functionShipping() * 1e3,
+                u.costs == null ? Double.NaN : u.costs.dataShipping() * 1e3, elapsed, cpu);
+        synchronized (recent) {
+            recent.addLast(r);
+            while (recent.size() > KEPT_FRAGMENTS) {
+                recent.removeFirst();
+            }
+        }
+    }
+
+    /** The most recent units of work, oldest first (sys.fragments). */
+    public List<FragmentRecord> recentFragments() {
+        synchronized (recent) {
+            return List.copyOf(recent);
+        }
+    }
+}

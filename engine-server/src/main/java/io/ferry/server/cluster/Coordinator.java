@@ -1,0 +1,137 @@
+package io.ferry.server.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+import io.ferry.fabric.Fabric;
+import io.ferry.fabric.Fabrics;
+import io.ferry.server.jdbc.JdbcServer;
+import io.ferry.server.load.LoadEndpoint;
+import io.ferry.server.load.LoadPolicy;
+import io.ferry.server.load.ServerLoad;
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.FerryEngine;
+
+/**
+ * The coordinator process: catalog, JDBC, planning, the control plane nodes join, shipping decisions, data-shipping
+ * execution and final aggregation. Its tables' blocks live on the memory servers and workers that joined.
+ */
+public final class Coordinator implements AutoCloseable {
+    /** The control plane's default port. */
+    public static final int DEFAULT_CONTROL_PORT = 7070;
+
+    /**
+     * @param port        JDBC port (0: any free port)
+     * @param controlPort the control plane's port (0: any free port)
+     */
+    public record Options(EngineConfig engine, String host, int port, int controlPort, Fabrics.Kind fabric,
+            Duration timeout, List<Path> loadRoots) {
+        public Options {
+            requireNonNull(engine, "engine is null");
+            requireNonNull(host, "host is null");
+            loadRoots = List.copyOf(loadRoots);
+        }
+    }
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+    private FerryEngine engine;
+    private Cluster cluster;
+    private JdbcServer jdbc;
+    private Fabric fabric;
+    private ClusterRunner runner;
+
+    private Coordinator() {
+    }
+
+    /** Starts every part; if one fails, what started is stopped again. */
+    public static Coordinator start(Options options) {
+        Coordinator c = new Coordinator();
+        try {
+            BufferAllocator io = new RootAllocator(Math.max(256L << 20, options.engine().memoryLimit() / 4));
+            c.closing.add(io);
+            c.fabric = Fabrics.open(options.fabric(), options.host(), 0, 2);
+            c.closing.add(0, c.fabric);
+            Peers peers = new Peers(c.fabric, options.timeout());
+            c.closing.add(0, peers);
+            c.cluster = new Cluster(options.host(), options.controlPort(), peers, io, options.timeout());
+            c.closing.add(0, c.cluster);
+            ClusterStorage storage = new ClusterStorage(c.cluster, peers, io, options.engine().blockSize(),
+                    options.timeout());
+            c.closing.add(0, storage);
+            c.engine = FerryEngine.start(options.engine(), storage);
+            c.closing.add(0, c.engine);
+            Calibration rates = Calibrator.measure(io);
+            c.runner = new ClusterRunner(c.engine, c.cluster, storage, peers, io, rates, options.timeout());
+            c.engine.setRunner(c.runner);
+            SystemTables.install(c.engine, c.cluster, storage, c.runner);
+            LoadPolicy policy = LoadPolicy.of(options.loadRoots(), isLoopback(options.host()));
+            c.jdbc = JdbcServer.start(c.engine, options.host(), options.port(),
+                    List.of(new LoadEndpoint(new ServerLoad(c.engine, policy))));
+            c.closing.add(0, c.jdbc);
+            return c;
+        } catch (RuntimeException | Error e) {
+            try {
+                c.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+    }
+
+    public FerryEngine engine() {
+        return engine;
+    }
+
+    public Cluster cluster() {
+        return cluster;
+    }
+
+    public JdbcServer jdbc() {
+        return jdbc;
+    }
+
+    public ClusterRunner runner() {
+        return runner;
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /** Stops JDBC, drops the tables (freeing their remote slots), then the control plane and the fabric. */
+    @Override
+    public void close() {
+        RuntimeException first = null;
+        for (AutoCloseable a : closing) {
+            try {
+                a.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                }
+            }
+        }
+        closing.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,398 @@
+package io.ferry.server.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.memory.RootAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+import io.ferry.core.exec.BlockSource;
+import io.ferry.core.exec.PlanCodec;
+import io.ferry.core.exec.PlanNode;
+import io.ferry.core.exec.QueryContext;
+import io.ferry.core.exec.QueryExecutor;
+import io.ferry.core.exec.QueryMemory;
+import io.ferry.core.ipc.BatchIpc;
+import io.ferry.core.vector.Batch;
+import io.ferry.fabric.Completions;
+import io.ferry.fabric.Fabric;
+import io.ferry.fabric.Fabrics;
+import io.ferry.fabric.Region;
+import io.ferry.fabric.RegionDescriptor;
+import io.ferry.server.cluster.control.ControlChannel;
+import io.ferry.server.cluster.control.MessageType;
+import io.ferry.server.cluster.control.WireReader;
+import io.ferry.server.cluster.control.WireWriter;
+
+/**
+ * A memory server, compute server or worker (DESIGN.md, "Processes and roles"). It joins the coordinator's control
+ * plane and then only answers it: memory-holding roles allocate and register regions the coordinator fills with
+ * blocks one-sidedly and never run query code for reads of them (data shipping); roles that compute run plan
+ * fragments on blocks — in their own memory or streamed from memory servers — and write the LZ4-compressed Arrow
+ * result into a region the coordinator registered (function shipping).
+ */
+public final class DataNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DataNode.class);
+    /** Bytes of the region the coordinator reads to measure the link when the node joins. */
+    static final int PROBE_BYTES = 4 << 20;
+    private static final int PREFETCH_DEPTH = 8;
+
+    /**
+     * How a node starts.
+     *
+     * @param name        unique in the cluster (a restart under the same name rejoins)
+     * @param coordinator the coordinator's control-plane address
+     * @param memory      bytes of block memory to offer (memory and worker roles)
+     * @param queryMemory bytes one fragment's operators may use
+     */
+    public record Options(Role role, String name, String host, InetSocketAddress coordinator, int threads,
+            long memory, long queryMemory, Fabrics.Kind fabric, Duration timeout) {
+        public Options {
+            requireNonNull(role, "role is null");
+            requireNonNull(name, "name is null");
+            requireNonNull(coordinator, "coordinator is null");
+            if (role == Role.COORDINATOR) {
+                throw new IllegalArgumentException("a data node cannot be the coordinator");
+            }
+        }
+    }
+
+    private record HeldRegion(ArrowBuf buffer, Region region) {
+    }
+
+    /** A fragment this node runs or whose result it holds. */
+    private static final class Fragment {
+        final AtomicBoolean cancelled = new AtomicBoolean();
+        volatile byte[] result;
+    }
+
+    private final Options options;
+    private final BufferAllocator allocator;
+    private final Fabric fabric;
+    private final Peers peers;
+    private final QueryExecutor executor;
+    private final ExecutorService work;
+    private final ScheduledExecutorService scheduler;
+    private final Map<Integer, HeldRegion> regions = new ConcurrentHashMap<>();
+    private final Map<Long, Fragment> fragments = new ConcurrentHashMap<>();
+    private final AtomicInteger running = new AtomicInteger();
+    private final HeldRegion probe;
+    private final ControlClient control;
+    private volatile int nodeId = -1;
+
+    private DataNode(Options options) {
+        this.options = options;
+        this.allocator = new RootAllocator(options.role().holdsBlocks() ? options.memory() + (256L << 20) : 1L << 30);
+        Fabric f = null;
+        QueryExecutor ex = null;
+        try {
+            f = Fabrics.open(options.fabric(), options.host(), 0, 2);
+            ex = new QueryExecutor(options.threads());
+        } catch (RuntimeException e) {
+            if (f != null) {
+                f.close();
+            }
+            allocator.close();
+            throw e;
+        }
+        this.fabric = f;
+        this.executor = ex;
+        this.peers = new Peers(fabric, options.timeout());
+        this.work = Executors.newCachedThreadPool(daemon("ferry-node-work"));
+        this.scheduler = Executors.newScheduledThreadPool(1, daemon("ferry-node-control"));
+        ArrowBuf probeBuf = allocator.buffer(PROBE_BYTES);
+        for (int i = 0; i < PROBE_BYTES; i += 8) {
+            probeBuf.setLong(i, i * 0x9E3779B97F4A7C15L);
+        }
+        this.probe = new HeldRegion(probeBuf, fabric.register(probeBuf, 0, PROBE_BYTES));
+        Calibration rates = Calibrator.measure(allocator);
+        NodeHello hello = new NodeHello(options.name(), options.role(), UUID.randomUUID().toString(),
+                fabric.address(), fabric.provider(), options.threads(),
+                options.role().holdsBlocks() ? options.memory() : 0, rates, probe.region().descriptor());
+        this.control = new ControlClient(options.coordinator(), hello, new Receiver(), this::load, scheduler,
+                options.timeout(), id -> nodeId = id);
+    }
+
+    /** Starts the node; it keeps trying to join the coordinator until it is closed. */
+    public static DataNode start(Options options) {
+        DataNode node = new DataNode(options);
+        node.control.start();
+        LOG.info("{} {} started: fabric {} at {}, {} threads{}", options.role().label(), options.name(),
+                node.fabric.provider(), node.fabric.address(), options.threads(),
+                options.role().holdsBlocks() ? ", " + options.memory() + " bytes of block memory" : "");
+        return node;
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    public boolean joined() {
+        return control.joined();
+    }
+
+    public int nodeId() {
+        return nodeId;
+    }
+
+    private NodeLoad load() {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long used = 0;
+        for (HeldRegion r : regions.values()) {
+            used += r.buffer().capacity();
+        }
+        long free = options.role().holdsBlocks() ? Math.max(0, options.memory() - used) : 0;
+        return new NodeLoad(Math.max(0, os.getCpuLoad()), Math.max(0, os.getProcessCpuLoad()),
+                os.getProcessCpuTime(), running.get(), used, free);
+    }
+
+    private final class Receiver implements ControlChannel.Receiver {
+        @Override
+        public void onMessage(ControlChannel channel, ControlChannel.Message m) {
+            switch (m.type()) {
+                case MessageType.ALLOCATE -> answer(channel, m, () -> allocate(m.reader()));
+                case MessageType.FREE -> answer(channel, m, () -> free(m.reader()));
+                case MessageType.RUN_FRAGMENT -> answer(channel, m, () -> run(FragmentRequest.decode(m.reader())));
+                case MessageType.WRITE_RESULT -> answer(channel, m, () -> writeHeld(m.reader()));
+                case MessageType.CANCEL -> cancel(m.reader().readLong());
+                default -> channel.fail(m, SqlStates.FEATURE_NOT_SUPPORTED, "node " + options.name()
+                        + " does not understand control message type " + m.type() + "; run the same Ferry version "
+                        + "on every node");
+            }
+        }
+
+        @Override
+        public void onClose(ControlChannel channel) {
+            // Fragments of a lost coordinator cannot deliver their results: stop them.
+            for (Fragment f : fragments.values()) {
+                f.cancelled.set(true);
+            }
+            fragments.clear();
+        }
+    }
+
+    /** Runs a call's work off the network thread and answers with its result or its error. */
+    private void answer(ControlChannel channel, ControlChannel.Message m, java.util.function.Supplier<WireWriter> job) {
+        work.execute(() -> {
+            try {
+                channel.reply(m, job.get());
+            } catch (FerryException e) {
+                channel.fail(m, e.sqlState(), e.getMessage());
+            } catch (RuntimeException | Error e) {
+                LOG.error("control request {} failed", m.type(), e);
+                channel.fail(m, SqlStates.INTERNAL_ERROR, "node " + options.name() + " failed: " + e);
+            }
+        });
+    }
+
+    private WireWriter allocate(WireReader r) {
+        long bytes = r.readLong();
+        r.end();
+        if (!options.role().holdsBlocks()) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, options.role().label() + " " + options.name()
+                    + " holds no blocks");
+        }
+        if (bytes <= 0 || bytes > Integer.MAX_VALUE) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "a region of " + bytes + " bytes cannot be "
+                    + "registered (1 byte to 2 GiB)");
+        }
+        long used = 0;
+        for (HeldRegion h : regions.values()) {
+            used += h.buffer().capacity();
+        }
+        if (used + bytes > options.memory()) {
+            throw new FerryException(SqlStates.OUT_OF_MEMORY, "node " + options.name() + " has " + (options.memory()
+                    - used) + " of its " + options.memory() + " bytes of block memory left, " + bytes
+                    + " needed: add memory servers or start them with a larger --memory");
+        }
+        ArrowBuf buf;
+        try {
+            buf = allocator.buffer(bytes);
+        } catch (OutOfMemoryException e) {
+            throw new FerryException(SqlStates.OUT_OF_MEMORY, "node " + options.name() + " cannot allocate " + bytes
+                    + " bytes of block memory: raise -XX:MaxDirectMemorySize (FERRY_DIRECT_MEMORY) or --memory", e);
+        }
+        Region region;
+        try {
+            region = fabric.register(buf, 0, (int) bytes);
+        } catch (RuntimeException e) {
+            buf.close();
+            throw e;
+        }
+        regions.put(region.descriptor().key(), new HeldRegion(buf, region));
+        return new WireWriter().writeDescriptor(region.descriptor());
+    }
+
+    private WireWriter free(WireReader r) {
+        int key = r.readInt();
+        r.end();
+        HeldRegion h = regions.remove(key);
+        if (h != null) {
+            h.region().close();
+            h.buffer().close();
+        }
+        return new WireWriter();
+    }
+
+    /** The bytes of a block in this node's own memory, or null. */
+    private ArrowBuf localBytes(BlockLocation b) {
+        if (!b.region().node().equals(fabric.address())) {
+            return null;
+        }
+        HeldRegion h = regions.get(b.region().key());
+        if (h == null) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "node " + options.name() + " holds no region "
+                    + b.region().key() + "; it may have restarted since the table was loaded");
+        }
+        b.region().checkRange(b.offset(), b.length());
+        return h.buffer();
+    }
+
+    private WireWriter run(FragmentRequest request) {
+        if (!options.role().runsFragments()) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "memory server " + options.name()
+                    + " runs no query code; ship data from it instead");
+        }
+        Fragment fragment = new Fragment();
+        fragments.put(request.queryId(), fragment);
+        running.incrementAndGet();
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long cpu0 = os.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        boolean keep = false;
+        try {
+            PlanNode plan = PlanCodec.decode(request.plan());
+            List<PlanNode.Scan> scans = PlanCodec.scans(plan);
+            if (scans.size() != request.scans().size()) {
+                throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "the fragment has " + scans.size()
+                        + " scans but the request lists blocks for " + request.scans().size());
+            }
+            Map<PlanNode.Scan, List<BlockLocation>> blocks = new IdentityHashMap<>();
+            for (int i = 0; i < scans.size(); i++) {
+                blocks.put(scans.get(i), request.scans().get(i));
+            }
+            QueryContext ctx = new QueryContext(fragment.cancelled::get, request.timeoutMillis(),
+                    new QueryMemory(options.queryMemory()))
+                    .withBinder((scan, sample) -> bind(blocks.get(scan), sample));
+            List<Batch> out = executor.execute(plan, ctx);
+            long rows = Batch.totalRows(out);
+            byte[] result = BatchIpc.write(out, plan.types(), request.compress(), allocator);
+            boolean written = result.length <= request.result().length();
+            if (written) {
+                write(result, request.result());
+            } else {
+                fragment.result = result;
+                keep = true;
+            }
+            return new FragmentRequest.Reply(result.length, written, rows, os.getProcessCpuTime() - cpu0,
+                    System.nanoTime() - t0).encode();
+        } finally {
+            running.decrementAndGet();
+            if (!keep) {
+                fragments.remove(request.queryId());
+            }
+        }
+    }
+
+    private BlockSource bind(List<BlockLocation> blocks, io.ferry.core.exec.SampleSpec sample) {
+        List<BlockLocation> kept = new ArrayList<>();
+        for (BlockLocation b : blocks) {
+            if (sample == null || sample.method() != io.ferry.core.exec.SampleSpec.Method.SYSTEM
+                    || sample.keepBlock(b.position())) {
+                kept.add(b);
+            }
+        }
+        return new FabricBlockSource(kept, this::localBytes, peers, allocator, PREFETCH_DEPTH, options.timeout());
+    }
+
+    /** Writes a result one-sidedly into the coordinator's region (the paper's RDMA WRITE of the result). */
+    private void write(byte[] result, RegionDescriptor target) {
+        if (result.length == 0) {
+            return;
+        }
+        try (ArrowBuf buf = allocator.buffer(result.length)) {
+            buf.setBytes(0, result);
+            try (Region local = fabric.register(buf, 0, result.length)) {
+                Completions.await(peers.get(target.node()).write(local, 0, target, 0, result.length),
+                        options.timeout(), "writing a " + result.length + "-byte result to the coordinator");
+            }
+        }
+    }
+
+    private WireWriter writeHeld(WireReader r) {
+        long queryId = r.readLong();
+        RegionDescriptor target = r.readDescriptor();
+        r.end();
+        Fragment f = fragments.remove(queryId);
+        if (f == null || f.result == null) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "node " + options.name()
+                    + " holds no result of query " + queryId + " (cancelled, or the coordinator reconnected)");
+        }
+        if (f.result.length > target.length()) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "the result of query " + queryId + " has "
+                    + f.result.length + " bytes, the region " + target.length());
+        }
+        write(f.result, target);
+        return new WireWriter();
+    }
+
+    private void cancel(long queryId) {
+        Fragment f = fragments.remove(queryId);
+        if (f != null) {
+            f.cancelled.set(true);
+        }
+    }
+
+    @Override
+    public void close() {
+        control.close();
+        scheduler.shutdownNow();
+        work.shutdownNow();
+        try {
+            work.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        executor.close();
+        peers.close();
+        for (Integer key : List.copyOf(regions.keySet())) {
+            HeldRegion h = regions.remove(key);
+            h.region().close();
+            h.buffer().close();
+        }
+        probe.region().close();
+        probe.buffer().close();
+        fabric.close();
+        allocator.close();
+    }
+
+    static java.util.concurrent.ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

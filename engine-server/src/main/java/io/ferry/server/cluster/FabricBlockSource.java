@@ -1,0 +1,140 @@
+package io.ferry.server.cluster;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+
+import io.ferry.core.exec.BlockSource;
+import io.ferry.core.storage.BlockReader;
+import io.ferry.fabric.BlockStream;
+import io.ferry.fabric.FabricException;
+import io.ferry.fabric.NodeAddress;
+
+/**
+ * The blocks of one scan read through the fabric: blocks in this node's own memory are read in place (I-Store's
+ * LocOpt), every other node's through one prefetching {@link BlockStream} per node, so reads from all nodes are in
+ * flight at once and the threads of the scan share them. Morsels alternate between the nodes.
+ */
+public final class FabricBlockSource implements BlockSource {
+    private final List<BlockLocation> local;
+    private final Function<BlockLocation, ArrowBuf> localBytes;
+    private final AtomicInteger nextLocal = new AtomicInteger();
+    private final List<List<BlockLocation>> remote = new ArrayList<>();
+    private final List<BlockStream> streams = new ArrayList<>();
+    /** Per morsel: -1 for a local block, else the index of the stream that supplies it. */
+    private final int[] sourceOf;
+
+    /**
+     * @param localBytes the bytes of a block in this node's memory, or null if the block is not here
+     */
+    public FabricBlockSource(List<BlockLocation> blocks, Function<BlockLocation, ArrowBuf> localBytes, Peers peers,
+            BufferAllocator allocator, int depth, Duration timeout) {
+        this.localBytes = localBytes;
+        this.local = new ArrayList<>();
+        Map<NodeAddress, List<BlockLocation>> byNode = new LinkedHashMap<>();
+        for (BlockLocation b : blocks) {
+            if (localBytes != null && localBytes.apply(b) != null) {
+                local.add(b);
+            } else {
+                byNode.computeIfAbsent(b.region().node(), n -> new ArrayList<>()).add(b);
+            }
+        }
+        try {
+            for (Map.Entry<NodeAddress, List<BlockLocation>> e : byNode.entrySet()) {
+                List<BlockStream.BlockRef> refs = new ArrayList<>();
+                int slot = 0;
+                for (BlockLocation b : e.getValue()) {
+                    refs.add(new BlockStream.BlockRef(b.region(), b.offset(), b.length()));
+                    slot = Math.max(slot, b.length());
+                }
+                BlockStream stream;
+                try {
+                    stream = new BlockStream(peers.fabric(), peers.get(e.getKey()), allocator, refs,
+                            Math.min(depth, refs.size()), slot, timeout);
+                } catch (FabricException ex) {
+                    peers.forget(e.getKey());
+                    throw ex;
+                }
+                remote.add(e.getValue());
+                streams.add(stream);
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        this.sourceOf = interleave();
+    }
+
+    /** Round robin over the local blocks and each node's stream, so every source is drained at the same pace. */
+    private int[] interleave() {
+        int total = local.size();
+        int[] left = new int[streams.size()];
+        for (int s = 0; s < left.length; s++) {
+            left[s] = remote.get(s).size();
+            total += left[s];
+        }
+        int[] out = new int[total];
+        int localLeft = local.size();
+        int n = 0;
+        while (n < total) {
+            if (localLeft > 0) {
+                out[n++] = -1;
+                localLeft--;
+            }
+            for (int s = 0; s < left.length; s++) {
+                if (left[s] > 0) {
+                    out[n++] = s;
+                    left[s]--;
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public int blockCount() {
+        return sourceOf.length;
+    }
+
+    @Override
+    public void read(int morsel, BlockVisitor visitor) {
+        int s = sourceOf[morsel];
+        if (s < 0) {
+            BlockLocation b = local.get(nextLocal.getAndIncrement());
+            visitor.visit(b.position(), new BlockReader(localBytes.apply(b), b.offset()));
+            return;
+        }
+        try (BlockStream.Lease lease = streams.get(s).take()) {
+            BlockLocation b = remote.get(s).get(lease.index());
+            visitor.visit(b.position(), new BlockReader(lease.bytes(), 0));
+        }
+    }
+
+    @Override
+    public boolean transientBytes() {
+        return !streams.isEmpty();
+    }
+
+    @Override
+    public void close() {
+        RuntimeException first = null;
+        for (BlockStream s : streams) {
+            try {
+                s.close();
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        streams.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.ferry.server.cluster;
+
+import io.ferry.server.cluster.control.ControlChannel;
+
+/**
+ * The coordinator's view of one node: what it said when it joined, its last load report, and the link to it as
+ * measured. A node that restarts under the same name becomes a new member with a new incarnation.
+ */
+public final class Member {
+    /** UP: joined and measured; DOWN: its control connection broke or its heartbeats stopped. */
+    public enum State {
+        JOINING, UP, DOWN
+    }
+
+    private final int id;
+    private final NodeHello hello;
+    private final ControlChannel channel;
+    private final long joinedMillis = System.currentTimeMillis();
+    private volatile State state = State.JOINING;
+    private volatile String downReason = "";
+    private volatile NodeLoad load = NodeLoad.NONE;
+    private volatile long lastHeard = System.nanoTime();
+    private volatile double bytesPerSecond;
+    private volatile double latencySeconds;
+
+    Member(int id, NodeHello hello, ControlChannel channel) {
+        this.id = id;
+        this.hello = hello;
+        this.channel = channel;
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public String name() {
+        return hello.name();
+    }
+
+    public Role role() {
+        return hello.role();
+    }
+
+    public NodeHello hello() {
+        return hello;
+    }
+
+    public ControlChannel channel() {
+        return channel;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public boolean isUp() {
+        return state == State.UP;
+    }
+
+    public String downReason() {
+        return downReason;
+    }
+
+    public NodeLoad load() {
+        return load;
+    }
+
+    public long joinedMillis() {
+        return joinedMillis;
+    }
+
+    /** Nanoseconds since the node was last heard from. */
+    public long silentNanos() {
+        return System.nanoTime() - lastHeard;
+    }
+
+    /** Measured bandwidth of the link from this node to the coordinator. */
+    public double bytesPerSecond() {
+        return bytesPerSecond;
+    }
+
+    /** Measured time of one small read from the node. */
+    public double latencySeconds() {
+        return latencySeconds;
+    }
+
+    /** How errors name the node: role, name and fabric address. */
+    public String describe() {
+        return hello.role().label() + " " + hello.name() + " (" + hello.fabric() + ")";
+    }
+
+    void heard(NodeLoad l) {
+        load = l;
+        lastHeard = System.nanoTime();
+    }
+
+    void measured(double bytesPerSecond, double latencySeconds) {
+        this.bytesPerSecond = bytesPerSecond;
+        this.latencySeconds = latencySeconds;
+        if (state == State.JOINING) {
+            state = State.UP;
+        }
+    }
+
+    /** Marks the node down; true if it was not down before. */
+    boolean markDown(String reason) {
+        if (state == State.DOWN) {
+            return false;
+        }
+        downReason = reason;
+        state = State.DOWN;
+        return true;
+    }
+}

@@ -1,0 +1,37 @@
+package io.ferry.server.cluster;
+
+import io.ferry.server.cluster.control.WireReader;
+import io.ferry.server.cluster.control.WireWriter;
+
+/**
+ * A heartbeat's load report.
+ *
+ * @param systemCpu   the machine's CPU utilization, 0..1
+ * @param processCpu  this process's share of the machine's CPU, 0..1
+ * @param cpuNanos    CPU time this process has used since it started (shows that data shipping leaves it idle)
+ * @param running     fragments the node is running
+ * @param usedMemory  bytes of block memory allocated
+ * @param freeMemory  bytes of block memory still available
+ */
+public record NodeLoad(double systemCpu, double processCpu, long cpuNanos, int running, long usedMemory,
+        long freeMemory) {
+    public static final NodeLoad NONE = new NodeLoad(0, 0, 0, 0, 0, 0);
+
+    public WireWriter encode() {
+        return new WireWriter().writeDouble(systemCpu).writeDouble(processCpu).writeLong(cpuNanos).writeInt(running)
+                .writeLong(usedMemory).writeLong(freeMemory);
+    }
+
+    public static NodeLoad decode(WireReader r) {
+        NodeLoad l = new NodeLoad(r.readDouble(), r.readDouble(), r.readLong(), r.readInt(), r.readLong(),
+                r.readLong());
+        r.end();
+        return l;
+    }
+
+    /** Cores of {@code threads} that are not busy with work other than this node's own. */
+    public double idleShare() {
+        double others = Math.max(0, systemCpu - processCpu);
+        return Math.max(0.05, 1 - others);
+    }
+}

@@ -1,0 +1,51 @@
+package io.ferry.server.cluster;
+
+import io.ferry.core.exec.Distribution;
+import io.ferry.core.exec.PlanNode;
+import io.ferry.core.storage.Table;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.Physical;
+
+/**
+ * The size of a unit's result, estimated before it runs (the cost model's "estimated result size (group-by
+ * cardinality from column statistics)"): a partial aggregate returns one row per group the unit sees — at most the
+ * product of the group keys' distinct counts kept at load, and at most the unit's rows; a fragment without an
+ * aggregate returns its rows.
+ */
+final class ResultEstimate {
+    /** Expected LZ4 ratio on aggregate results (keys and small counts), measured in docs/experiments.md. */
+    static final double LZ4_RATIO = 0.5;
+
+    private ResultEstimate() {
+    }
+
+    static long rows(PlanNode fragment, Table table, long unitRows) {
+        int[] keys = Distribution.partialGroupKeys(fragment);
+        if (keys == null) {
+            return unitRows;
+        }
+        if (keys.length == 0) {
+            return 1;
+        }
+        PlanNode input = Distribution.partialInput(fragment);
+        double groups = 1;
+        for (int k : keys) {
+            int column = Distribution.sourceColumn(input, k);
+            long distinct = column < 0 ? -1 : table.stats().column(column).distinct();
+            if (distinct < 0) {
+                return unitRows; // an expression or unknown column: assume every row its own group
+            }
+            groups *= Math.max(1, distinct);
+        }
+        return (long) Math.min(unitRows, groups);
+    }
+
+    /** Encoded bytes of {@code rows} rows of the fragment's output. */
+    static long bytes(PlanNode fragment, long rows) {
+        long width = 0;
+        for (FerryType t : fragment.types()) {
+            width += t.physical() == Physical.BYTES ? 24 : 8;
+        }
+        return 1024 + rows * width;
+    }
+}

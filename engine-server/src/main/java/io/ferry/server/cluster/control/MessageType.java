@@ -1,0 +1,22 @@
+package io.ferry.server.cluster.control;
+
+/** Frame types of the control protocol (DESIGN.md: the coordinator's control plane). */
+public final class MessageType {
+    /** node → coordinator, call: a node introduces itself ({@code NodeHello}); the reply is its id. */
+    public static final int HELLO = 1;
+    /** node → coordinator, notice: load report ({@code NodeLoad}). */
+    public static final int HEARTBEAT = 2;
+    /** coordinator → node, call: allocate and register a region for blocks; the reply is its descriptor. */
+    public static final int ALLOCATE = 3;
+    /** coordinator → node, call: deregister and free a region. */
+    public static final int FREE = 4;
+    /** coordinator → node, call: run a plan fragment on blocks (function shipping). */
+    public static final int RUN_FRAGMENT = 5;
+    /** coordinator → node, call: write a held result into a region the coordinator registered. */
+    public static final int WRITE_RESULT = 6;
+    /** coordinator → node, notice: stop a query's fragment and drop what it holds. */
+    public static final int CANCEL = 7;
+
+    private MessageType() {
+    }
+}
