@@ -23,6 +23,7 @@ public final class SqlStates {
     public static final String QUERY_CANCELED = "57014";
     /** A peer could not be reached or went away (class 08, connection exception). */
     public static final String CONNECTION_FAILURE = "08006";
+    public static final String PROTOCOL_VIOLATION = "08P01";
     public static final String UNABLE_TO_CONNECT = "08001";
     public static final String FEATURE_NOT_SUPPORTED = "0A000";
     public static final String UNDEFINED_OBJECT = "42704";

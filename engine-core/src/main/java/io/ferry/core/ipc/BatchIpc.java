@@ -1,0 +1,251 @@
+package io.ferry.core.ipc;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.channels.Channels;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampMilliVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.compression.CompressionUtil;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.BytesVector;
+import io.ferry.core.vector.DoubleVector;
+import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.Vector;
+
+/**
+ * Result tables as an Arrow IPC stream, optionally LZ4-compressed ({@link Lz4FrameCodec}): what a worker writes into
+ * the coordinator's region under function shipping. Types: BOOLEAN as Bit, INTEGER as Int32, BIGINT as Int64, DATE
+ * as DateDay, TIMESTAMP as millisecond timestamps, DOUBLE as Float8, VARCHAR as Utf8, and DECIMAL as its unscaled
+ * Int64 (both ends know the scale from the plan; Ferry's decimals hold at most 18 digits).
+ */
+public final class BatchIpc {
+    private BatchIpc() {
+    }
+
+    public static byte[] write(List<Batch> batches, List<FerryType> types, boolean compress, BufferAllocator allocator) {
+        List<Field> fields = new ArrayList<>();
+        for (int c = 0; c < types.size(); c++) {
+            fields.add(new Field("c" + c, FieldType.nullable(arrowType(types.get(c))), null));
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(new Schema(fields), allocator);
+                ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(bytes),
+                        IpcOption.DEFAULT, Lz4FrameCodec.FACTORY, compress ? CompressionUtil.CodecType.LZ4_FRAME
+                                : CompressionUtil.CodecType.NO_COMPRESSION)) {
+            writer.start();
+            for (Batch b : batches) {
+                int n = b.rowCount();
+                if (n == 0) {
+                    continue;
+                }
+                for (int c = 0; c < types.size(); c++) {
+                    fill(root.getVector(c), b.column(c), n);
+                }
+                root.setRowCount(n);
+                writer.writeBatch();
+            }
+            writer.end();
+        } catch (IOException e) {
+            throw new IllegalStateException("writing a result as Arrow IPC failed", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    public static List<Batch> read(byte[] bytes, int offset, int length, List<FerryType> types,
+            BufferAllocator allocator) {
+        List<Batch> out = new ArrayList<>();
+        try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(bytes, offset, length),
+                allocator, Lz4FrameCodec.FACTORY)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            if (root.getFieldVectors().size() != types.size()) {
+                throw corrupt("it has " + root.getFieldVectors().size() + " columns, the plan " + types.size());
+            }
+            while (reader.loadNextBatch()) {
+                int n = root.getRowCount();
+                Vector[] cols = new Vector[types.size()];
+                for (int c = 0; c < cols.length; c++) {
+                    cols[c] = toFerry(root.getVector(c), types.get(c), n);
+                }
+                out.add(new Batch(n, cols));
+            }
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof FerryException f) {
+                throw f;
+            }
+            throw corrupt("cannot be read (" + e + ")");
+        }
+        return out;
+    }
+
+    private static FerryException corrupt(String why) {
+        return new FerryException(SqlStates.PROTOCOL_VIOLATION, "malformed result from a node: " + why);
+    }
+
+    private static ArrowType arrowType(FerryType t) {
+        return switch (t.kind()) {
+            case BOOLEAN -> ArrowType.Bool.INSTANCE;
+            case INTEGER -> new ArrowType.Int(32, true);
+            case BIGINT, DECIMAL -> new ArrowType.Int(64, true);
+            case DATE -> new ArrowType.Date(DateUnit.DAY);
+            case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MILLISECOND, null);
+            case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+            case VARCHAR -> ArrowType.Utf8.INSTANCE;
+        };
+    }
+
+    private static void fill(FieldVector target, Vector v, int n) {
+        target.reset();
+        if (target instanceof VarCharVector s) {
+            BytesVector b = (BytesVector) v;
+            s.allocateNew(Math.max(1, b.offsets()[n] - b.offsets()[0]), n);
+            for (int i = 0; i < n; i++) {
+                if (b.isNull(i)) {
+                    s.setNull(i);
+                } else {
+                    s.set(i, b.data(), b.start(i), b.length(i));
+                }
+            }
+        } else if (target instanceof Float8Vector d) {
+            d.allocateNew(n);
+            DoubleVector dv = (DoubleVector) v;
+            for (int i = 0; i < n; i++) {
+                if (dv.isNull(i)) {
+                    d.setNull(i);
+                } else {
+                    d.set(i, dv.get(i));
+                }
+            }
+        } else {
+            LongVector l = (LongVector) v;
+            fillLong(target, l, n);
+        }
+        target.setValueCount(n);
+    }
+
+    private static void fillLong(FieldVector target, LongVector l, int n) {
+        if (target instanceof BigIntVector t) {
+            t.allocateNew(n);
+            for (int i = 0; i < n; i++) {
+                if (l.isNull(i)) {
+                    t.setNull(i);
+                } else {
+                    t.set(i, l.get(i));
+                }
+            }
+        } else if (target instanceof IntVector t) {
+            t.allocateNew(n);
+            for (int i = 0; i < n; i++) {
+                if (l.isNull(i)) {
+                    t.setNull(i);
+                } else {
+                    t.set(i, (int) l.get(i));
+                }
+            }
+        } else if (target instanceof DateDayVector t) {
+            t.allocateNew(n);
+            for (int i = 0; i < n; i++) {
+                if (l.isNull(i)) {
+                    t.setNull(i);
+                } else {
+                    t.set(i, (int) l.get(i));
+                }
+            }
+        } else if (target instanceof TimeStampMilliVector t) {
+            t.allocateNew(n);
+            for (int i = 0; i < n; i++) {
+                if (l.isNull(i)) {
+                    t.setNull(i);
+                } else {
+                    t.set(i, l.get(i));
+                }
+            }
+        } else if (target instanceof BitVector t) {
+            t.allocateNew(n);
+            for (int i = 0; i < n; i++) {
+                if (l.isNull(i)) {
+                    t.setNull(i);
+                } else {
+                    t.set(i, l.get(i) != 0 ? 1 : 0);
+                }
+            }
+        } else {
+            throw new IllegalStateException("no Arrow mapping for " + target.getClass().getSimpleName());
+        }
+    }
+
+    private static Vector toFerry(FieldVector v, FerryType type, int n) {
+        boolean[] nulls = null;
+        for (int i = 0; i < n; i++) {
+            if (v.isNull(i)) {
+                if (nulls == null) {
+                    nulls = new boolean[n];
+                }
+                nulls[i] = true;
+            }
+        }
+        if (v instanceof VarCharVector s) {
+            BytesVector.Builder b = new BytesVector.Builder(n);
+            for (int i = 0; i < n; i++) {
+                if (nulls != null && nulls[i]) {
+                    b.appendNull();
+                } else {
+                    b.append(s.get(i));
+                }
+            }
+            return b.build();
+        }
+        if (v instanceof Float8Vector d) {
+            double[] out = new double[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = nulls != null && nulls[i] ? 0 : d.get(i);
+            }
+            return new DoubleVector(out, nulls, n);
+        }
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+                continue;
+            }
+            if (v instanceof BigIntVector t) {
+                out[i] = t.get(i);
+            } else if (v instanceof IntVector t) {
+                out[i] = t.get(i);
+            } else if (v instanceof DateDayVector t) {
+                out[i] = t.get(i);
+            } else if (v instanceof TimeStampMilliVector t) {
+                out[i] = t.get(i);
+            } else if (v instanceof BitVector t) {
+                out[i] = t.get(i);
+            } else {
+                throw corrupt("column of " + type + " arrived as " + v.getField().getType());
+            }
+        }
+        return new LongVector(out, nulls, n);
+    }
+}
