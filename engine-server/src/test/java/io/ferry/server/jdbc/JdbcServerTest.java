@@ -75,7 +75,8 @@ class JdbcServerTest {
             DatabaseMetaData md = c.getMetaData();
             // Ferry has no catalogs: TABLE_CAT is NULL everywhere, so there is none to list.
             assertEquals(List.of(), column(md.getCatalogs(), "TABLE_CAT"));
-            assertEquals(List.of("ferry"), column(md.getSchemas(), "TABLE_SCHEM"));
+            // sys holds what the engine tells about itself (nodes, tables, blocks).
+            assertEquals(List.of("ferry", "sys"), column(md.getSchemas(), "TABLE_SCHEM"));
             assertEquals(List.of("ferry"), column(md.getSchemas(null, "fer%"), "TABLE_SCHEM"));
             assertEquals(List.of(), column(md.getSchemas(null, "meta%"), "TABLE_SCHEM"));
         }
