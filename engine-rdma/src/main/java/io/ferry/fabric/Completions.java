@@ -15,8 +15,13 @@ public final class Completions {
     }
 
     public static void await(CompletableFuture<?> op, Duration timeout, String what) {
+        result(op, timeout, what);
+    }
+
+    /** The operation's result, waiting at most {@code timeout}. */
+    public static <T> T result(CompletableFuture<T> op, Duration timeout, String what) {
         try {
-            op.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return op.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw FabricException.timedOut(what, timeout);
         } catch (ExecutionException e) {

@@ -114,7 +114,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     }
 
     private RemoteRegion allocate(Member holder, long bytes, boolean shared) {
-        RegionDescriptor d = Completions.await(holder.channel().call(MessageType.ALLOCATE,
+        RegionDescriptor d = Completions.result(holder.channel().call(MessageType.ALLOCATE,
                 new WireWriter().writeLong(bytes)), timeout, "allocating block memory on " + holder.describe())
                 .readDescriptor();
         RemoteRegion r = new RemoteRegion(regions.size(), holder, d, shared);

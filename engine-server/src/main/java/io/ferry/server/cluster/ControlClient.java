@@ -95,7 +95,7 @@ final class ControlClient implements AutoCloseable {
                     }
                 }
             }, "the coordinator at " + coordinator);
-            WireReader welcome = Completions.await(c.call(MessageType.HELLO, hello.encode()), timeout,
+            WireReader welcome = Completions.result(c.call(MessageType.HELLO, hello.encode()), timeout,
                     "joining the coordinator at " + coordinator);
             int id = welcome.readInt();
             channel = c;

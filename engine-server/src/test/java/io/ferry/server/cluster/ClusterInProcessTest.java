@@ -1,0 +1,105 @@
+package io.ferry.server.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.ferry.fabric.Fabrics;
+import io.ferry.sql.EngineConfig;
+
+/**
+ * A coordinator and two workers in one JVM over the tcp fabric: tables are placed on the workers, and queries answer
+ * the same in forced function shipping, forced data shipping and auto mode.
+ */
+class ClusterInProcessTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static Coordinator coordinator;
+    private static final List<DataNode> nodes = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(64 * 1024)
+                .withMemoryLimit(256L << 20);
+        coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, Fabrics.Kind.TCP, TIMEOUT,
+                List.of()));
+        InetSocketAddress control = coordinator.cluster().address();
+        for (int i = 1; i <= 2; i++) {
+            nodes.add(DataNode.start(new DataNode.Options(Role.WORKER, "w" + i, "127.0.0.1", control, 1,
+                    64L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
+        }
+        assertTrue(coordinator.cluster().awaitNodes(2, Duration.ofSeconds(30)), "workers joined");
+        try (Connection c = coordinator.engine().connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE r (a BIGINT, b BIGINT)");
+            StringBuilder values = new StringBuilder();
+            for (int i = 0; i < 20_000; i++) {
+                values.append(values.length() == 0 ? "" : ", ").append('(').append(i).append(", ").append(i % 97)
+                        .append(')');
+            }
+            s.execute("INSERT INTO r VALUES " + values);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (coordinator != null) {
+            coordinator.close();
+        }
+        for (DataNode n : nodes) {
+            n.close();
+        }
+    }
+
+    private static Map<Long, Long> groupBy(Statement s) throws SQLException {
+        Map<Long, Long> out = new TreeMap<>();
+        try (ResultSet rs = s.executeQuery("SELECT b, COUNT(*), SUM(a) FROM r GROUP BY b")) {
+            while (rs.next()) {
+                out.put(rs.getLong(1), rs.getLong(2) * 1_000_000_000L + rs.getLong(3));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void everyShippingModeAnswersTheSame() throws SQLException {
+        try (Connection c = coordinator.engine().connect(); Statement s = c.createStatement()) {
+            Map<Long, Long> expected = new TreeMap<>();
+            for (long i = 0; i < 20_000; i++) {
+                expected.merge(i % 97, 1_000_000_000L + i, Long::sum);
+            }
+            for (String mode : List.of("function", "data", "auto")) {
+                s.execute("SET shipping = '" + mode + "'");
+                assertEquals(expected, groupBy(s), mode);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT node, mode FROM sys.fragments")) {
+                List<String> seen = new ArrayList<>();
+                while (rs.next()) {
+                    seen.add(rs.getString(1) + ":" + rs.getString(2));
+                }
+                assertTrue(seen.contains("w1:function") && seen.contains("w2:data"), seen.toString());
+            }
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.nodes WHERE state = 'up'")) {
+                rs.next();
+                assertEquals(2, rs.getLong(1));
+            }
+            try (ResultSet rs = s.executeQuery("SELECT nodes, blocks FROM sys.tables WHERE name = 'r'")) {
+                rs.next();
+                assertEquals(2, rs.getInt(1), "blocks spread over both workers");
+                assertTrue(rs.getInt(2) >= 2);
+            }
+        }
+    }
+}
