@@ -3,9 +3,11 @@ package io.ferry.core.ipc;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.zip.CRC32C;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -43,6 +45,10 @@ import io.ferry.core.vector.Vector;
  * the coordinator's region under function shipping. Types: BOOLEAN as Bit, INTEGER as Int32, BIGINT as Int64, DATE
  * as DateDay, TIMESTAMP as millisecond timestamps, DOUBLE as Float8, VARCHAR as Utf8, and DECIMAL as its unscaled
  * Int64 (both ends know the scale from the plan; Ferry's decimals hold at most 18 digits).
+ *
+ * <p>The stream sits behind a 12-byte header — magic, length and a CRC32C of the stream — checked before Arrow parses
+ * a byte: Arrow's readers trust buffer offsets (with unchecked memory access on, a corrupt offset reads outside the
+ * buffer), so a result damaged on its way must be rejected first.
  */
 public final class BatchIpc {
     private BatchIpc() {
@@ -74,13 +80,41 @@ public final class BatchIpc {
         } catch (IOException e) {
             throw new IllegalStateException("writing a result as Arrow IPC failed", e);
         }
-        return bytes.toByteArray();
+        byte[] stream = bytes.toByteArray();
+        byte[] out = new byte[HEADER + stream.length];
+        ByteBuffer header = ByteBuffer.wrap(out);
+        header.putInt(MAGIC).putInt(stream.length).putInt(crc(stream, 0, stream.length));
+        System.arraycopy(stream, 0, out, HEADER, stream.length);
+        return out;
+    }
+
+    private static final int MAGIC = 0x46524553; // "FRES"
+    private static final int HEADER = 12;
+
+    private static int crc(byte[] b, int from, int length) {
+        CRC32C crc = new CRC32C();
+        crc.update(b, from, length);
+        return (int) crc.getValue();
     }
 
     public static List<Batch> read(byte[] bytes, int offset, int length, List<FerryType> types,
             BufferAllocator allocator) {
+        if (length < HEADER) {
+            throw corrupt("it has only " + length + " bytes");
+        }
+        ByteBuffer header = ByteBuffer.wrap(bytes, offset, HEADER);
+        int magic = header.getInt();
+        int streamLength = header.getInt();
+        int checksum = header.getInt();
+        if (magic != MAGIC || streamLength != length - HEADER) {
+            throw corrupt("its header does not match its " + length + " bytes");
+        }
+        if (crc(bytes, offset + HEADER, streamLength) != checksum) {
+            throw corrupt("its checksum does not match (damaged in transit)");
+        }
         List<Batch> out = new ArrayList<>();
-        try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(bytes, offset, length),
+        try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(bytes, offset + HEADER,
+                streamLength),
                 allocator, Lz4FrameCodec.FACTORY)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             if (root.getFieldVectors().size() != types.size()) {
