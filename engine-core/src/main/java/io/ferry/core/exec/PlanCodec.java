@@ -39,7 +39,8 @@ import io.ferry.core.vector.Vector;
 public final class PlanCodec {
     private static final int MAGIC = 0x46504C4E; // "FPLN"
     private static final int VERSION = 1;
-    private static final int MAX_DEPTH = 1000;
+    /** Far deeper than any plan Calcite makes, and shallow enough for any thread's stack. */
+    private static final int MAX_DEPTH = 256;
 
     private static final int SCAN = 1, FILTER = 2, PROJECT = 3, AGGREGATE = 4, PARTIAL = 5, MERGE = 6, GATHER = 7,
             JOIN = 8, SORT = 9, VALUES = 10;
@@ -269,11 +270,11 @@ public final class PlanCodec {
             return plan;
         } catch (BufferUnderflowException e) {
             throw malformed("the plan ends early");
+        } catch (FerryException e) {
+            // A value a constructor refused (a sample percentage out of range, ...): the message is malformed.
+            throw SqlStates.PROTOCOL_VIOLATION.equals(e.sqlState()) ? e : malformed(e.getMessage());
         } catch (IllegalArgumentException | IllegalStateException | ClassCastException
                 | IndexOutOfBoundsException e) {
-            if (e instanceof FerryException f) {
-                throw f;
-            }
             throw malformed(e.getMessage());
         }
     }
