@@ -160,7 +160,8 @@ class FerryCliTest {
         assertTrue(version.out().startsWith("Ferry "), version.out());
         Run none = ferry();
         assertEquals(2, none.exitCode());
-        assertTrue(none.err().contains("local, sql, gen, load or fabric"), none.err());
+        assertTrue(none.err().contains("local, coordinator, memory, compute, worker, sql, gen, load or fabric"),
+                none.err());
         assertEquals(2, ferry("local", "--memory", "lots").exitCode());
     }
 
