@@ -88,8 +88,9 @@ public final class TableAppender implements AutoCloseable {
         }
         writeBlocks(true);
         done = true;
-        table.publish(List.copyOf(staged));
-        staged.clear();
+        List<Block> blocks = List.copyOf(staged);
+        staged.clear(); // publish owns them now, even when it fails (it releases them if the table was dropped)
+        table.publish(blocks);
     }
 
     /** Discards whatever was staged and not committed. */
