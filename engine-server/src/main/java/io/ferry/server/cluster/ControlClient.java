@@ -99,7 +99,7 @@ final class ControlClient implements AutoCloseable {
                     "joining the coordinator at " + coordinator);
             int id = welcome.readInt();
             channel = c;
-            LOG.info("joined the cluster of {} as {} {} (node {})", coordinator, hello.role().label(), hello.name(), id);
+            LOG.info("joined the cluster of {}:{} as {} {} (node {})", coordinator.getHostString(), coordinator.getPort(), hello.role().label(), hello.name(), id);
             onJoined.accept(id);
         } catch (RuntimeException e) {
             long now = System.nanoTime();

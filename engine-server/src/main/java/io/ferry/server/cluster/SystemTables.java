@@ -27,15 +27,15 @@ public final class SystemTables {
                 col("latency_us", FerryType.DOUBLE), col("agg_rows_per_s", FerryType.DOUBLE),
                 col("down_reason", FerryType.VARCHAR)), () -> nodes(cluster)));
         engine.systemTables().put("tables", new SystemTable(List.of(col("name", FerryType.VARCHAR),
-                col("rows", FerryType.BIGINT), col("blocks", FerryType.INTEGER), col("bytes", FerryType.BIGINT),
+                col("row_count", FerryType.BIGINT), col("blocks", FerryType.INTEGER), col("bytes", FerryType.BIGINT),
                 col("nodes", FerryType.INTEGER)), () -> tables(engine, storage)));
         engine.systemTables().put("blocks", new SystemTable(List.of(col("table_name", FerryType.VARCHAR),
                 col("position", FerryType.INTEGER), col("node", FerryType.VARCHAR), col("region", FerryType.INTEGER),
-                col("offset", FerryType.BIGINT), col("length", FerryType.INTEGER), col("rows", FerryType.INTEGER)),
+                col("block_offset", FerryType.BIGINT), col("block_length", FerryType.INTEGER), col("row_count", FerryType.INTEGER)),
                 () -> blocks(engine, storage)));
         engine.systemTables().put("fragments", new SystemTable(List.of(col("query_id", FerryType.BIGINT),
                 col("table_name", FerryType.VARCHAR), col("node", FerryType.VARCHAR), col("mode", FerryType.VARCHAR),
-                col("reason", FerryType.VARCHAR), col("rows", FerryType.BIGINT), col("bytes", FerryType.BIGINT),
+                col("reason", FerryType.VARCHAR), col("row_count", FerryType.BIGINT), col("bytes", FerryType.BIGINT),
                 col("result_bytes", FerryType.BIGINT), col("fs_cost_ms", FerryType.DOUBLE),
                 col("ds_cost_ms", FerryType.DOUBLE), col("elapsed_ms", FerryType.DOUBLE),
                 col("node_cpu_ms", FerryType.DOUBLE)), () -> fragments(runner)));
