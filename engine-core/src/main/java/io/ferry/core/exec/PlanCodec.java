@@ -1,14 +1,17 @@
 package io.ferry.core.exec;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.BufferUnderflowException;
+import static java.util.Objects.requireNonNull;
+
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -30,467 +33,800 @@ import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
 /**
- * Plan fragments as bytes, for function shipping: the coordinator encodes the fragment a node runs, the node decodes
- * it. Enums travel by name, so reordering a Java enum never changes the meaning of a message. A scan carries its
- * table's name and schema and decodes to a {@link TableRef}; which blocks it reads travels beside the plan, per scan
- * in {@link #scans} order. Decoding treats its input as untrusted: every count is checked against the bytes left,
- * nesting is bounded, and any malformed input fails with SQLSTATE 08P01.
+ * The wire form of a plan fragment, which a coordinator sends to a worker.
+ *
+ * <p>Layout (big-endian): the magic {@code "FPLN"}, a 16-bit version, one node, and nothing after it. A node or an
+ * expression is a one-byte code followed by its fields in record order (a Literal's type comes before its value,
+ * since the type says how the value is written). Counts and lengths are 32-bit; strings are UTF-8 after their byte
+ * length; doubles travel as their raw bits, so NaN and -0.0 survive; an optional field is a presence byte (0 or 1)
+ * and then the field. Enums travel by name, so adding or reordering constants keeps old bytes meaningful, and a name
+ * this build does not know is rejected rather than misread. A scan carries its table's name and schema only: the
+ * receiver gets a {@link TableRef} and its {@link ScanBinder} finds the blocks.
+ *
+ * <p>Decoding treats the bytes as hostile: every count is checked against the bytes left before anything is sized by
+ * it, every column reference against its input's width, every code against the known ones, and nesting against
+ * {@link #MAX_DEPTH}; whatever is wrong raises {@link FerryException} with SQLSTATE 08P01, never another exception.
  */
 public final class PlanCodec {
-    private static final int MAGIC = 0x46504C4E; // "FPLN"
-    private static final int VERSION = 1;
-    /** Far deeper than any plan Calcite makes, and shallow enough for any thread's stack. */
-    private static final int MAX_DEPTH = 256;
+    /** Nodes and expressions nested along one path, at most. Deeper input would risk the decoder's stack. */
+    public static final int MAX_DEPTH = 1000;
 
-    private static final int SCAN = 1, FILTER = 2, PROJECT = 3, AGGREGATE = 4, PARTIAL = 5, MERGE = 6, GATHER = 7,
-            JOIN = 8, SORT = 9, VALUES = 10;
-    private static final int INPUT_REF = 1, LITERAL = 2, CALL = 3;
+    static final int MAGIC = 0x46504C4E; // "FPLN"
+    static final short VERSION = 1;
+
+    // Codes are part of the format: never renumber or reuse one.
+    private static final byte SCAN = 1;
+    private static final byte FILTER = 2;
+    private static final byte PROJECT = 3;
+    private static final byte AGGREGATE = 4;
+    private static final byte PARTIAL_AGGREGATE = 5;
+    private static final byte MERGE_AGGREGATE = 6;
+    private static final byte GATHER = 7;
+    private static final byte JOIN = 8;
+    private static final byte SORT = 9;
+    private static final byte VALUES = 10;
+
+    private static final byte INPUT_REF = 1;
+    private static final byte LITERAL = 2;
+    private static final byte CALL = 3;
+
+    /** Longer than any constant name; keeps a corrupt name out of error messages. */
+    private static final int MAX_ENUM_NAME = 64;
 
     private PlanCodec() {
     }
 
-    /** The scans of a plan in pre-order, left inputs first: how sender and receiver number them. */
+    public static byte[] encode(PlanNode plan) {
+        requireNonNull(plan, "plan is null");
+        Encoder out = new Encoder();
+        out.i32(MAGIC);
+        out.i16(VERSION);
+        out.node(plan, 1);
+        return out.toByteArray();
+    }
+
+    public static PlanNode decode(byte[] bytes) {
+        requireNonNull(bytes, "bytes is null");
+        Decoder in = new Decoder(ByteBuffer.wrap(bytes));
+        int magic = in.i32();
+        if (magic != MAGIC) {
+            throw violation("it does not start with the plan magic (got 0x" + Integer.toHexString(magic) + ")");
+        }
+        int version = in.i16();
+        if (version != VERSION) {
+            throw violation("its format version is " + version + ", this node reads version " + VERSION
+                    + "; run the same Ferry version on every node");
+        }
+        PlanNode plan = in.node();
+        if (in.remaining() != 0) {
+            throw violation(in.remaining() + " bytes follow the plan");
+        }
+        return plan;
+    }
+
+    /**
+     * The scans of {@code plan} in pre-order, inputs left before right: the order in which {@link #encode} writes
+     * them, so a sender and a receiver agree on what "scan #i" is. The order is a property of the tree alone: a
+     * {@link PlanNode.MergeAggregate}'s aggregate counts too, although the executor reads it only for its types.
+     */
     public static List<PlanNode.Scan> scans(PlanNode plan) {
         List<PlanNode.Scan> out = new ArrayList<>();
-        collect(plan, out);
+        collectScans(plan, out);
         return out;
     }
 
-    private static void collect(PlanNode n, List<PlanNode.Scan> out) {
-        if (n instanceof PlanNode.Scan s) {
-            out.add(s);
-        } else if (n instanceof PlanNode.Filter f) {
-            collect(f.input(), out);
-        } else if (n instanceof PlanNode.Project p) {
-            collect(p.input(), out);
-        } else if (n instanceof PlanNode.Aggregate a) {
-            collect(a.input(), out);
-        } else if (n instanceof PlanNode.PartialAggregate p) {
-            collect(p.aggregate(), out);
-        } else if (n instanceof PlanNode.MergeAggregate m) {
-            collect(m.aggregate(), out);
-            collect(m.partials(), out);
-        } else if (n instanceof PlanNode.Gather g) {
-            collect(g.fragment(), out);
-        } else if (n instanceof PlanNode.Join j) {
-            collect(j.left(), out);
-            collect(j.right(), out);
-        } else if (n instanceof PlanNode.Sort s) {
-            collect(s.input(), out);
+    private static void collectScans(PlanNode node, List<PlanNode.Scan> out) {
+        if (node instanceof PlanNode.Scan scan) {
+            out.add(scan);
+        }
+        for (PlanNode input : inputs(node)) {
+            collectScans(input, out);
         }
     }
 
-    public static byte[] encode(PlanNode plan) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(MAGIC);
-            out.writeByte(VERSION);
-            node(out, plan);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** A node's children in encoding order. */
+    private static List<PlanNode> inputs(PlanNode node) {
+        if (node instanceof PlanNode.Filter f) {
+            return List.of(f.input());
+        } else if (node instanceof PlanNode.Project p) {
+            return List.of(p.input());
+        } else if (node instanceof PlanNode.Aggregate a) {
+            return List.of(a.input());
+        } else if (node instanceof PlanNode.PartialAggregate p) {
+            return List.of(p.aggregate());
+        } else if (node instanceof PlanNode.MergeAggregate m) {
+            return List.of(m.aggregate(), m.partials());
+        } else if (node instanceof PlanNode.Gather g) {
+            return List.of(g.fragment());
+        } else if (node instanceof PlanNode.Join j) {
+            return List.of(j.left(), j.right());
+        } else if (node instanceof PlanNode.Sort s) {
+            return List.of(s.input());
         }
-        return bytes.toByteArray();
+        return List.of();
     }
 
-    private static void node(DataOutputStream out, PlanNode n) throws IOException {
-        if (n instanceof PlanNode.Scan s) {
-            out.writeByte(SCAN);
-            string(out, s.table().name());
-            List<Column> cols = s.table().schema().columns();
-            out.writeInt(cols.size());
-            for (Column c : cols) {
-                string(out, c.name());
-                type(out, c.type());
-                out.writeBoolean(c.nullable());
-            }
-            ints(out, s.columns());
-            out.writeBoolean(s.sample() != null);
-            if (s.sample() != null) {
-                string(out, s.sample().method().name());
-                out.writeDouble(s.sample().percent());
-                out.writeLong(s.sample().seed());
-                out.writeBoolean(s.sample().repeatable());
-            }
-        } else if (n instanceof PlanNode.Filter f) {
-            out.writeByte(FILTER);
-            node(out, f.input());
-            expr(out, f.condition());
-        } else if (n instanceof PlanNode.Project p) {
-            out.writeByte(PROJECT);
-            node(out, p.input());
-            out.writeInt(p.exprs().size());
-            for (Expr e : p.exprs()) {
-                expr(out, e);
-            }
-        } else if (n instanceof PlanNode.Aggregate a) {
-            out.writeByte(AGGREGATE);
-            aggregate(out, a);
-        } else if (n instanceof PlanNode.PartialAggregate p) {
-            out.writeByte(PARTIAL);
-            aggregate(out, p.aggregate());
-        } else if (n instanceof PlanNode.MergeAggregate m) {
-            out.writeByte(MERGE);
-            aggregate(out, m.aggregate());
-            node(out, m.partials());
-        } else if (n instanceof PlanNode.Gather g) {
-            out.writeByte(GATHER);
-            node(out, g.fragment());
-        } else if (n instanceof PlanNode.Join j) {
-            out.writeByte(JOIN);
-            node(out, j.left());
-            node(out, j.right());
-            string(out, j.kind().name());
-            ints(out, j.leftKeys());
-            ints(out, j.rightKeys());
-            out.writeBoolean(j.residual() != null);
-            if (j.residual() != null) {
-                expr(out, j.residual());
-            }
-        } else if (n instanceof PlanNode.Sort s) {
-            out.writeByte(SORT);
-            node(out, s.input());
-            out.writeInt(s.keys().size());
-            for (SortKey k : s.keys()) {
-                out.writeInt(k.column());
-                out.writeBoolean(k.descending());
-                out.writeBoolean(k.nullsFirst());
-            }
-            out.writeLong(s.offset());
-            out.writeLong(s.fetch());
-        } else if (n instanceof PlanNode.Values v) {
-            out.writeByte(VALUES);
-            out.writeInt(v.types().size());
-            for (FerryType t : v.types()) {
-                type(out, t);
-            }
-            batch(out, v.rows(), v.types());
-        } else {
-            throw new IllegalArgumentException("cannot encode " + n.getClass().getSimpleName());
-        }
+    private static FerryException violation(String what) {
+        return new FerryException(SqlStates.PROTOCOL_VIOLATION, "malformed plan fragment: " + what + ".");
     }
 
-    private static void aggregate(DataOutputStream out, PlanNode.Aggregate a) throws IOException {
-        node(out, a.input());
-        ints(out, a.groupKeys());
-        out.writeInt(a.calls().size());
-        for (AggCall c : a.calls()) {
-            string(out, c.kind().name());
-            out.writeInt(c.arg());
-            type(out, c.type());
-        }
-    }
+    /** Appends to a growing heap buffer; writing cannot fail, unlike a stream. */
+    private static final class Encoder {
+        private ByteBuffer buf = ByteBuffer.allocate(256);
 
-    private static void expr(DataOutputStream out, Expr e) throws IOException {
-        if (e instanceof InputRef r) {
-            out.writeByte(INPUT_REF);
-            out.writeInt(r.index());
-            type(out, r.type());
-        } else if (e instanceof Literal l) {
-            out.writeByte(LITERAL);
-            type(out, l.type());
-            out.writeBoolean(l.value() != null);
-            if (l.value() instanceof Long v) {
-                out.writeLong(v);
-            } else if (l.value() instanceof Double v) {
-                out.writeDouble(v);
-            } else if (l.value() instanceof String v) {
-                string(out, v);
-            }
-        } else if (e instanceof Call c) {
-            out.writeByte(CALL);
-            string(out, c.op().name());
-            type(out, c.type());
-            out.writeInt(c.args().size());
-            for (Expr a : c.args()) {
-                expr(out, a);
+        byte[] toByteArray() {
+            return Arrays.copyOf(buf.array(), buf.position());
+        }
+
+        private void ensure(int n) {
+            if (buf.remaining() < n) {
+                ByteBuffer bigger = ByteBuffer.allocate(Math.max(buf.capacity() * 2, buf.position() + n));
+                buf.flip();
+                bigger.put(buf);
+                buf = bigger;
             }
         }
-    }
 
-    private static void batch(DataOutputStream out, Batch b, List<FerryType> types) throws IOException {
-        int n = b.rowCount();
-        out.writeInt(n);
-        for (int c = 0; c < types.size(); c++) {
-            Vector v = b.column(c);
-            for (int i = 0; i < n; i++) {
-                out.writeBoolean(v.isNull(i));
+        void u8(int v) {
+            ensure(1);
+            buf.put((byte) v);
+        }
+
+        void i16(short v) {
+            ensure(2);
+            buf.putShort(v);
+        }
+
+        void i32(int v) {
+            ensure(4);
+            buf.putInt(v);
+        }
+
+        void i64(long v) {
+            ensure(8);
+            buf.putLong(v);
+        }
+
+        void f64(double v) {
+            i64(Double.doubleToRawLongBits(v));
+        }
+
+        void bool(boolean v) {
+            u8(v ? 1 : 0);
+        }
+
+        void bytes(byte[] b, int from, int len) {
+            ensure(len);
+            buf.put(b, from, len);
+        }
+
+        void string(String s) {
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            i32(b.length);
+            bytes(b, 0, b.length);
+        }
+
+        void name(Enum<?> e) {
+            string(e.name());
+        }
+
+        void ints(int[] values) {
+            i32(values.length);
+            for (int v : values) {
+                i32(v);
+            }
+        }
+
+        /** Refuses what the receiver would refuse, so a too-deep plan fails here with a reason, not as corruption. */
+        private static void checkDepth(int depth) {
+            if (depth > MAX_DEPTH) {
+                throw new FerryException(SqlStates.STATEMENT_TOO_COMPLEX, "the plan nests operators and expressions "
+                        + "more than " + MAX_DEPTH + " deep and cannot be sent to other nodes; simplify the query");
+            }
+        }
+
+        void node(PlanNode node, int depth) {
+            checkDepth(depth);
+            if (node instanceof PlanNode.Scan s) {
+                u8(SCAN);
+                string(s.table().name());
+                schema(s.table().schema());
+                ints(s.columns());
+                bool(s.sample() != null);
+                if (s.sample() != null) {
+                    name(s.sample().method());
+                    f64(s.sample().percent());
+                    i64(s.sample().seed());
+                    bool(s.sample().repeatable());
+                }
+            } else if (node instanceof PlanNode.Filter f) {
+                u8(FILTER);
+                node(f.input(), depth + 1);
+                expr(f.condition(), depth + 1);
+            } else if (node instanceof PlanNode.Project p) {
+                u8(PROJECT);
+                node(p.input(), depth + 1);
+                exprs(p.exprs(), depth + 1);
+            } else if (node instanceof PlanNode.Aggregate a) {
+                u8(AGGREGATE);
+                aggregate(a, depth);
+            } else if (node instanceof PlanNode.PartialAggregate p) {
+                u8(PARTIAL_AGGREGATE);
+                aggregate(p.aggregate(), depth + 1);
+            } else if (node instanceof PlanNode.MergeAggregate m) {
+                u8(MERGE_AGGREGATE);
+                aggregate(m.aggregate(), depth + 1);
+                node(m.partials(), depth + 1);
+            } else if (node instanceof PlanNode.Gather g) {
+                u8(GATHER);
+                node(g.fragment(), depth + 1);
+            } else if (node instanceof PlanNode.Join j) {
+                u8(JOIN);
+                node(j.left(), depth + 1);
+                node(j.right(), depth + 1);
+                name(j.kind());
+                ints(j.leftKeys());
+                ints(j.rightKeys());
+                bool(j.residual() != null);
+                if (j.residual() != null) {
+                    expr(j.residual(), depth + 1);
+                }
+            } else if (node instanceof PlanNode.Sort s) {
+                u8(SORT);
+                node(s.input(), depth + 1);
+                i32(s.keys().size());
+                for (SortKey k : s.keys()) {
+                    i32(k.column());
+                    bool(k.descending());
+                    bool(k.nullsFirst());
+                }
+                i64(s.offset());
+                i64(s.fetch());
+            } else if (node instanceof PlanNode.Values v) {
+                u8(VALUES);
+                types(v.types());
+                batch(v.types(), v.rows());
+            } else {
+                throw new IllegalArgumentException("no wire form for " + node.getClass().getSimpleName());
+            }
+        }
+
+        /** An aggregate's fields without a code: inside a partial or merge node its place says what it is. */
+        private void aggregate(PlanNode.Aggregate a, int depth) {
+            checkDepth(depth);
+            node(a.input(), depth + 1);
+            ints(a.groupKeys());
+            i32(a.calls().size());
+            for (AggCall c : a.calls()) {
+                name(c.kind());
+                i32(c.arg());
+                type(c.type());
+            }
+        }
+
+        private void exprs(List<Expr> exprs, int depth) {
+            i32(exprs.size());
+            for (Expr e : exprs) {
+                expr(e, depth);
+            }
+        }
+
+        private void expr(Expr e, int depth) {
+            checkDepth(depth);
+            if (e instanceof InputRef r) {
+                u8(INPUT_REF);
+                i32(r.index());
+                type(r.type());
+            } else if (e instanceof Literal l) {
+                u8(LITERAL);
+                type(l.type());
+                bool(l.value() != null);
+                if (l.value() instanceof Long v) {
+                    i64(v);
+                } else if (l.value() instanceof Double v) {
+                    f64(v);
+                } else if (l.value() instanceof String v) {
+                    string(v);
+                }
+            } else {
+                Call c = (Call) e; // Expr is sealed: InputRef, Literal, Call
+                u8(CALL);
+                name(c.op());
+                exprs(c.args(), depth + 1);
+                type(c.type());
+            }
+        }
+
+        private void type(FerryType t) {
+            name(t.kind());
+            i32(t.precision());
+            i32(t.scale());
+        }
+
+        private void types(List<FerryType> types) {
+            i32(types.size());
+            for (FerryType t : types) {
+                type(t);
+            }
+        }
+
+        private void schema(TableSchema schema) {
+            i32(schema.size());
+            for (Column c : schema.columns()) {
+                string(c.name());
+                type(c.type());
+                bool(c.nullable());
+            }
+        }
+
+        private void batch(List<FerryType> types, Batch rows) {
+            if (rows.columnCount() != types.size()) {
+                throw new IllegalArgumentException("VALUES has " + types.size() + " types but " + rows.columnCount()
+                        + " columns");
+            }
+            int n = rows.rowCount();
+            i32(n);
+            for (int c = 0; c < types.size(); c++) {
+                Vector v = rows.column(c);
+                if (v.physical() != types.get(c).physical() || v.size() != n) {
+                    throw new IllegalArgumentException("VALUES column " + c + " is not " + n + " "
+                            + types.get(c).physical() + " values");
+                }
+                vector(v, n);
+            }
+        }
+
+        private void vector(Vector v, int n) {
+            bool(v.nulls() != null);
+            if (v.nulls() != null) {
+                // A bitmap, row i in bit i % 8 of byte i / 8; spare bits zero so the form is canonical.
+                byte[] bits = new byte[(n + 7) / 8];
+                for (int i = 0; i < n; i++) {
+                    if (v.isNull(i)) {
+                        bits[i >> 3] |= (byte) (1 << (i & 7));
+                    }
+                }
+                bytes(bits, 0, bits.length);
             }
             if (v instanceof LongVector l) {
                 for (int i = 0; i < n; i++) {
-                    out.writeLong(l.get(i));
+                    i64(l.get(i));
                 }
             } else if (v instanceof DoubleVector d) {
                 for (int i = 0; i < n; i++) {
-                    out.writeDouble(d.get(i));
+                    f64(d.get(i));
                 }
-            } else if (v instanceof BytesVector s) {
+            } else {
+                // Lengths, then the bytes: offsets need not start at 0 in a sliced vector, lengths always do.
+                BytesVector b = (BytesVector) v;
                 for (int i = 0; i < n; i++) {
-                    out.writeInt(s.length(i));
-                    out.write(s.data(), s.start(i), s.length(i));
+                    i32(b.length(i));
+                }
+                for (int i = 0; i < n; i++) {
+                    bytes(b.data(), b.start(i), b.length(i));
                 }
             }
         }
     }
 
-    private static void type(DataOutputStream out, FerryType t) throws IOException {
-        string(out, t.kind().name());
-        out.writeInt(t.precision());
-        out.writeInt(t.scale());
-    }
+    /** Reads one fragment, checking as it goes; each failure names what was wrong and at which byte. */
+    private static final class Decoder {
+        private final ByteBuffer in;
+        private final Map<PlanNode, Integer> widths = new IdentityHashMap<>();
+        private int depth;
 
-    private static void ints(DataOutputStream out, int[] values) throws IOException {
-        out.writeInt(values.length);
-        for (int v : values) {
-            out.writeInt(v);
-        }
-    }
-
-    private static void string(DataOutputStream out, String s) throws IOException {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(b.length);
-        out.write(b);
-    }
-
-    /** Decodes a fragment; fails with SQLSTATE 08P01 on anything malformed. */
-    public static PlanNode decode(byte[] bytes) {
-        Reader r = new Reader(ByteBuffer.wrap(bytes));
-        try {
-            if (r.buf.getInt() != MAGIC) {
-                throw malformed("not a Ferry plan fragment (bad magic)");
-            }
-            int version = r.buf.get() & 0xFF;
-            if (version != VERSION) {
-                throw malformed("plan format version " + version + ", this node reads " + VERSION
-                        + ": run the same Ferry version on every node");
-            }
-            PlanNode plan = r.node(0);
-            if (r.buf.hasRemaining()) {
-                throw malformed(r.buf.remaining() + " unexpected bytes after the plan");
-            }
-            return plan;
-        } catch (BufferUnderflowException e) {
-            throw malformed("the plan ends early");
-        } catch (FerryException e) {
-            // A value a constructor refused (a sample percentage out of range, ...): the message is malformed.
-            throw SqlStates.PROTOCOL_VIOLATION.equals(e.sqlState()) ? e : malformed(e.getMessage());
-        } catch (IllegalArgumentException | IllegalStateException | ClassCastException
-                | IndexOutOfBoundsException e) {
-            throw malformed(e.getMessage());
-        }
-    }
-
-    private static FerryException malformed(String why) {
-        return new FerryException(SqlStates.PROTOCOL_VIOLATION, "malformed plan fragment: " + why);
-    }
-
-    private static final class Reader {
-        final ByteBuffer buf;
-
-        Reader(ByteBuffer buf) {
-            this.buf = buf;
+        Decoder(ByteBuffer in) {
+            this.in = in;
         }
 
-        int count(int minBytesEach) {
-            int n = buf.getInt();
-            if (n < 0 || (long) n * minBytesEach > buf.remaining()) {
-                throw malformed("a count of " + n + " does not fit the " + buf.remaining() + " bytes left");
+        int remaining() {
+            return in.remaining();
+        }
+
+        private void need(long n, String what) {
+            if (n > in.remaining()) {
+                throw violation("it ends inside " + what + " at byte " + in.position() + " (" + n + " bytes needed, "
+                        + in.remaining() + " left)");
+            }
+        }
+
+        int u8(String what) {
+            need(1, what);
+            return in.get() & 0xFF;
+        }
+
+        int i16() {
+            need(2, "the header");
+            return in.getShort();
+        }
+
+        int i32() {
+            need(4, "a 32-bit field");
+            return in.getInt();
+        }
+
+        long i64() {
+            need(8, "a 64-bit field");
+            return in.getLong();
+        }
+
+        double f64() {
+            return Double.longBitsToDouble(i64());
+        }
+
+        boolean bool(String what) {
+            int at = in.position();
+            int b = u8(what);
+            if (b > 1) {
+                throw violation(what + " at byte " + at + " is " + b + ", not 0 or 1");
+            }
+            return b == 1;
+        }
+
+        /**
+         * A count of items that take at least {@code minBytes} each. Bounding it by the bytes left is what keeps a
+         * corrupt count from sizing an allocation: nothing is allocated for more items than the input could hold.
+         */
+        int count(String what, int minBytes) {
+            int at = in.position();
+            int n = i32();
+            if (n < 0) {
+                throw violation("the " + what + " at byte " + at + " is negative (" + n + ")");
+            }
+            if ((long) n * minBytes > in.remaining()) {
+                throw violation("the " + what + " at byte " + at + " is " + n + ", more than the "
+                        + in.remaining() + " bytes left can hold");
             }
             return n;
         }
 
-        String string() {
-            byte[] b = new byte[count(1)];
-            buf.get(b);
-            return new String(b, StandardCharsets.UTF_8);
+        String string(String what) {
+            return string(what, Integer.MAX_VALUE);
         }
 
-        <E extends Enum<E>> E name(Class<E> type) {
-            String s = string();
+        private String string(String what, int maxBytes) {
+            int at = in.position();
+            int len = count(what + " length", 1);
+            if (len > maxBytes) {
+                throw violation("the " + what + " at byte " + at + " is " + len + " bytes long, more than "
+                        + maxBytes);
+            }
+            byte[] b = new byte[len];
+            in.get(b);
             try {
-                return Enum.valueOf(type, s);
-            } catch (IllegalArgumentException e) {
-                throw malformed("unknown " + type.getSimpleName() + " '" + s + "'");
+                // Strict: malformed UTF-8 is corruption, not something to paper over with replacement characters.
+                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
+            } catch (CharacterCodingException e) {
+                throw violation("the " + what + " at byte " + at + " is not valid UTF-8");
             }
         }
 
-        FerryType type() {
-            return new FerryType(name(TypeKind.class), buf.getInt(), buf.getInt());
+        <E extends Enum<E>> E name(Class<E> type) {
+            int at = in.position();
+            String name = string(type.getSimpleName() + " name", MAX_ENUM_NAME);
+            try {
+                return Enum.valueOf(type, name);
+            } catch (IllegalArgumentException e) {
+                throw violation("unknown " + type.getSimpleName() + " '" + name + "' at byte " + at);
+            }
         }
 
-        int[] ints() {
-            int[] v = new int[count(4)];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = buf.getInt();
+        /** A column position that must fall within an input {@code width} columns wide. */
+        int index(String what, int width) {
+            int at = in.position();
+            int v = i32();
+            if (v < 0 || v >= width) {
+                throw violation("the " + what + " " + v + " at byte " + at + " is outside its input's " + width
+                        + " columns");
             }
             return v;
         }
 
-        PlanNode node(int depth) {
-            if (depth > MAX_DEPTH) {
-                throw malformed("plan nested deeper than " + MAX_DEPTH);
+        int[] indexes(String what, int width) {
+            int[] out = new int[count(what + " count", 4)];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = index(what, width);
             }
-            int tag = buf.get();
-            switch (tag) {
-                case SCAN: {
-                    String name = string();
-                    int n = count(13);
-                    List<Column> cols = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
-                        cols.add(new Column(string(), type(), buf.get() != 0));
-                    }
-                    int[] columns = ints();
-                    for (int c : columns) {
-                        if (c < 0 || c >= n) {
-                            throw malformed("scan of column " + c + " of a " + n + "-column table");
-                        }
-                    }
-                    SampleSpec sample = null;
-                    if (buf.get() != 0) {
-                        sample = new SampleSpec(name(SampleSpec.Method.class), buf.getDouble(), buf.getLong(),
-                                buf.get() != 0);
-                    }
-                    return new PlanNode.Scan(new TableRef(name, new TableSchema(cols)), columns, sample);
-                }
-                case FILTER:
-                    return new PlanNode.Filter(node(depth + 1), expr(depth + 1));
-                case PROJECT: {
-                    PlanNode input = node(depth + 1);
-                    int n = count(1);
-                    List<Expr> exprs = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
-                        exprs.add(expr(depth + 1));
-                    }
-                    return new PlanNode.Project(input, exprs);
-                }
-                case AGGREGATE:
-                    return aggregate(depth);
-                case PARTIAL:
-                    return new PlanNode.PartialAggregate(aggregate(depth));
-                case MERGE:
-                    return new PlanNode.MergeAggregate(aggregate(depth), node(depth + 1));
-                case GATHER:
-                    return new PlanNode.Gather(node(depth + 1));
-                case JOIN: {
-                    PlanNode left = node(depth + 1);
-                    PlanNode right = node(depth + 1);
-                    JoinKind kind = name(JoinKind.class);
-                    int[] lk = ints();
-                    int[] rk = ints();
-                    Expr residual = buf.get() != 0 ? expr(depth + 1) : null;
-                    return new PlanNode.Join(left, right, kind, lk, rk, residual);
-                }
-                case SORT: {
-                    PlanNode input = node(depth + 1);
-                    int n = count(6);
-                    List<SortKey> keys = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
-                        keys.add(new SortKey(buf.getInt(), buf.get() != 0, buf.get() != 0));
-                    }
-                    return new PlanNode.Sort(input, keys, buf.getLong(), buf.getLong());
-                }
-                case VALUES: {
-                    int n = count(12);
-                    List<FerryType> types = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
-                        types.add(type());
-                    }
-                    return new PlanNode.Values(types, batch(types));
-                }
-                default:
-                    throw malformed("unknown plan node tag " + tag);
+            return out;
+        }
+
+        private void enter() {
+            if (++depth > MAX_DEPTH) {
+                throw violation("it nests more than " + MAX_DEPTH + " nodes and expressions deep");
             }
         }
 
-        PlanNode.Aggregate aggregate(int depth) {
-            PlanNode input = node(depth + 1);
-            int[] keys = ints();
-            int n = count(12);
-            List<AggCall> calls = new ArrayList<>(n);
+        /** Runs a value's own constructor checks, reporting a refusal as corrupt input. */
+        private static <T> T checked(String what, Supplier<T> make) {
+            try {
+                return make.get();
+            } catch (IllegalArgumentException e) {
+                throw violation("the " + what + " is invalid: " + e.getMessage());
+            }
+        }
+
+        PlanNode node() {
+            enter();
+            int at = in.position();
+            int code = u8("a plan node");
+            PlanNode node = built(switch (code) {
+                case SCAN -> scan();
+                case FILTER -> {
+                    PlanNode input = node();
+                    yield new PlanNode.Filter(input, expr(width(input)));
+                }
+                case PROJECT -> {
+                    PlanNode input = node();
+                    yield new PlanNode.Project(input, exprs(width(input)));
+                }
+                case AGGREGATE -> aggregateBody();
+                case PARTIAL_AGGREGATE -> new PlanNode.PartialAggregate(aggregate());
+                case MERGE_AGGREGATE -> {
+                    PlanNode.Aggregate aggregate = aggregate();
+                    yield new PlanNode.MergeAggregate(aggregate, node());
+                }
+                case GATHER -> new PlanNode.Gather(node());
+                case JOIN -> join();
+                case SORT -> sort();
+                case VALUES -> values();
+                default -> throw violation("unknown plan node code " + code + " at byte " + at);
+            });
+            depth--;
+            return node;
+        }
+
+        /** How many columns a decoded node produces (its {@code types().size()}), recorded when it was built. */
+        private int width(PlanNode node) {
+            return widths.get(node);
+        }
+
+        /**
+         * Works out a new node's width from its parts and its inputs' recorded widths. Asking {@code types()} instead
+         * would walk the whole subtree again at every level, and hostile nesting makes that walk as long as it likes.
+         */
+        private <N extends PlanNode> N built(N node) {
+            int width;
+            if (node instanceof PlanNode.Scan s) {
+                width = s.columns().length;
+            } else if (node instanceof PlanNode.Filter f) {
+                width = width(f.input());
+            } else if (node instanceof PlanNode.Project p) {
+                width = p.exprs().size();
+            } else if (node instanceof PlanNode.Aggregate a) {
+                width = a.groupKeys().length + a.calls().size();
+            } else if (node instanceof PlanNode.PartialAggregate p) {
+                // Group keys, then one state per call, two for AVG (SUM and COUNT): AggregatePlan.partialTypes.
+                width = p.aggregate().groupKeys().length;
+                for (AggCall c : p.aggregate().calls()) {
+                    width += c.kind() == AggCall.AggKind.AVG ? 2 : 1;
+                }
+            } else if (node instanceof PlanNode.MergeAggregate m) {
+                width = width(m.aggregate());
+            } else if (node instanceof PlanNode.Gather g) {
+                width = width(g.fragment());
+            } else if (node instanceof PlanNode.Join j) {
+                boolean keepsRight = j.kind() == JoinKind.INNER || j.kind() == JoinKind.LEFT;
+                width = width(j.left()) + (keepsRight ? width(j.right()) : 0);
+            } else if (node instanceof PlanNode.Sort s) {
+                width = width(s.input());
+            } else {
+                width = ((PlanNode.Values) node).types().size();
+            }
+            widths.put(node, width);
+            return node;
+        }
+
+        private PlanNode.Scan scan() {
+            String name = string("table name");
+            TableSchema schema = schema();
+            int[] columns = indexes("scan column", schema.size());
+            SampleSpec sample = null;
+            if (bool("the sample flag")) {
+                SampleSpec.Method method = name(SampleSpec.Method.class);
+                double percent = f64();
+                if (!(percent >= 0 && percent <= 100)) {
+                    throw violation("the sample percentage " + percent + " is outside 0 to 100");
+                }
+                sample = new SampleSpec(method, percent, i64(), bool("the repeatable flag"));
+            }
+            return new PlanNode.Scan(new TableRef(name, schema), columns, sample);
+        }
+
+        /** An aggregate nested in a partial or merge node: it counts towards the depth like any node. */
+        private PlanNode.Aggregate aggregate() {
+            enter();
+            PlanNode.Aggregate a = built(aggregateBody());
+            depth--;
+            return a;
+        }
+
+        private PlanNode.Aggregate aggregateBody() {
+            PlanNode input = node();
+            int width = width(input);
+            int[] groupKeys = indexes("group key", width);
+            int n = count("aggregate call count", 1);
+            List<AggCall> calls = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                calls.add(new AggCall(name(AggCall.AggKind.class), buf.getInt(), type()));
+                AggCall.AggKind kind = name(AggCall.AggKind.class);
+                int at = in.position();
+                int arg = i32();
+                // -1 is COUNT(*); every other call reads a column.
+                if (arg < -1 || arg >= width || (arg == -1 && kind != AggCall.AggKind.COUNT)) {
+                    throw violation("the " + kind + " argument " + arg + " at byte " + at + " is outside its input's "
+                            + width + " columns");
+                }
+                calls.add(new AggCall(kind, arg, type()));
             }
-            return new PlanNode.Aggregate(input, keys, calls);
+            return new PlanNode.Aggregate(input, groupKeys, calls);
         }
 
-        Expr expr(int depth) {
-            if (depth > MAX_DEPTH) {
-                throw malformed("expression nested deeper than " + MAX_DEPTH);
+        private PlanNode.Join join() {
+            PlanNode left = node();
+            PlanNode right = node();
+            JoinKind kind = name(JoinKind.class);
+            int[] leftKeys = indexes("left join key", width(left));
+            int[] rightKeys = indexes("right join key", width(right));
+            if (leftKeys.length != rightKeys.length) {
+                throw violation("the join has " + leftKeys.length + " left keys but " + rightKeys.length
+                        + " right keys");
             }
-            int tag = buf.get();
-            switch (tag) {
-                case INPUT_REF:
-                    return new InputRef(buf.getInt(), type());
-                case LITERAL: {
-                    FerryType t = type();
-                    if (buf.get() == 0) {
-                        return Literal.nullOf(t);
-                    }
-                    Object v = switch (t.physical()) {
-                        case LONG -> buf.getLong();
-                        case DOUBLE -> buf.getDouble();
-                        case BYTES -> string();
-                    };
-                    return new Literal(v, t);
-                }
-                case CALL: {
-                    Op op = name(Op.class);
-                    FerryType t = type();
-                    int n = count(1);
-                    List<Expr> args = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
-                        args.add(expr(depth + 1));
-                    }
-                    return new Call(op, args, t);
-                }
-                default:
-                    throw malformed("unknown expression tag " + tag);
-            }
+            // The residual sees left's columns then all of right's, whatever the join kind.
+            Expr residual = bool("the residual flag") ? expr(width(left) + width(right)) : null;
+            return new PlanNode.Join(left, right, kind, leftKeys, rightKeys, residual);
         }
 
-        Batch batch(List<FerryType> types) {
-            int rows = count(0);
-            Vector[] cols = new Vector[types.size()];
-            for (int c = 0; c < cols.length; c++) {
-                if (rows > buf.remaining()) {
-                    throw malformed("a column of " + rows + " rows does not fit the bytes left");
-                }
-                boolean[] nulls = new boolean[rows];
-                for (int i = 0; i < rows; i++) {
-                    nulls[i] = buf.get() != 0;
-                }
-                Physical p = types.get(c).physical();
-                if (p == Physical.BYTES) {
-                    BytesVector.Builder b = new BytesVector.Builder(rows);
+        private PlanNode.Sort sort() {
+            PlanNode input = node();
+            int width = width(input);
+            int n = count("sort key count", 6);
+            List<SortKey> keys = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                keys.add(new SortKey(index("sort column", width), bool("the descending flag"),
+                        bool("the nulls-first flag")));
+            }
+            long offset = i64();
+            if (offset < 0) {
+                throw violation("the sort offset is " + offset);
+            }
+            return new PlanNode.Sort(input, keys, offset, i64());
+        }
+
+        private PlanNode.Values values() {
+            List<FerryType> types = types();
+            int at = in.position();
+            int rows = i32();
+            if (rows < 0) {
+                throw violation("the row count at byte " + at + " is " + rows);
+            }
+            Vector[] columns = new Vector[types.size()];
+            for (int c = 0; c < columns.length; c++) {
+                columns[c] = vector(types.get(c).physical(), rows);
+            }
+            return new PlanNode.Values(types, new Batch(rows, columns));
+        }
+
+        private Vector vector(Physical physical, int rows) {
+            boolean[] nulls = bool("the null-mask flag") ? nulls(rows) : null;
+            switch (physical) {
+                case LONG -> {
+                    need(8L * rows, "a BIGINT column");
+                    long[] v = new long[rows];
                     for (int i = 0; i < rows; i++) {
-                        byte[] v = new byte[count(1)];
-                        buf.get(v);
-                        if (nulls[i]) {
-                            b.appendNull();
-                        } else {
-                            b.append(v);
-                        }
+                        v[i] = in.getLong();
                     }
-                    cols[c] = b.build();
-                } else {
-                    if ((long) rows * 8 > buf.remaining()) {
-                        throw malformed("a column of " + rows + " rows does not fit the bytes left");
+                    return new LongVector(v, nulls, rows);
+                }
+                case DOUBLE -> {
+                    need(8L * rows, "a DOUBLE column");
+                    double[] v = new double[rows];
+                    for (int i = 0; i < rows; i++) {
+                        v[i] = Double.longBitsToDouble(in.getLong());
                     }
-                    if (p == Physical.LONG) {
-                        long[] v = new long[rows];
-                        for (int i = 0; i < rows; i++) {
-                            v[i] = buf.getLong();
+                    return new DoubleVector(v, nulls, rows);
+                }
+                default -> {
+                    need(4L * rows, "the lengths of a VARCHAR column");
+                    int[] offsets = new int[rows + 1];
+                    long end = 0;
+                    for (int i = 0; i < rows; i++) {
+                        int len = in.getInt();
+                        end += len;
+                        // Checked per row so a negative length cannot hide behind a later positive one.
+                        if (len < 0 || end > in.remaining()) {
+                            throw violation("the length of VARCHAR row " + i + " is " + len + ", beyond the bytes left");
                         }
-                        cols[c] = new LongVector(v, nulls, rows);
-                    } else {
-                        double[] v = new double[rows];
-                        for (int i = 0; i < rows; i++) {
-                            v[i] = buf.getDouble();
-                        }
-                        cols[c] = new DoubleVector(v, nulls, rows);
+                        offsets[i + 1] = (int) end;
                     }
+                    need(end, "the bytes of a VARCHAR column");
+                    byte[] data = new byte[(int) end];
+                    in.get(data);
+                    return new BytesVector(data, offsets, nulls, rows);
                 }
             }
-            return new Batch(rows, cols);
+        }
+
+        private boolean[] nulls(int rows) {
+            need((rows + 7L) / 8, "a null mask");
+            boolean[] nulls = new boolean[rows];
+            for (int i = 0; i < rows; i += 8) {
+                int bits = in.get() & 0xFF;
+                int inByte = Math.min(8, rows - i);
+                if (bits >>> inByte != 0) {
+                    throw violation("a null mask sets bits past its last row");
+                }
+                for (int b = 0; b < inByte; b++) {
+                    nulls[i + b] = (bits & (1 << b)) != 0;
+                }
+            }
+            return nulls;
+        }
+
+        private List<Expr> exprs(int width) {
+            int n = count("expression count", 1);
+            // Grown as elements arrive, not presized: nested lists each presized to the bytes left would multiply.
+            List<Expr> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                out.add(expr(width));
+            }
+            return out;
+        }
+
+        private Expr expr(int width) {
+            enter();
+            int at = in.position();
+            int code = u8("an expression");
+            Expr e = switch (code) {
+                case INPUT_REF -> new InputRef(index("column reference", width), type());
+                case LITERAL -> literal();
+                case CALL -> {
+                    Op op = name(Op.class);
+                    List<Expr> args = exprs(width);
+                    yield new Call(op, args, type());
+                }
+                default -> throw violation("unknown expression code " + code + " at byte " + at);
+            };
+            depth--;
+            return e;
+        }
+
+        private Literal literal() {
+            FerryType type = type();
+            if (!bool("the literal's presence flag")) {
+                return Literal.nullOf(type);
+            }
+            return switch (type.physical()) {
+                case LONG -> new Literal(i64(), type);
+                case DOUBLE -> new Literal(f64(), type);
+                case BYTES -> new Literal(string("string literal"), type);
+            };
+        }
+
+        private FerryType type() {
+            TypeKind kind = name(TypeKind.class);
+            int precision = i32();
+            int scale = i32();
+            return checked("type", () -> new FerryType(kind, precision, scale));
+        }
+
+        private List<FerryType> types() {
+            int n = count("type count", 1);
+            List<FerryType> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                out.add(type());
+            }
+            return out;
+        }
+
+        private TableSchema schema() {
+            int n = count("column count", 1);
+            List<Column> columns = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                String name = string("column name");
+                FerryType type = type();
+                columns.add(new Column(name, type, bool("the nullable flag")));
+            }
+            return checked("table schema", () -> new TableSchema(columns));
         }
     }
 }
