@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.function.Consumer;
 
+import io.ferry.core.stats.TableStats;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.Vector;
@@ -14,7 +15,7 @@ public final class Table implements TableHandle {
     private final TableSchema schema;
     private final BlockStorage store;
     private final Runnable onChange;
-    private TableData current = TableData.empty();
+    private TableData current;
     private boolean dropped;
 
     /** {@code onChange} runs after every change to the table's rows. */
@@ -23,6 +24,7 @@ public final class Table implements TableHandle {
         this.schema = requireNonNull(schema, "schema is null");
         this.store = store;
         this.onChange = onChange;
+        this.current = TableData.empty(schema.size());
     }
 
     @Override
@@ -42,6 +44,11 @@ public final class Table implements TableHandle {
 
     public synchronized long rowCount() {
         return current.rowCount();
+    }
+
+    /** Statistics of the current version's rows (what the planner estimates result sizes from). */
+    public synchronized TableStats stats() {
+        return current.stats();
     }
 
     /**
@@ -71,7 +78,8 @@ public final class Table implements TableHandle {
         return new TableAppender(this, store);
     }
 
-    synchronized void publish(java.util.List<Block> added) {
+    /** Makes {@code added} visible, with {@code addedStats} the stats of exactly their rows. */
+    synchronized void publish(java.util.List<Block> added, TableStats addedStats) {
         if (dropped) {
             for (Block b : added) {
                 b.release();
@@ -79,7 +87,7 @@ public final class Table implements TableHandle {
             throw new io.ferry.core.FerryException(io.ferry.core.SqlStates.UNDEFINED_TABLE,
                     "table '" + name + "' was dropped while rows were being added to it");
         }
-        TableData next = current.append(added);
+        TableData next = current.append(added, addedStats);
         current.close();
         current = next;
         onChange.run();
@@ -88,6 +96,6 @@ public final class Table implements TableHandle {
     synchronized void drop() {
         dropped = true;
         current.close();
-        current = TableData.empty();
+        current = TableData.empty(schema.size());
     }
 }

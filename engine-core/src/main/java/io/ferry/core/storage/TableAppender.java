@@ -3,17 +3,20 @@ package io.ferry.core.storage;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.ferry.core.stats.TableStatsBuilder;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BatchConcat;
 
 /**
  * Stages rows for a table as blocks, then publishes them all at once: a load or INSERT that fails part-way
- * ({@link #close()} without {@link #commit()}) leaves the table exactly as it was.
+ * ({@link #close()} without {@link #commit()}) leaves the table exactly as it was, its statistics included: they
+ * are gathered here as batches arrive and merged into the table's only by the commit that publishes the rows.
  */
 public final class TableAppender implements AutoCloseable {
     private final Table table;
     private final BlockStorage store;
     private final BlockWriter writer;
+    private final TableStatsBuilder stats;
     private final List<Block> staged = new ArrayList<>();
     private final List<Batch> pending = new ArrayList<>();
     private long pendingBytes;
@@ -24,6 +27,7 @@ public final class TableAppender implements AutoCloseable {
         this.table = table;
         this.store = store;
         this.writer = new BlockWriter(table.schema());
+        this.stats = new TableStatsBuilder(table.schema().types());
     }
 
     /** Cuts the batch into blocks of at most the store's block size. */
@@ -38,6 +42,7 @@ public final class TableAppender implements AutoCloseable {
         if (batch.rowCount() == 0) {
             return;
         }
+        stats.add(batch);
         pending.add(batch);
         pendingBytes += writer.sizeOf(batch, 0, batch.rowCount());
         rows += batch.rowCount();
@@ -90,7 +95,7 @@ public final class TableAppender implements AutoCloseable {
         done = true;
         List<Block> blocks = List.copyOf(staged);
         staged.clear(); // publish owns them now, even when it fails (it releases them if the table was dropped)
-        table.publish(blocks);
+        table.publish(blocks, stats.build());
     }
 
     /** Discards whatever was staged and not committed. */
