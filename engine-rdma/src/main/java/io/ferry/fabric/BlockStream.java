@@ -2,6 +2,8 @@ package io.ferry.fabric;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -73,7 +75,7 @@ public final class BlockStream implements AutoCloseable {
         }
         this.region = r;
         this.slotOf = new int[this.blocks.size()];
-        java.util.Arrays.fill(slotOf, -1);
+        Arrays.fill(slotOf, -1);
         this.reads = new CompletableFuture<?>[this.blocks.size()];
         for (int slot = 0; slot < depth; slot++) {
             freeSlots.add(slot);
@@ -164,7 +166,7 @@ public final class BlockStream implements AutoCloseable {
     public void close() {
         try {
             region.close();
-            List<CompletableFuture<?>> pending = new java.util.ArrayList<>();
+            List<CompletableFuture<?>> pending = new ArrayList<>();
             synchronized (this) {
                 for (CompletableFuture<?> f : reads) {
                     if (f != null) {

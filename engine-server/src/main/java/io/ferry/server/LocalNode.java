@@ -7,6 +7,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.List;
 
+import io.ferry.core.storage.Catalog;
 import io.ferry.server.data.PaperTable;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.data.SsbGenerator;
@@ -55,6 +56,11 @@ public final class LocalNode implements AutoCloseable {
      * b, and the Star Schema Benchmark at scale factor {@code scale}.
      */
     public record Demo(long rows, long distinct, double scale) {
+        /** Loads the paper table and the SSB tables into {@code catalog}. */
+        public void load(Catalog catalog, ProgressListener progress) {
+            PaperTable.load(catalog, PAPER_TABLE, rows, distinct, progress);
+            new SsbGenerator(scale).load(catalog, progress);
+        }
     }
 
     /** Starts the engine, loads the demo data if asked, and serves JDBC; nothing is left running on failure. */
@@ -63,9 +69,7 @@ public final class LocalNode implements AutoCloseable {
         FerryEngine engine = FerryEngine.start(options.engine());
         try {
             if (options.demo() != null) {
-                PaperTable.load(engine.catalog(), PAPER_TABLE, options.demo().rows(), options.demo().distinct(),
-                        progress);
-                new SsbGenerator(options.demo().scale()).load(engine.catalog(), progress);
+                options.demo().load(engine.catalog(), progress);
             }
             JdbcServer server = JdbcServer.start(engine, options.host(), options.port(),
                     List.of(new LoadEndpoint(new ServerLoad(engine, policy))));

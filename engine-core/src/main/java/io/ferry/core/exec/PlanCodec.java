@@ -119,31 +119,9 @@ public final class PlanCodec {
         if (node instanceof PlanNode.Scan scan) {
             out.add(scan);
         }
-        for (PlanNode input : inputs(node)) {
+        for (PlanNode input : node.inputs()) {
             collectScans(input, out);
         }
-    }
-
-    /** A node's children in encoding order. */
-    private static List<PlanNode> inputs(PlanNode node) {
-        if (node instanceof PlanNode.Filter f) {
-            return List.of(f.input());
-        } else if (node instanceof PlanNode.Project p) {
-            return List.of(p.input());
-        } else if (node instanceof PlanNode.Aggregate a) {
-            return List.of(a.input());
-        } else if (node instanceof PlanNode.PartialAggregate p) {
-            return List.of(p.aggregate());
-        } else if (node instanceof PlanNode.MergeAggregate m) {
-            return List.of(m.aggregate(), m.partials());
-        } else if (node instanceof PlanNode.Gather g) {
-            return List.of(g.fragment());
-        } else if (node instanceof PlanNode.Join j) {
-            return List.of(j.left(), j.right());
-        } else if (node instanceof PlanNode.Sort s) {
-            return List.of(s.input());
-        }
-        return List.of();
     }
 
     private static FerryException violation(String what) {

@@ -15,6 +15,11 @@ import io.ferry.core.vector.Batch;
 public sealed interface PlanNode {
     List<FerryType> types();
 
+    /** The node's inputs, left before right (none for leaves). */
+    default List<PlanNode> inputs() {
+        return List.of();
+    }
+
     /** Reads {@code columns} of {@code table}, optionally sampled. */
     record Scan(TableHandle table, int[] columns, SampleSpec sample) implements PlanNode {
         @Override
@@ -30,12 +35,22 @@ public sealed interface PlanNode {
     /** Rows of {@code input} for which {@code condition} is true (not false, not NULL). */
     record Filter(PlanNode input, Expr condition) implements PlanNode {
         @Override
+        public List<PlanNode> inputs() {
+            return List.of(input);
+        }
+
+        @Override
         public List<FerryType> types() {
             return input.types();
         }
     }
 
     record Project(PlanNode input, List<Expr> exprs) implements PlanNode {
+        @Override
+        public List<PlanNode> inputs() {
+            return List.of(input);
+        }
+
         @Override
         public List<FerryType> types() {
             List<FerryType> out = new ArrayList<>(exprs.size());
@@ -51,6 +66,11 @@ public sealed interface PlanNode {
      * thread followed by a final merge (the split later issues use across the network).
      */
     record Aggregate(PlanNode input, int[] groupKeys, List<AggCall> calls) implements PlanNode {
+        @Override
+        public List<PlanNode> inputs() {
+            return List.of(input);
+        }
+
         @Override
         public List<FerryType> types() {
             List<FerryType> in = input.types();
@@ -72,6 +92,11 @@ public sealed interface PlanNode {
     record Join(PlanNode left, PlanNode right, JoinKind kind, int[] leftKeys, int[] rightKeys, Expr residual)
             implements PlanNode {
         @Override
+        public List<PlanNode> inputs() {
+            return List.of(left, right);
+        }
+
+        @Override
         public List<FerryType> types() {
             List<FerryType> out = new ArrayList<>(left.types());
             if (kind == JoinKind.INNER || kind == JoinKind.LEFT) {
@@ -84,6 +109,11 @@ public sealed interface PlanNode {
     /** ORDER BY keys, then OFFSET and FETCH ({@code fetch < 0}: no limit). With no keys: just OFFSET/FETCH. */
     record Sort(PlanNode input, List<SortKey> keys, long offset, long fetch) implements PlanNode {
         @Override
+        public List<PlanNode> inputs() {
+            return List.of(input);
+        }
+
+        @Override
         public List<FerryType> types() {
             return input.types();
         }
@@ -94,6 +124,11 @@ public sealed interface PlanNode {
      * merged over this node's threads but not finished. What a worker runs under function shipping.
      */
     record PartialAggregate(Aggregate aggregate) implements PlanNode {
+        @Override
+        public List<PlanNode> inputs() {
+            return List.of(aggregate);
+        }
+
         @Override
         public List<FerryType> types() {
             return new AggregatePlan(aggregate).partialTypes(aggregate.input().types());
@@ -106,6 +141,11 @@ public sealed interface PlanNode {
      */
     record MergeAggregate(Aggregate aggregate, PlanNode partials) implements PlanNode {
         @Override
+        public List<PlanNode> inputs() {
+            return List.of(aggregate, partials);
+        }
+
+        @Override
         public List<FerryType> types() {
             return aggregate.types();
         }
@@ -117,6 +157,11 @@ public sealed interface PlanNode {
      * fragment or this node reads the node's blocks and runs it itself).
      */
     record Gather(PlanNode fragment) implements PlanNode {
+        @Override
+        public List<PlanNode> inputs() {
+            return List.of(fragment);
+        }
+
         @Override
         public List<FerryType> types() {
             return fragment.types();

@@ -49,6 +49,11 @@ public record SampleSpec(Method method, double percent, long seed, boolean repea
         return draw(seed, block, -1) < threshold();
     }
 
+    /** Whether a scan under {@code sample} (or none) reads the block at {@code position} of its table. */
+    public static boolean reads(SampleSpec sample, int position) {
+        return sample == null || sample.method() != Method.SYSTEM || sample.keepBlock(position);
+    }
+
     /**
      * Positions of the blocks a scan of {@code blocks} blocks reads: all of them, or under SYSTEM sampling only the
      * chosen ones (cluster sampling never touches the others, ship-or-not section II-B).
@@ -57,7 +62,7 @@ public record SampleSpec(Method method, double percent, long seed, boolean repea
         int[] kept = new int[blocks];
         int n = 0;
         for (int b = 0; b < blocks; b++) {
-            if (sample == null || sample.method() != Method.SYSTEM || sample.keepBlock(b)) {
+            if (reads(sample, b)) {
                 kept[n++] = b;
             }
         }

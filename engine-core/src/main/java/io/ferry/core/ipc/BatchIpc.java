@@ -9,14 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVector;
-import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.IntVector;
-import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.compression.CompressionUtil;
@@ -182,54 +181,29 @@ public final class BatchIpc {
         target.setValueCount(n);
     }
 
+    /**
+     * Every long-valued Ferry column maps to a fixed-width Arrow vector of 8 bytes (Int64, timestamps), 4 bytes
+     * (Int32, dates) or 1 bit (booleans): written straight into its buffers, one loop per width.
+     */
     private static void fillLong(FieldVector target, LongVector l, int n) {
-        if (target instanceof BigIntVector t) {
-            t.allocateNew(n);
-            for (int i = 0; i < n; i++) {
-                if (l.isNull(i)) {
-                    t.setNull(i);
-                } else {
-                    t.set(i, l.get(i));
-                }
+        BaseFixedWidthVector f = (BaseFixedWidthVector) target;
+        f.allocateNew(n); // zeroed: NULL rows stay invalid, false bits stay 0
+        ArrowBuf validity = f.getValidityBuffer();
+        ArrowBuf data = f.getDataBuffer();
+        long[] values = l.values();
+        int width = f.getTypeWidth();
+        for (int i = 0; i < n; i++) {
+            if (l.isNull(i)) {
+                continue;
             }
-        } else if (target instanceof IntVector t) {
-            t.allocateNew(n);
-            for (int i = 0; i < n; i++) {
-                if (l.isNull(i)) {
-                    t.setNull(i);
-                } else {
-                    t.set(i, (int) l.get(i));
-                }
+            BitVectorHelper.setBit(validity, i);
+            if (width == 8) {
+                data.setLong(8L * i, values[i]);
+            } else if (width == 4) {
+                data.setInt(4L * i, (int) values[i]);
+            } else if (values[i] != 0) {
+                BitVectorHelper.setBit(data, i);
             }
-        } else if (target instanceof DateDayVector t) {
-            t.allocateNew(n);
-            for (int i = 0; i < n; i++) {
-                if (l.isNull(i)) {
-                    t.setNull(i);
-                } else {
-                    t.set(i, (int) l.get(i));
-                }
-            }
-        } else if (target instanceof TimeStampMilliVector t) {
-            t.allocateNew(n);
-            for (int i = 0; i < n; i++) {
-                if (l.isNull(i)) {
-                    t.setNull(i);
-                } else {
-                    t.set(i, l.get(i));
-                }
-            }
-        } else if (target instanceof BitVector t) {
-            t.allocateNew(n);
-            for (int i = 0; i < n; i++) {
-                if (l.isNull(i)) {
-                    t.setNull(i);
-                } else {
-                    t.set(i, l.get(i) != 0 ? 1 : 0);
-                }
-            }
-        } else {
-            throw new IllegalStateException("no Arrow mapping for " + target.getClass().getSimpleName());
         }
     }
 
@@ -261,24 +235,19 @@ public final class BatchIpc {
             }
             return new DoubleVector(out, nulls, n);
         }
+        if (!(v instanceof BaseFixedWidthVector f) || (f.getTypeWidth() != 8 && f.getTypeWidth() != 4
+                && !(v instanceof BitVector))) {
+            throw corrupt("column of " + type + " arrived as " + v.getField().getType());
+        }
+        ArrowBuf data = f.getDataBuffer();
+        int width = f.getTypeWidth();
         long[] out = new long[n];
         for (int i = 0; i < n; i++) {
             if (nulls != null && nulls[i]) {
                 continue;
             }
-            if (v instanceof BigIntVector t) {
-                out[i] = t.get(i);
-            } else if (v instanceof IntVector t) {
-                out[i] = t.get(i);
-            } else if (v instanceof DateDayVector t) {
-                out[i] = t.get(i);
-            } else if (v instanceof TimeStampMilliVector t) {
-                out[i] = t.get(i);
-            } else if (v instanceof BitVector t) {
-                out[i] = t.get(i);
-            } else {
-                throw corrupt("column of " + type + " arrived as " + v.getField().getType());
-            }
+            out[i] = width == 8 ? data.getLong(8L * i) : width == 4 ? data.getInt(4L * i)
+                    : BitVectorHelper.get(data, i);
         }
         return new LongVector(out, nulls, n);
     }

@@ -9,12 +9,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.ferry.fabric.Fabrics;
-import io.ferry.server.LocalNode;
 import io.ferry.server.StartupException;
 import io.ferry.server.cluster.Coordinator;
-import io.ferry.server.data.PaperTable;
 import io.ferry.server.data.ProgressListener;
-import io.ferry.server.data.SsbGenerator;
 import io.ferry.sql.EngineConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,16 +34,8 @@ final class CoordinatorCommand implements Callable<Integer> {
             description = "Port nodes join on (default: ${DEFAULT-VALUE}; 0: any free port).")
     private int controlPort;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Cores the coordinator may use (default: all).")
-    private Integer threads;
-
-    @Option(names = "--block-size", paramLabel = "BYTES", converter = ByteSizeConverter.class,
-            description = "Storage block size, e.g. 64k or 1m (default: 1m).")
-    private Long blockSize;
-
-    @Option(names = "--query-memory", paramLabel = "BYTES", converter = ByteSizeConverter.class,
-            description = "Memory one query's operators may take (default: half the heap).")
-    private Long queryMemory;
+    @Mixin
+    private EngineOptions engine;
 
     @Option(names = "--fabric", paramLabel = "auto|local|tcp|rdma", defaultValue = "auto",
             description = "Fabric provider (default: ${DEFAULT-VALUE}: rdma when usable, else tcp).")
@@ -63,30 +52,15 @@ final class CoordinatorCommand implements Callable<Integer> {
             description = "Nodes to wait for before loading --demo data (default: ${DEFAULT-VALUE}).")
     private int expectNodes;
 
-    @Option(names = "--scale", paramLabel = "SF", defaultValue = "0.1", description = "SSB scale factor for --demo.")
-    private double scale;
-
-    @Option(names = "--rows", paramLabel = "N", defaultValue = "1000000", description = "Rows of r for --demo.")
-    private long rows;
-
-    @Option(names = "--distinct", paramLabel = "N", defaultValue = "1000", description = "Distinct r.b for --demo.")
-    private long distinct;
+    @Mixin
+    private DemoOptions demoSize;
 
     @Option(names = "--load-root", paramLabel = "DIR", description = "A directory `ferry load` may read (repeatable).")
     private List<Path> loadRoots = new ArrayList<>();
 
     @Override
     public Integer call() throws InterruptedException {
-        EngineConfig config = EngineConfig.defaults();
-        if (threads != null) {
-            config = config.withThreads(threads);
-        }
-        if (blockSize != null) {
-            config = config.withBlockSize((int) Math.min(Integer.MAX_VALUE, blockSize));
-        }
-        if (queryMemory != null) {
-            config = config.withQueryMemoryLimit(queryMemory);
-        }
+        EngineConfig config = engine.config(spec.commandLine());
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
                 controlPort, Fabrics.Kind.parse(fabric), timeout, loadRoots));
@@ -109,8 +83,7 @@ final class CoordinatorCommand implements Callable<Integer> {
                 throw new StartupException("fewer than " + expectNodes + " nodes joined within 10 minutes", null);
             }
             ProgressListener progress = ProgressListener.console(true);
-            PaperTable.load(coordinator.engine().catalog(), LocalNode.PAPER_TABLE, rows, distinct, progress);
-            new SsbGenerator(scale).load(coordinator.engine().catalog(), progress);
+            demoSize.demo().load(coordinator.engine().catalog(), progress);
             out.println("Demo data loaded. Next:   bin/ferry sql" + (address.port == 8765 ? "" : " --port "
                     + coordinator.jdbc().port()) + "   then SELECT * FROM sys.nodes;");
             out.flush();

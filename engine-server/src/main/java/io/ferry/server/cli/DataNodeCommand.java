@@ -89,21 +89,24 @@ abstract class DataNodeCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "memory", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "Start a memory server: holds table blocks in registered memory, runs no query code.")
-    static final class Memory extends DataNodeCommand {
+    /** A role that holds blocks: it offers block memory. */
+    abstract static class Holding extends DataNodeCommand {
         @Option(names = "--memory", paramLabel = "BYTES", converter = ByteSizeConverter.class, defaultValue = "4g",
                 description = "Block memory to offer (default: ${DEFAULT-VALUE}).")
         long memory;
 
         @Override
-        Role role() {
-            return Role.MEMORY;
-        }
-
-        @Override
         long memory() {
             return memory;
+        }
+    }
+
+    @Command(name = "memory", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Start a memory server: holds table blocks in registered memory, runs no query code.")
+    static final class Memory extends Holding {
+        @Override
+        Role role() {
+            return Role.MEMORY;
         }
     }
 
@@ -124,19 +127,10 @@ abstract class DataNodeCommand implements Callable<Integer> {
     @Command(name = "worker", mixinStandardHelpOptions = true, sortOptions = false,
             description = "Start a worker: holds blocks and runs fragments on them (function shipping), or lets the "
                     + "coordinator read them (data shipping).")
-    static final class Worker extends DataNodeCommand {
-        @Option(names = "--memory", paramLabel = "BYTES", converter = ByteSizeConverter.class, defaultValue = "4g",
-                description = "Block memory to offer (default: ${DEFAULT-VALUE}).")
-        long memory;
-
+    static final class Worker extends Holding {
         @Override
         Role role() {
             return Role.WORKER;
-        }
-
-        @Override
-        long memory() {
-            return memory;
         }
     }
 }

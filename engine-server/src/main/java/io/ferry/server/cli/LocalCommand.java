@@ -31,35 +31,18 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     private ServerAddress address;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: all cores).")
-    private Integer threads;
-
-    @Option(names = "--block-size", paramLabel = "BYTES", converter = ByteSizeConverter.class,
-            description = "Storage block size, e.g. 64k or 1m (default: 1m).")
-    private Long blockSize;
+    @Mixin
+    private EngineOptions engine;
 
     @Option(names = "--memory", paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Off-heap memory all tables may take together, e.g. 8g (default: 16g).")
     private Long memory;
 
-    @Option(names = "--query-memory", paramLabel = "BYTES", converter = ByteSizeConverter.class,
-            description = "Memory one query's operators may take (default: half the heap).")
-    private Long queryMemory;
-
     @Option(names = "--demo", description = "Load the demo data: the paper table r and the Star Schema Benchmark.")
     private boolean demo;
 
-    @Option(names = "--scale", paramLabel = "SF", defaultValue = "0.1",
-            description = "SSB scale factor for --demo (default: ${DEFAULT-VALUE}; 1 is 6 million lineorder rows).")
-    private double scale;
-
-    @Option(names = "--rows", paramLabel = "N", defaultValue = "1000000",
-            description = "Rows of r for --demo (default: ${DEFAULT-VALUE}).")
-    private long rows;
-
-    @Option(names = "--distinct", paramLabel = "N", defaultValue = "1000",
-            description = "Distinct values of r.b for --demo (default: ${DEFAULT-VALUE}).")
-    private long distinct;
+    @Mixin
+    private DemoOptions demoSize;
 
     @Option(names = "--load-root", paramLabel = "DIR",
             description = "A directory `ferry load` may read CSV files from (repeatable). Without it, loads may read "
@@ -68,24 +51,11 @@ final class LocalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        EngineConfig config = EngineConfig.defaults();
-        if (threads != null) {
-            config = config.withThreads(threads);
-        }
-        if (blockSize != null) {
-            if (blockSize > Integer.MAX_VALUE) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--block-size must be below 2g, got "
-                        + blockSize + " bytes");
-            }
-            config = config.withBlockSize((int) (long) blockSize);
-        }
+        EngineConfig config = engine.config(spec.commandLine());
         if (memory != null) {
             config = config.withMemoryLimit(memory);
         }
-        if (queryMemory != null) {
-            config = config.withQueryMemoryLimit(queryMemory);
-        }
-        LocalNode.Demo demoData = demo ? new LocalNode.Demo(rows, distinct, scale) : null;
+        LocalNode.Demo demoData = demo ? demoSize.demo() : null;
         LocalNode node = LocalNode.start(new LocalNode.Options(config, address.host, address.port, demoData,
                 loadRoots), ProgressListener.console(true));
 

@@ -51,9 +51,11 @@ public final class Cluster implements AutoCloseable {
 
     /** Told when nodes come and go. */
     public interface Listener {
-        void onUp(Member member);
+        default void onUp(Member member) {
+        }
 
-        void onDown(Member member);
+        default void onDown(Member member) {
+        }
     }
 
     private final Peers peers;

@@ -131,26 +131,9 @@ public final class ClusterRunner implements QueryRunner {
             }
             return;
         }
-        for (PlanNode input : inputs(node)) {
+        for (PlanNode input : node.inputs()) {
             collectGathers(input, lines, session);
         }
-    }
-
-    private static List<PlanNode> inputs(PlanNode node) {
-        if (node instanceof PlanNode.Filter f) {
-            return List.of(f.input());
-        } else if (node instanceof PlanNode.Project p) {
-            return List.of(p.input());
-        } else if (node instanceof PlanNode.Aggregate a) {
-            return List.of(a.input());
-        } else if (node instanceof PlanNode.MergeAggregate m) {
-            return List.of(m.partials());
-        } else if (node instanceof PlanNode.Sort s) {
-            return List.of(s.input());
-        } else if (node instanceof PlanNode.Join j) {
-            return List.of(j.left(), j.right());
-        }
-        return List.of();
     }
 
     /** A scan of a whole table, streamed here from wherever its blocks are. */

@@ -168,15 +168,11 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         return new BlockLocation(position, r.descriptor(), block.offset(), block.length());
     }
 
-    @Override
-    public void onUp(Member member) {
-    }
-
+    /** A node that went down took its memory: its free slots are gone, and its blocks fail in {@link #locate}. */
     @Override
     public synchronized void onDown(Member member) {
-        ArrayDeque<long[]> lost = freeSlots.remove(member.id());
-        if (lost != null || member.role().holdsBlocks()) {
-            LOG.info("blocks on {} are unavailable until it rejoins", member.describe());
+        if (freeSlots.remove(member.id()) != null) {
+            LOG.info("blocks on {} are unavailable", member.describe());
         }
     }
 

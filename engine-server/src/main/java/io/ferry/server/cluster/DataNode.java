@@ -33,6 +33,7 @@ import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.QueryExecutor;
 import io.ferry.core.exec.QueryMemory;
+import io.ferry.core.exec.SampleSpec;
 import io.ferry.core.ipc.BatchIpc;
 import io.ferry.core.vector.Batch;
 import io.ferry.fabric.Completions;
@@ -158,10 +159,7 @@ public final class DataNode implements AutoCloseable {
 
     private NodeLoad load() {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        long used = 0;
-        for (HeldRegion r : regions.values()) {
-            used += r.buffer().capacity();
-        }
+        long used = usedMemory();
         long free = options.role().holdsBlocks() ? Math.max(0, options.memory() - used) : 0;
         return new NodeLoad(Math.max(0, os.getCpuLoad()), Math.max(0, os.getProcessCpuLoad()),
                 os.getProcessCpuTime(), running.get(), used, free);
@@ -217,10 +215,7 @@ public final class DataNode implements AutoCloseable {
             throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "a region of " + bytes + " bytes cannot be "
                     + "registered (1 byte to 2 GiB)");
         }
-        long used = 0;
-        for (HeldRegion h : regions.values()) {
-            used += h.buffer().capacity();
-        }
+        long used = usedMemory();
         if (used + bytes > options.memory()) {
             throw new FerryException(SqlStates.OUT_OF_MEMORY, "node " + options.name() + " has " + (options.memory()
                     - used) + " of its " + options.memory() + " bytes of block memory left, " + bytes
@@ -242,6 +237,14 @@ public final class DataNode implements AutoCloseable {
         }
         regions.put(region.descriptor().key(), new HeldRegion(buf, region));
         return new WireWriter().writeDescriptor(region.descriptor());
+    }
+
+    private long usedMemory() {
+        long used = 0;
+        for (HeldRegion h : regions.values()) {
+            used += h.buffer().capacity();
+        }
+        return used;
     }
 
     private WireWriter free(WireReader r) {
@@ -315,11 +318,10 @@ public final class DataNode implements AutoCloseable {
         }
     }
 
-    private BlockSource bind(List<BlockLocation> blocks, io.ferry.core.exec.SampleSpec sample) {
+    private BlockSource bind(List<BlockLocation> blocks, SampleSpec sample) {
         List<BlockLocation> kept = new ArrayList<>();
         for (BlockLocation b : blocks) {
-            if (sample == null || sample.method() != io.ferry.core.exec.SampleSpec.Method.SYSTEM
-                    || sample.keepBlock(b.position())) {
+            if (SampleSpec.reads(sample, b.position())) {
                 kept.add(b);
             }
         }

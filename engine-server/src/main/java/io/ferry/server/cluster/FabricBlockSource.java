@@ -23,8 +23,9 @@ import io.ferry.fabric.NodeAddress;
  * flight at once and the threads of the scan share them. Morsels alternate between the nodes.
  */
 public final class FabricBlockSource implements BlockSource {
-    private final List<BlockLocation> local;
-    private final Function<BlockLocation, ArrowBuf> localBytes;
+    private final List<BlockLocation> local = new ArrayList<>();
+    /** The region buffer of each local block, in {@link #local}'s order. */
+    private final List<ArrowBuf> localBuffers = new ArrayList<>();
     private final AtomicInteger nextLocal = new AtomicInteger();
     private final List<List<BlockLocation>> remote = new ArrayList<>();
     private final List<BlockStream> streams = new ArrayList<>();
@@ -36,12 +37,12 @@ public final class FabricBlockSource implements BlockSource {
      */
     public FabricBlockSource(List<BlockLocation> blocks, Function<BlockLocation, ArrowBuf> localBytes, Peers peers,
             BufferAllocator allocator, int depth, Duration timeout) {
-        this.localBytes = localBytes;
-        this.local = new ArrayList<>();
         Map<NodeAddress, List<BlockLocation>> byNode = new LinkedHashMap<>();
         for (BlockLocation b : blocks) {
-            if (localBytes != null && localBytes.apply(b) != null) {
+            ArrowBuf here = localBytes == null ? null : localBytes.apply(b);
+            if (here != null) {
                 local.add(b);
+                localBuffers.add(here);
             } else {
                 byNode.computeIfAbsent(b.region().node(), n -> new ArrayList<>()).add(b);
             }
@@ -107,8 +108,9 @@ public final class FabricBlockSource implements BlockSource {
     public void read(int morsel, BlockVisitor visitor) {
         int s = sourceOf[morsel];
         if (s < 0) {
-            BlockLocation b = local.get(nextLocal.getAndIncrement());
-            visitor.visit(b.position(), new BlockReader(localBytes.apply(b), b.offset()));
+            int i = nextLocal.getAndIncrement();
+            BlockLocation b = local.get(i);
+            visitor.visit(b.position(), new BlockReader(localBuffers.get(i), b.offset()));
             return;
         }
         try (BlockStream.Lease lease = streams.get(s).take()) {
