@@ -13,6 +13,7 @@ import java.util.Set;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaFactory;
 import org.apache.calcite.avatica.BuiltInConnectionProperty;
 import org.apache.calcite.avatica.ConnectionProperty;
 import org.apache.calcite.avatica.DriverVersion;
@@ -75,7 +76,8 @@ public final class FerryDriver extends org.apache.calcite.avatica.remote.Driver 
         properties.setProperty(BuiltInConnectionProperty.URL.camelName(), parsed.endpoint());
         properties.setProperty(BuiltInConnectionProperty.SERIALIZATION.camelName(), Serialization.PROTOBUF.name());
 
-        AvaticaConnection connection = factory.newConnection(this, factory, url, properties);
+        AvaticaFactory ferry = new FerryFactory(factory);
+        AvaticaConnection connection = ferry.newConnection(this, ferry, url, properties);
         handler.onConnectionInit(connection);
         try {
             connection.getService().apply(new Service.OpenConnectionRequest(connection.id,

@@ -4,18 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -38,55 +32,23 @@ import io.ferry.server.data.SsbQueries;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalServerProcessIT {
-    private Process server;
+    private FerryProcess server;
     private int port;
     private Driver driver;
-    private final List<String> output = new ArrayList<>();
 
     @BeforeAll
     void start() throws Exception {
-        Path jar = Path.of(System.getProperty("ferry.server.jar"));
-        assertTrue(Files.exists(jar), "build the server jar first: " + jar);
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        server = new ProcessBuilder("java", "-Xmx2g", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-Darrow.enable_unsafe_memory_access=true", "-jar", jar.toString(), "local", "--demo",
-                "--scale", "0.01", "--rows", "200000", "--distinct", "1000", "--port", String.valueOf(port))
-                .redirectErrorStream(true).start();
-        Thread reader = new Thread(() -> {
-            try (var in = server.inputReader()) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    synchronized (output) {
-                        output.add(line);
-                        output.notifyAll();
-                    }
-                }
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        synchronized (output) {
-            while (output.stream().noneMatch(l -> l.contains("is ready"))) {
-                assertTrue(server.isAlive(), "server exited early: " + output);
-                assertTrue(System.nanoTime() < deadline, "server not ready after 120 s: " + output);
-                output.wait(500);
-            }
-        }
-        URL driverJar = Path.of(System.getProperty("ferry.jdbc.jar")).toUri().toURL();
-        ClassLoader isolated = new URLClassLoader(new URL[] {driverJar}, ClassLoader.getPlatformClassLoader());
-        driver = (Driver) Class.forName("io.ferry.jdbc.FerryDriver", true, isolated).getDeclaredConstructor()
-                .newInstance();
+        port = FerryProcess.freePort();
+        server = FerryProcess.start("local", "2g", "local", "--demo", "--scale", "0.01", "--rows", "200000",
+                "--distinct", "1000", "--port", String.valueOf(port));
+        server.await("is ready", Duration.ofSeconds(120));
+        driver = FerryDriverLoader.load();
     }
 
     @AfterAll
     void stop() throws Exception {
-        if (server != null && server.isAlive()) {
-            server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        if (server != null) {
+            server.kill();
         }
     }
 
@@ -121,7 +83,7 @@ class LocalServerProcessIT {
         try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM lineorder")) {
             assertTrue(rs.next());
         }
-        server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        server.kill();
         long start = System.nanoTime();
         SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT COUNT(*) FROM lineorder"));
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), "error took too long");

@@ -16,12 +16,27 @@ final class HashJoinProbe implements Transform {
     private final int[] probeKeys;
     private final JoinKind kind;
     private final Evaluator residual;
+    private final int maxInputRows;
 
     HashJoinProbe(JoinHashTable table, int[] probeKeys, JoinKind kind, Evaluator residual) {
         this.table = table;
         this.probeKeys = probeKeys;
         this.kind = kind;
         this.residual = residual;
+        boolean existenceOnly = residual == null && (kind == JoinKind.SEMI || kind == JoinKind.ANTI);
+        this.maxInputRows = existenceOnly ? Integer.MAX_VALUE : (int) Math.max(1, TARGET_PAIRS / table.rowsPerKey());
+    }
+
+    /** About this many joined rows per {@link #apply}: a few MiB of positions and gathered columns. */
+    static final int TARGET_PAIRS = 1 << 16;
+
+    /**
+     * Probe rows per call: a probe row meets, on average, the build rows per distinct key. A foreign-key join (one
+     * each) takes whole batches; a self-join on a key with thousands of rows each takes a few rows at a time.
+     */
+    @Override
+    public int maxInputRows() {
+        return maxInputRows;
     }
 
     @Override

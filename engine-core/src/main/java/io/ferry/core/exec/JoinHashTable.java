@@ -103,6 +103,15 @@ final class JoinHashTable {
         return build;
     }
 
+    /** Build rows per non-empty bucket: about the rows each distinct key has (one scan of the buckets). */
+    double rowsPerKey() {
+        int used = 0;
+        for (int h : heads) {
+            used += h != 0 ? 1 : 0;
+        }
+        return used == 0 ? 1 : (double) (build.rowCount()) / used;
+    }
+
     private static boolean anyNull(Vector[] keys, int row) {
         for (Vector k : keys) {
             if (k.isNull(row)) {

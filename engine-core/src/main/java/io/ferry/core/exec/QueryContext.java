@@ -1,6 +1,7 @@
 package io.ferry.core.exec;
 
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -15,19 +16,21 @@ public final class QueryContext {
     private final QueryMemory memory;
     private final ScanBinder binder;
     private final Gatherer gatherer;
+    private final Supplier<FerryException> failure;
 
     public QueryContext(BooleanSupplier cancelled, long timeoutMillis, QueryMemory memory) {
         this(cancelled, timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : Long.MAX_VALUE, memory,
-                LocalScanBinder.INSTANCE, null);
+                LocalScanBinder.INSTANCE, null, () -> null);
     }
 
     private QueryContext(BooleanSupplier cancelled, long deadlineNanos, QueryMemory memory, ScanBinder binder,
-            Gatherer gatherer) {
+            Gatherer gatherer, Supplier<FerryException> failure) {
         this.cancelled = cancelled;
         this.deadlineNanos = deadlineNanos;
         this.memory = memory;
         this.binder = binder;
         this.gatherer = gatherer;
+        this.failure = failure;
     }
 
     public static QueryContext unlimited() {
@@ -36,12 +39,24 @@ public final class QueryContext {
 
     /** The same query, its scans bound by {@code binder}. */
     public QueryContext withBinder(ScanBinder binder) {
-        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer);
+        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer, failure);
     }
 
     /** The same query, its gathers answered by {@code gatherer}. */
     public QueryContext withGatherer(Gatherer gatherer) {
-        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer);
+        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer, failure);
+    }
+
+    /**
+     * The same query, also stopped by the first error {@code failed} reports: a part running here stops as soon as
+     * a part running elsewhere has failed (a node lost mid-query), instead of finishing work nobody will use.
+     */
+    public QueryContext stoppedBy(Supplier<FerryException> failed) {
+        Supplier<FerryException> mine = failure;
+        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer, () -> {
+            FerryException f = mine.get();
+            return f != null ? f : failed.get();
+        });
     }
 
     public QueryMemory memory() {
@@ -69,8 +84,12 @@ public final class QueryContext {
         return Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000L);
     }
 
-    /** Throws if the query was cancelled or ran past its timeout; operators call it between morsels. */
+    /** Throws if the query was cancelled, ran past its timeout or failed elsewhere; operators call it between morsels. */
     public void check() {
+        FerryException failed = failure.get();
+        if (failed != null) {
+            throw new FerryException(failed.sqlState(), failed.getMessage(), failed);
+        }
         if (cancelled.getAsBoolean()) {
             throw new FerryException(SqlStates.QUERY_CANCELED, "query cancelled by the client");
         }

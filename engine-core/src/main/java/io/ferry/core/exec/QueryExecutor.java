@@ -268,11 +268,35 @@ public final class QueryExecutor implements AutoCloseable {
             Batch merged = BatchConcat.concat(nonEmpty(all, types), types);
             int from = (int) Math.min(offset, merged.rowCount());
             int to = (int) Math.min(limit, merged.rowCount());
-            int[] positions = new int[Math.max(0, to - from)];
-            for (int i = 0; i < positions.length; i++) {
-                positions[i] = from + i;
+            return List.of(merged.slice(from, Math.max(0, to - from)));
+        }
+
+        /**
+         * Sends a batch through the transforms from {@code from} on into the sink, in slices where a transform asks
+         * for fewer rows, and checks for cancellation once per batch: a block can take seconds when a join
+         * multiplies its rows.
+         */
+        private void push(List<Transform> transforms, int from, Batch in, Sink sink, boolean transientBytes) {
+            ctx.check();
+            Batch b = in;
+            for (int i = from; i < transforms.size(); i++) {
+                Transform t = transforms.get(i);
+                int max = t.maxInputRows();
+                if (b.rowCount() > max) {
+                    for (int off = 0; off < b.rowCount(); off += max) {
+                        push(transforms, i, b.slice(off, max), sink, transientBytes);
+                    }
+                    return;
+                }
+                b = t.apply(b);
+                if (b.rowCount() == 0) {
+                    return;
+                }
             }
-            return List.of(merged.gather(positions, positions.length));
+            if (transientBytes && sink.keepsRows()) {
+                b.materialize(); // the block's bytes go when read() returns
+            }
+            sink.consume(b);
         }
 
         private <S extends Sink> List<S> run(Pipeline p, Supplier<S> sinks) {
@@ -294,19 +318,7 @@ public final class QueryExecutor implements AutoCloseable {
                                 break;
                             }
                             ctx.check();
-                            p.source().read(m, batch -> {
-                                Batch b = batch;
-                                for (Transform t : p.transforms()) {
-                                    b = t.apply(b);
-                                    if (b.rowCount() == 0) {
-                                        return;
-                                    }
-                                }
-                                if (transientBytes && sink.keepsRows()) {
-                                    b.materialize(); // the block's bytes go when read() returns
-                                }
-                                sink.consume(b);
-                            });
+                            p.source().read(m, batch -> push(p.transforms(), 0, batch, sink, transientBytes));
                         }
                     } catch (RuntimeException | Error e) {
                         failed.set(true);

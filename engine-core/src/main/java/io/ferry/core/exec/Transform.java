@@ -5,4 +5,12 @@ import io.ferry.core.vector.Batch;
 /** A streaming step of a pipeline (filter, project, sample, join probe). Stateless, shared by all threads. */
 interface Transform {
     Batch apply(Batch in);
+
+    /**
+     * The most input rows one {@link #apply} call should get: a step that multiplies rows (a join whose keys
+     * repeat) asks for smaller slices so that its output stays a batch, not gigabytes.
+     */
+    default int maxInputRows() {
+        return Integer.MAX_VALUE;
+    }
 }

@@ -100,14 +100,20 @@ public final class Batch {
 
     /** The first {@code count} rows. */
     public Batch head(int count) {
-        if (count >= rowCount) {
+        return slice(0, count);
+    }
+
+    /** Up to {@code count} rows from row {@code from} on. */
+    public Batch slice(int from, int count) {
+        int n = Math.min(count, rowCount - from);
+        if (from == 0 && n == rowCount) {
             return this;
         }
-        int[] positions = new int[count];
-        for (int i = 0; i < count; i++) {
-            positions[i] = i;
+        int[] positions = new int[n];
+        for (int i = 0; i < n; i++) {
+            positions[i] = from + i;
         }
-        return gather(positions, count);
+        return gather(positions, n);
     }
 
     /** Builds a batch column by column, carrying other batches' columns over without materializing them. */

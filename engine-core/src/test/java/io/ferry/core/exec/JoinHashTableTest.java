@@ -61,6 +61,41 @@ class JoinHashTableTest {
         }
     }
 
+    /**
+     * A join whose keys repeat thousands of times (a self-join on a low-cardinality column) asks for probe slices
+     * small enough that one call joins about {@link HashJoinProbe#TARGET_PAIRS} rows, not a whole batch times the
+     * fan-out; a foreign-key join still takes whole batches.
+     */
+    @org.junit.jupiter.api.Test
+    void aJoinThatMultipliesRowsTakesSmallSlices() {
+        int rows = 200_000;
+        long[] k = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            k[i] = i % 50;
+        }
+        QueryMemory memory = new QueryMemory(1L << 30);
+        JoinHashTable fanOut = new JoinHashTable(Batch.of(new LongVector(k, null)), new int[] {0}, memory);
+        HashJoinProbe probe = new HashJoinProbe(fanOut, new int[] {0}, JoinKind.INNER, null);
+        int slice = probe.maxInputRows();
+        assertEquals(HashJoinProbe.TARGET_PAIRS / (rows / 50), slice);
+        long[] probeKeys = java.util.Arrays.copyOf(k, slice);
+        Batch out = probe.apply(Batch.of(new LongVector(probeKeys, null)));
+        assertEquals((long) slice * (rows / 50), out.rowCount());
+        assertEquals(true, out.rowCount() <= HashJoinProbe.TARGET_PAIRS);
+        fanOut.close();
+
+        long[] ids = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            ids[i] = i;
+        }
+        JoinHashTable unique = new JoinHashTable(Batch.of(new LongVector(ids, null)), new int[] {0}, memory);
+        assertEquals(HashJoinProbe.TARGET_PAIRS, new HashJoinProbe(unique, new int[] {0}, JoinKind.INNER, null)
+                .maxInputRows());
+        assertEquals(Integer.MAX_VALUE, new HashJoinProbe(fanOut, new int[] {0}, JoinKind.SEMI, null).maxInputRows());
+        unique.close();
+        assertEquals(0, memory.used());
+    }
+
     /** Keys around zero (negative ones too), about 10% NULL; unique unless {@code duplicates}. */
     private static LongVector keys(Random rnd, int n, long spread, boolean duplicates) {
         long[] v = new long[n];

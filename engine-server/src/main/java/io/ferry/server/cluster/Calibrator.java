@@ -60,11 +60,11 @@ public final class Calibrator {
         }
     }
 
-    /** The best of three runs, after one warm-up: the steady rate, not the JIT's first impression. */
+    /** The best of five runs, after one warm-up: the steady rate, not the JIT's first impression. */
     private static double best(QueryExecutor executor, PlanNode plan) {
         executor.execute(plan, QueryContext.unlimited());
         double best = Double.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 5; i++) {
             long t0 = System.nanoTime();
             executor.execute(plan, QueryContext.unlimited());
             best = Math.min(best, (System.nanoTime() - t0) / 1e9);

@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.arrow.memory.ArrowBuf;
@@ -215,7 +217,10 @@ public final class ClusterRunner implements QueryRunner {
         List<Unit> units = new ArrayList<>(byHolder.values());
         units.addAll(byRunner.values());
         int concurrent = runningPerTable.computeIfAbsent(table.name(), t -> new AtomicInteger()).get() + 1;
-        double coordCores = engine.config().threads() / (double) concurrent;
+        // Data-shipped units all run on the coordinator at once, so each is priced with its share of the
+        // coordinator's cores: more workers mean less data per worker and a busier coordinator, and favour
+        // function shipping (ship-or-not section II-A).
+        double coordCores = engine.config().threads() / (double) concurrent / Math.max(1, units.size());
         for (Unit u : units) {
             decide(u, fragment, table, session, coordCores, concurrent);
         }
@@ -230,8 +235,7 @@ public final class ClusterRunner implements QueryRunner {
             return;
         }
         NodeHello w = u.runner.hello();
-        NodeLoad load = u.runner.load();
-        double workerCores = Math.max(0.1, w.threads() * load.idleShare() / (1 + load.running()));
+        double workerCores = u.runner.availableCores() / (1 + u.runner.load().running());
         long resultRows = ResultEstimate.rows(fragment, table, u.rows);
         long resultBytes = ResultEstimate.bytes(fragment, resultRows);
         boolean compress = compress(session, u.runner);
@@ -294,12 +298,22 @@ public final class ClusterRunner implements QueryRunner {
             byte[] encoded = null;
             List<BlockLocation> here = new ArrayList<>();
             List<Unit> hereUnits = new ArrayList<>();
+            // The first node to fail stops the whole query at once: the coordinator's own part and the waits for
+            // the other nodes check it, so a lost node fails the query in moments, not when the slowest is done.
+            AtomicReference<FerryException> failed = new AtomicReference<>();
+            ctx = ctx.stoppedBy(failed::get);
             for (Unit u : units) {
                 if (u.function) {
                     if (encoded == null) {
                         encoded = PlanCodec.encode(fragment);
                     }
-                    dispatched.add(dispatch(queryId, u, encoded, whole, session, ctx));
+                    Dispatch d = dispatch(queryId, u, encoded, whole, session, ctx);
+                    dispatched.add(d);
+                    d.pending.whenComplete((reply, e) -> {
+                        if (e != null) {
+                            failed.compareAndSet(null, named(unwrap(e)));
+                        }
+                    });
                 } else {
                     here.addAll(u.blocks);
                     hereUnits.add(u);
@@ -411,8 +425,7 @@ public final class ClusterRunner implements QueryRunner {
                     throw new FerryException(SqlStates.QUERY_CANCELED, "interrupted while waiting for "
                             + unit.runner.describe());
                 } catch (ExecutionException e) {
-                    throw e.getCause() instanceof RuntimeException r ? r
-                            : new FerryException(SqlStates.INTERNAL_ERROR, e.getCause().toString(), e.getCause());
+                    throw unwrap(e);
                 }
             }
         }
@@ -432,6 +445,14 @@ public final class ClusterRunner implements QueryRunner {
                 buffer = null;
             }
         }
+    }
+
+    /** The error a failed call or future carries. */
+    private static RuntimeException unwrap(Throwable e) {
+        Throwable cause = (e instanceof ExecutionException || e instanceof CompletionException) && e.getCause() != null
+                ? e.getCause() : e;
+        return cause instanceof RuntimeException r ? r
+                : new FerryException(SqlStates.INTERNAL_ERROR, cause.toString(), cause);
     }
 
     /** Adds which node a fabric failure came from, when the message names only its address. */

@@ -162,7 +162,7 @@ public final class DataNode implements AutoCloseable {
         long used = usedMemory();
         long free = options.role().holdsBlocks() ? Math.max(0, options.memory() - used) : 0;
         return new NodeLoad(Math.max(0, os.getCpuLoad()), Math.max(0, os.getProcessCpuLoad()),
-                os.getProcessCpuTime(), running.get(), used, free);
+                os.getProcessCpuTime(), running.get(), used, free, os.getAvailableProcessors());
     }
 
     private final class Receiver implements ControlChannel.Receiver {

@@ -7,6 +7,9 @@ import io.ferry.server.cluster.control.ControlChannel;
  * measured. A node that restarts under the same name becomes a new member with a new incarnation.
  */
 public final class Member {
+    /** Heartbeats (500 ms apart) over which load must persist before the shipping rule counts it. */
+    static final int LOAD_WINDOW = 4;
+
     /** UP: joined and measured; DOWN: its control connection broke or its heartbeats stopped. */
     public enum State {
         JOINING, UP, DOWN
@@ -19,6 +22,9 @@ public final class Member {
     private volatile State state = State.JOINING;
     private volatile String downReason = "";
     private volatile NodeLoad load = NodeLoad.NONE;
+    /** Other processes' cores in the last {@link #LOAD_WINDOW} heartbeats, oldest overwritten first. */
+    private final double[] otherCores = new double[LOAD_WINDOW];
+    private int heartbeats;
     private volatile long lastHeard = System.nanoTime();
     private volatile double bytesPerSecond;
     private volatile double latencySeconds;
@@ -89,7 +95,26 @@ public final class Member {
         return hello.role().label() + " " + hello.name() + " (" + hello.fabric() + ")";
     }
 
+    /**
+     * Cores this node can give its fragments: its threads, less what other processes on its machine have used
+     * throughout the last two seconds. The minimum over the window, not the last sample, so a short burst (a client
+     * JVM starting beside a test cluster, a compaction) does not flip decisions, while lasting load does.
+     */
+    public synchronized double availableCores() {
+        double others = Double.MAX_VALUE;
+        for (int i = 0; i < Math.min(heartbeats, LOAD_WINDOW); i++) {
+            others = Math.min(others, otherCores[i]);
+        }
+        if (heartbeats == 0) {
+            others = 0;
+        }
+        return Math.max(0.1, Math.min(hello.threads(), load.machineCores() - others));
+    }
+
     void heard(NodeLoad l) {
+        synchronized (this) {
+            otherCores[heartbeats++ % LOAD_WINDOW] = l.otherCores();
+        }
         load = l;
         lastHeard = System.nanoTime();
     }

@@ -12,26 +12,26 @@ import io.ferry.server.cluster.control.WireWriter;
  * @param running     fragments the node is running
  * @param usedMemory  bytes of block memory allocated
  * @param freeMemory  bytes of block memory still available
+ * @param machineCores the cores of the machine the node runs on (what {@code systemCpu} is a share of)
  */
 public record NodeLoad(double systemCpu, double processCpu, long cpuNanos, int running, long usedMemory,
-        long freeMemory) {
-    public static final NodeLoad NONE = new NodeLoad(0, 0, 0, 0, 0, 0);
+        long freeMemory, int machineCores) {
+    public static final NodeLoad NONE = new NodeLoad(0, 0, 0, 0, 0, 0, 1);
 
     public WireWriter encode() {
         return new WireWriter().writeDouble(systemCpu).writeDouble(processCpu).writeLong(cpuNanos).writeInt(running)
-                .writeLong(usedMemory).writeLong(freeMemory);
+                .writeLong(usedMemory).writeLong(freeMemory).writeInt(machineCores);
     }
 
     public static NodeLoad decode(WireReader r) {
         NodeLoad l = new NodeLoad(r.readDouble(), r.readDouble(), r.readLong(), r.readInt(), r.readLong(),
-                r.readLong());
+                r.readLong(), Math.max(1, r.readInt()));
         r.end();
         return l;
     }
 
-    /** Cores of {@code threads} that are not busy with work other than this node's own. */
-    public double idleShare() {
-        double others = Math.max(0, systemCpu - processCpu);
-        return Math.max(0.05, 1 - others);
+    /** Cores of the machine busy with work other than this node's own: other processes on a shared host. */
+    public double otherCores() {
+        return Math.max(0, systemCpu - processCpu) * machineCores;
     }
 }

@@ -23,7 +23,7 @@ public final class SystemTables {
                 col("threads", FerryType.INTEGER), col("memory_bytes", FerryType.BIGINT),
                 col("used_bytes", FerryType.BIGINT), col("cpu_load", FerryType.DOUBLE),
                 col("process_cpu_load", FerryType.DOUBLE), col("cpu_seconds", FerryType.DOUBLE),
-                col("running", FerryType.INTEGER), col("link_mb_per_s", FerryType.DOUBLE),
+                col("available_cores", FerryType.DOUBLE), col("fragments_running", FerryType.INTEGER), col("link_mb_per_s", FerryType.DOUBLE),
                 col("latency_us", FerryType.DOUBLE), col("agg_rows_per_s", FerryType.DOUBLE),
                 col("down_reason", FerryType.VARCHAR)), () -> nodes(cluster)));
         engine.systemTables().put("tables", new SystemTable(List.of(col("name", FerryType.VARCHAR),
@@ -52,7 +52,7 @@ public final class SystemTables {
             NodeLoad l = m.load();
             rows.add(new Object[] {m.id(), m.name(), m.role().label(), m.state().name().toLowerCase(),
                     h.fabric().toString(), h.provider(), h.threads(), h.memory(), l.usedMemory(), l.systemCpu(),
-                    l.processCpu(), l.cpuNanos() / 1e9, l.running(), m.bytesPerSecond() / 1e6,
+                    l.processCpu(), l.cpuNanos() / 1e9, m.availableCores(), l.running(), m.bytesPerSecond() / 1e6,
                     m.latencySeconds() * 1e6, h.rates().aggRowsPerSecond(),
                     m.state() == Member.State.DOWN ? m.downReason() : null});
         }

@@ -20,6 +20,7 @@ import org.apache.calcite.avatica.NoSuchConnectionException;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.jdbc.JdbcMeta;
+import org.apache.calcite.avatica.jdbc.StatementInfo;
 import org.apache.calcite.avatica.proto.Requests;
 import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
 import org.apache.calcite.avatica.remote.TypedValue;
@@ -79,6 +80,43 @@ final class FerryMeta extends JdbcMeta {
         }
         getStatementCache().invalidateAll();
         getConnectionCache().invalidateAll();
+    }
+
+    /**
+     * Cancels statement {@code statementId} of connection {@code connectionId} if it exists and belongs to that
+     * connection: the embedded statement's cancel flag is the one the running query checks (and passes on to the
+     * nodes running its fragments).
+     */
+    boolean cancel(String connectionId, int statementId) {
+        StatementInfo info = getStatementCache().getIfPresent(statementId);
+        Connection owner = getConnectionCache().getIfPresent(connectionId);
+        if (info == null || owner == null) {
+            return false;
+        }
+        try {
+            java.sql.Statement statement = (java.sql.Statement) EMBEDDED_STATEMENT.get(info);
+            if (statement.getConnection() != owner) {
+                return false;
+            }
+            statement.cancel();
+            return true;
+        } catch (SQLException | IllegalAccessException e) {
+            LOG.warn("cancelling statement {} failed: {}", statementId, e.toString());
+            return false;
+        }
+    }
+
+    /** Avatica keeps the embedded statement in a package-private field and has no cancel request to reach it. */
+    private static final java.lang.reflect.Field EMBEDDED_STATEMENT = embeddedStatementField();
+
+    private static java.lang.reflect.Field embeddedStatementField() {
+        try {
+            java.lang.reflect.Field f = StatementInfo.class.getDeclaredField("statement");
+            f.setAccessible(true);
+            return f;
+        } catch (NoSuchFieldException e) {
+            throw new IllegalStateException("this Avatica version keeps statements differently", e);
+        }
     }
 
     // ---- connections -------------------------------------------------------------------------------------

@@ -2,10 +2,7 @@ package io.ferry.server.correctness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -20,10 +17,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.ferry.core.storage.Table;
-import io.ferry.core.types.Column;
-import io.ferry.core.types.TableSchema;
-import io.ferry.server.data.CsvExporter;
 import io.ferry.server.data.PaperTable;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.data.SsbGenerator;
@@ -41,55 +34,27 @@ import io.ferry.sql.ResultComparison;
 class SsbAgainstDuckDbTest {
     private static final double SCALE = 0.02;
 
-    private Path csvDir;
     private FerryEngine engine;
     private Connection ferry;
+    private DuckDbMirror mirror;
     private Connection duck;
 
     @BeforeAll
     void load() throws Exception {
-        csvDir = Files.createTempDirectory("ferry-ssb-csv");
         engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withBlockSize(32 * 1024));
         new SsbGenerator(SCALE).load(engine.catalog(), ProgressListener.NONE);
         PaperTable.load(engine.catalog(), "r", 300_000, 1_000, ProgressListener.NONE);
         PaperTable.load(engine.catalog(), "r_wide", 300_000, 200_000, ProgressListener.NONE);
         ferry = engine.connect();
-        duck = DriverManager.getConnection("jdbc:duckdb:");
-        List<String> tables = new ArrayList<>(SsbGenerator.TABLES);
-        tables.add("r");
-        tables.add("r_wide");
-        for (String name : tables) {
-            mirror(engine.catalog().require(name));
-        }
-    }
-
-    /** Creates the same table in DuckDB and fills it from Ferry's CSV export. */
-    private void mirror(Table table) throws Exception {
-        Path csv = Files.createTempFile(csvDir, table.name(), ".csv");
-        long rows = CsvExporter.export(table, csv, ProgressListener.NONE);
-        assertEquals(table.rowCount(), rows);
-        TableSchema schema = table.schema();
-        List<String> cols = new ArrayList<>();
-        for (Column c : schema.columns()) {
-            cols.add(c.name() + " " + c.type().sqlName() + (c.nullable() ? "" : " NOT NULL"));
-        }
-        try (Statement s = duck.createStatement()) {
-            s.execute("CREATE TABLE " + table.name() + " (" + String.join(", ", cols) + ")");
-            s.execute("COPY " + table.name() + " FROM '" + csv + "' (HEADER)");
-        }
+        mirror = DuckDbMirror.of(engine.catalog());
+        duck = mirror.connection();
     }
 
     @AfterAll
     void close() throws Exception {
         ferry.close();
-        duck.close();
+        mirror.close();
         engine.close();
-        try (Stream<Path> files = Files.list(csvDir)) {
-            for (Path p : files.toList()) {
-                Files.delete(p);
-            }
-        }
-        Files.delete(csvDir);
     }
 
     static Stream<Arguments> queries() {

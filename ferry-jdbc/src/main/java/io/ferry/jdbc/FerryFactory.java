@@ -1,0 +1,72 @@
+package io.ferry.jdbc;
+
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.TimeZone;
+
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaFactory;
+import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.AvaticaResultSet;
+import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.UnregisteredDriver;
+
+/** Avatica's JDBC 4.1 objects, except that plain statements are {@link FerryStatement}s. */
+final class FerryFactory implements AvaticaFactory {
+    private final AvaticaFactory avatica;
+
+    FerryFactory(AvaticaFactory avatica) {
+        this.avatica = avatica;
+    }
+
+    @Override
+    public int getJdbcMajorVersion() {
+        return avatica.getJdbcMajorVersion();
+    }
+
+    @Override
+    public int getJdbcMinorVersion() {
+        return avatica.getJdbcMinorVersion();
+    }
+
+    @Override
+    public AvaticaConnection newConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
+            Properties info) throws SQLException {
+        return avatica.newConnection(driver, this, url, info);
+    }
+
+    @Override
+    public AvaticaStatement newStatement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType,
+            int resultSetConcurrency, int resultSetHoldability) {
+        return new FerryStatement(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    @Override
+    public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
+            Meta.Signature signature, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        return avatica.newPreparedStatement(connection, h, signature, resultSetType, resultSetConcurrency,
+                resultSetHoldability);
+    }
+
+    @Override
+    public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
+            TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
+        return avatica.newResultSet(statement, state, signature, timeZone, firstFrame);
+    }
+
+    @Override
+    public AvaticaSpecificDatabaseMetaData newDatabaseMetaData(AvaticaConnection connection) {
+        return avatica.newDatabaseMetaData(connection);
+    }
+
+    @Override
+    public ResultSetMetaData newResultSetMetaData(AvaticaStatement statement, Meta.Signature signature)
+            throws SQLException {
+        return avatica.newResultSetMetaData(statement, signature);
+    }
+}

@@ -1,0 +1,299 @@
+package io.ferry.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.ferry.server.LocalNode;
+import io.ferry.server.correctness.DuckDbMirror;
+import io.ferry.server.data.ProgressListener;
+import io.ferry.server.data.SsbQueries;
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.FerryEngine;
+import io.ferry.sql.ResultComparison;
+
+/**
+ * A cluster as users start it: a coordinator and its nodes, each a separate JVM from the built server jar, joined
+ * over real sockets, reached through the ferry-jdbc driver. Every query is answered in forced function shipping,
+ * forced data shipping and auto mode, and each answer must equal DuckDB's and Ferry's local mode's over the same
+ * demo rows (generated again in this JVM by the same deterministic generators). Then the failure paths: a query
+ * timeout and a cancel stop the work on every node, and a node killed mid-query fails the query promptly, naming
+ * the node. Subclasses choose the layout.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class ClusterIT {
+    private static final LocalNode.Demo DEMO = new LocalNode.Demo(200_000, 1_000, 0.01);
+    /** A self-join multiplying rows 4,000-fold: seconds of work on every node, to interrupt. */
+    static final String SLOW = "SELECT COUNT(*), SUM(x.a - y.a) FROM heavy x JOIN heavy y ON x.k = y.k";
+
+    /** A node of the layout: its name, and the role arguments that start it. */
+    record Node(String name, String... args) {
+    }
+
+    private final List<FerryProcess> processes = new ArrayList<>();
+    private FerryProcess coordinator;
+    private int controlPort;
+    private int port;
+    private Driver driver;
+    private FerryEngine local;
+    private Connection localConnection;
+    private DuckDbMirror duck;
+
+    /** The nodes besides the coordinator. */
+    abstract List<Node> nodes();
+
+    /** The node the kill test kills. */
+    abstract String victim();
+
+    /** Whether queries still work without the victim (its blocks live elsewhere). */
+    abstract boolean clusterSurvivesVictim();
+
+    @BeforeAll
+    void startCluster() throws Exception {
+        port = FerryProcess.freePort();
+        controlPort = FerryProcess.freePort();
+        coordinator = FerryProcess.start("coordinator", "1g", "coordinator", "--port", String.valueOf(port),
+                "--control-port", String.valueOf(controlPort), "--threads", "2", "--timeout", "10", "--demo",
+                "--expect-nodes", String.valueOf(nodes().size()), "--rows", String.valueOf(DEMO.rows()),
+                "--distinct", String.valueOf(DEMO.distinct()), "--scale", String.valueOf(DEMO.scale()));
+        processes.add(coordinator);
+        coordinator.await("nodes join at", Duration.ofSeconds(60));
+        for (Node n : nodes()) {
+            processes.add(startNode(n));
+        }
+        coordinator.await("Demo data loaded", Duration.ofSeconds(180));
+        driver = FerryDriverLoader.load();
+
+        local = FerryEngine.start(EngineConfig.defaults().withThreads(2));
+        DEMO.load(local.catalog(), ProgressListener.NONE);
+        localConnection = local.connect();
+        duck = DuckDbMirror.of(local.catalog());
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE heavy AS SELECT a, MOD(b, 50) AS k FROM r");
+        }
+    }
+
+    private FerryProcess startNode(Node n) throws Exception {
+        List<String> args = new ArrayList<>(List.of(n.args()));
+        args.addAll(List.of("--name", n.name(), "--coordinator", "127.0.0.1:" + controlPort, "--fabric", "tcp"));
+        FerryProcess p = FerryProcess.start(n.name(), "512m", args.toArray(String[]::new));
+        p.await("is running", Duration.ofSeconds(60));
+        return p;
+    }
+
+    @AfterAll
+    void stopCluster() throws Exception {
+        for (FerryProcess p : processes) {
+            p.close();
+        }
+        if (localConnection != null) {
+            localConnection.close();
+        }
+        if (duck != null) {
+            duck.close();
+        }
+        if (local != null) {
+            local.close();
+        }
+    }
+
+    Connection connect() throws SQLException {
+        return driver.connect("jdbc:ferry://127.0.0.1:" + port, new Properties());
+    }
+
+    static Stream<Arguments> queriesInEveryMode() {
+        List<Arguments> out = new ArrayList<>();
+        for (String mode : List.of("function", "data", "auto")) {
+            out.add(Arguments.of(mode, "paper", "SELECT b, COUNT(*) FROM r GROUP BY b"));
+            for (Map.Entry<String, String> q : SsbQueries.all().entrySet()) {
+                out.add(Arguments.of(mode, q.getKey(), q.getValue()));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{1} with shipping = {0}")
+    @MethodSource("queriesInEveryMode")
+    @Order(1)
+    void answersEqualDuckDbAndLocalMode(String mode, String name, String sql) throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("SET shipping = '" + mode + "'");
+            ResultComparison.assertSameResult(c, duck.connection(), sql, false);
+            ResultComparison.assertSameResult(c, localConnection, sql, false);
+            List<String> modes = lastQueryModes(s);
+            assertFalse(modes.isEmpty(), name + ": sys.fragments recorded no units of work");
+            if (!mode.equals("auto")) {
+                assertTrue(modes.stream().allMatch(mode::equals), name + " ran in " + modes + ", not " + mode);
+            }
+        }
+    }
+
+    /** The shipping mode of every unit of the most recent query in sys.fragments. */
+    static List<String> lastQueryModes(Statement s) throws SQLException {
+        List<String> modes = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery("SELECT mode FROM sys.fragments WHERE query_id = "
+                + "(SELECT MAX(query_id) FROM sys.fragments)")) {
+            while (rs.next()) {
+                modes.add(rs.getString(1));
+            }
+        }
+        return modes;
+    }
+
+    @Test
+    @Order(2)
+    void dataShippingLeavesTheNodesIdle() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("SET shipping = 'data'");
+            s.executeQuery(SsbQueries.get("Q1.1")).close();
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(node_cpu_ms) FROM sys.fragments WHERE query_id = "
+                    + "(SELECT MAX(query_id) FROM sys.fragments)")) {
+                assertTrue(rs.next());
+                assertTrue(rs.getLong(1) > 0);
+                assertEquals(0.0, rs.getDouble(2), "in data shipping no node runs query code");
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aQueryTimeoutStopsTheWorkOnEveryNode() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("SET shipping = 'function'");
+            s.setQueryTimeout(2);
+            long t0 = System.nanoTime();
+            SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(SLOW).close());
+            assertEquals("57014", e.getSQLState(), e.getMessage());
+            assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(15), "the timeout took too long to act");
+            awaitNoFragmentsRunning(c);
+        }
+    }
+
+    @Test
+    @Order(4)
+    void cancelStopsTheWorkOnEveryNode() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            CompletableFuture<SQLException> failure = startSlowQuery(s);
+            s.cancel();
+            SQLException e = failure.get(15, TimeUnit.SECONDS);
+            assertTrue(e != null, "the query finished although it was cancelled");
+            assertEquals("57014", e.getSQLState(), e.getMessage());
+            awaitNoFragmentsRunning(c);
+        }
+    }
+
+    @Test
+    @Order(5)
+    void aNodeKilledMidQueryFailsItPromptlyNamingTheNode() throws Exception {
+        FerryProcess victim = processes.stream().filter(p -> p.name().equals(victim())).findFirst()
+                .orElseThrow();
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            CompletableFuture<SQLException> failure = startSlowQuery(s);
+            victim.kill();
+            long killed = System.nanoTime();
+            SQLException e = failure.get(30, TimeUnit.SECONDS);
+            assertTrue(e != null, "the query finished although " + victim() + " was killed");
+            assertTrue(System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(10), "the failure took too long");
+            assertEquals("08006", e.getSQLState(), e.getMessage());
+            assertTrue(e.getMessage().contains(victim()), "the error must name the node: " + e.getMessage());
+        }
+        // A new connection works, sees the node down with a reason, and the rest of the cluster still answers.
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            assertEquals("down", nodeState(s, victim()));
+            if (clusterSurvivesVictim()) {
+                ResultComparison.assertSameResult(c, duck.connection(), SsbQueries.get("Q1.1"), false);
+            } else {
+                SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT COUNT(*) FROM r"));
+                assertEquals("08006", e.getSQLState(), e.getMessage());
+                assertTrue(e.getMessage().contains(victim()), e.getMessage());
+            }
+        }
+        // The node restarts and rejoins under its name.
+        Node again = nodes().stream().filter(n -> n.name().equals(victim())).findFirst().orElseThrow();
+        processes.add(startNode(again));
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!"up".equals(nodeState(s, victim()))) {
+                assertTrue(System.nanoTime() < deadline, victim() + " did not rejoin:\n" + coordinator.output());
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    /** The state of the newest member named {@code name}. */
+    private static String nodeState(Statement s, String name) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT state FROM sys.nodes WHERE name = '" + name + "' ORDER BY id DESC")) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    private long fragmentsRunning(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT SUM(fragments_running) FROM sys.nodes WHERE state = 'up'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Runs {@link #SLOW} on the nodes in the background; returns once they run it, with the error it ends with. */
+    private CompletableFuture<SQLException> startSlowQuery(Statement s) throws Exception {
+        s.execute("SET shipping = 'function'");
+        CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> {
+            try {
+                s.executeQuery(SLOW).close();
+                return null;
+            } catch (SQLException e) {
+                return e;
+            }
+        });
+        awaitFragmentsRunning();
+        return failure;
+    }
+
+    private void awaitFragmentsRunning() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (fragmentsRunning(s) == 0) {
+                assertTrue(System.nanoTime() < deadline, "no node started the slow query");
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** Heartbeats report every 500 ms: within a few seconds no node may still run the stopped query. */
+    private void awaitNoFragmentsRunning(Connection c) throws Exception {
+        try (Statement s = c.createStatement()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (fragmentsRunning(s) > 0) {
+                assertTrue(System.nanoTime() < deadline, "nodes still run the stopped query after 5 s");
+                Thread.sleep(100);
+            }
+        }
+    }
+}
