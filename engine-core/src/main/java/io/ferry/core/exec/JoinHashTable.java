@@ -109,7 +109,7 @@ final class JoinHashTable {
         for (int h : heads) {
             used += h != 0 ? 1 : 0;
         }
-        return used == 0 ? 1 : (double) (build.rowCount()) / used;
+        return used == 0 ? 1 : (double) build.rowCount() / used;
     }
 
     private static boolean anyNull(Vector[] keys, int row) {
