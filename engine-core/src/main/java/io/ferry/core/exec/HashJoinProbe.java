@@ -16,6 +16,8 @@ final class HashJoinProbe implements Transform {
     private final int[] probeKeys;
     private final JoinKind kind;
     private final Evaluator residual;
+    /** SEMI and ANTI without a residual only ask whether a probe row has any match, never list the pairs. */
+    private final boolean existenceOnly;
     private final int maxInputRows;
 
     HashJoinProbe(JoinHashTable table, int[] probeKeys, JoinKind kind, Evaluator residual) {
@@ -23,7 +25,7 @@ final class HashJoinProbe implements Transform {
         this.probeKeys = probeKeys;
         this.kind = kind;
         this.residual = residual;
-        boolean existenceOnly = residual == null && (kind == JoinKind.SEMI || kind == JoinKind.ANTI);
+        this.existenceOnly = residual == null && (kind == JoinKind.SEMI || kind == JoinKind.ANTI);
         this.maxInputRows = existenceOnly ? Integer.MAX_VALUE : (int) Math.max(1, TARGET_PAIRS / table.rowsPerKey());
     }
 
@@ -46,7 +48,6 @@ final class HashJoinProbe implements Transform {
         for (int k = 0; k < keys.length; k++) {
             keys[k] = probe.column(probeKeys[k]);
         }
-        boolean existenceOnly = residual == null && (kind == JoinKind.SEMI || kind == JoinKind.ANTI);
         JoinHashTable.Matches m = table.probe(keys, n, existenceOnly);
         int[] probeRows = m.probe;
         int[] buildRows = m.build;

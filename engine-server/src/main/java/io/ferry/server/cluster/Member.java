@@ -101,12 +101,9 @@ public final class Member {
      * JVM starting beside a test cluster, a compaction) does not flip decisions, while lasting load does.
      */
     public synchronized double availableCores() {
-        double others = Double.MAX_VALUE;
+        double others = heartbeats == 0 ? 0 : Double.MAX_VALUE;
         for (int i = 0; i < Math.min(heartbeats, LOAD_WINDOW); i++) {
             others = Math.min(others, otherCores[i]);
-        }
-        if (heartbeats == 0) {
-            others = 0;
         }
         return Math.max(0.1, Math.min(hello.threads(), load.machineCores() - others));
     }
