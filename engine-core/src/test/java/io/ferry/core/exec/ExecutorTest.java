@@ -7,15 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
-import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
@@ -27,18 +24,16 @@ import io.ferry.core.vector.LongVector;
 
 class ExecutorTest {
     private static final int ROWS = 200_000;
-    private BufferAllocator allocator;
-    private BlockStore store;
+    private ExecFixture fixture;
     private Catalog catalog;
     private QueryExecutor executor;
     private Table r;
 
     @BeforeEach
     void setUp() {
-        allocator = new RootAllocator();
-        store = new BlockStore(allocator, 16 * 1024, 4 << 20);
-        catalog = new Catalog(store);
-        executor = new QueryExecutor(2);
+        fixture = new ExecFixture(16 * 1024);
+        catalog = fixture.catalog;
+        executor = fixture.executor;
         r = catalog.create("r", TableSchema.of(new Column("a", FerryType.BIGINT, false),
                 new Column("b", FerryType.BIGINT, false)), false);
         try (TableAppender app = r.appender()) {
@@ -58,11 +53,7 @@ class ExecutorTest {
 
     @AfterEach
     void tearDown() {
-        executor.close();
-        catalog.clear();
-        store.close();
-        assertEquals(0, allocator.getAllocatedMemory());
-        allocator.close();
+        fixture.close();
     }
 
     private long count(SampleSpec spec) {

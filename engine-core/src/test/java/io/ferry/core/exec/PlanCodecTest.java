@@ -19,11 +19,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,7 +32,6 @@ import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.expr.Literal;
 import io.ferry.core.expr.Op;
-import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
@@ -64,18 +60,16 @@ class PlanCodecTest {
             new Column("s", FerryType.VARCHAR, true));
 
     private static final int ROWS = 50_000;
-    private BufferAllocator allocator;
-    private BlockStore store;
+    private ExecFixture fixture;
     private Catalog catalog;
     private QueryExecutor executor;
     private Table r;
 
     @BeforeEach
     void setUp() {
-        allocator = new RootAllocator();
-        store = new BlockStore(allocator, 8 * 1024, 4 << 20);
-        catalog = new Catalog(store);
-        executor = new QueryExecutor(2);
+        fixture = new ExecFixture(8 * 1024);
+        catalog = fixture.catalog;
+        executor = fixture.executor;
         r = catalog.create("r", TableSchema.of(new Column("a", FerryType.BIGINT, false),
                 new Column("b", FerryType.BIGINT, true), new Column("c", FerryType.VARCHAR, false)), false);
         try (TableAppender app = r.appender()) {
@@ -99,11 +93,7 @@ class PlanCodecTest {
 
     @AfterEach
     void tearDown() {
-        executor.close();
-        catalog.clear();
-        store.close();
-        assertEquals(0, allocator.getAllocatedMemory(), "Arrow bytes leaked");
-        allocator.close();
+        fixture.close();
     }
 
     // ---- plans to encode ----
@@ -432,26 +422,13 @@ class PlanCodecTest {
                 new AggCall(AggCall.AggKind.MAX, 1, FerryType.BIGINT)));
     }
 
-    private static Map<Long, String> byKey(List<Batch> out) {
-        Map<Long, String> rows = new TreeMap<>();
-        for (Batch b : out) {
-            LongVector key = (LongVector) b.column(0);
-            for (int i = 0; i < b.rowCount(); i++) {
-                rows.put(key.isNull(i) ? -1L : key.get(i), ((LongVector) b.column(1)).get(i) + "|"
-                        + ((LongVector) b.column(2)).get(i) + "|" + ((DoubleVector) b.column(3)).get(i) + "|"
-                        + ((LongVector) b.column(4)).get(i));
-            }
-        }
-        return rows;
-    }
-
     @Test
     void aDecodedAggregateRunsLikeTheOriginal() {
         PlanNode.Aggregate agg = groupBy();
-        Map<Long, String> original = byKey(executor.execute(agg, QueryContext.unlimited()));
+        Map<Long, String> original = ExecFixture.byKey(executor.execute(agg, QueryContext.unlimited()));
         AtomicInteger bound = new AtomicInteger();
         PlanNode decoded = PlanCodec.decode(PlanCodec.encode(agg));
-        Map<Long, String> remote = byKey(executor.execute(decoded, QueryContext.unlimited().withBinder(byName(bound))));
+        Map<Long, String> remote = ExecFixture.byKey(executor.execute(decoded, QueryContext.unlimited().withBinder(byName(bound))));
         assertEquals(1, bound.get());
         assertEquals(42, original.size(), "41 values of b and NULL");
         assertEquals(original, remote);
@@ -461,14 +438,14 @@ class PlanCodecTest {
     @Test
     void aShippedPartialAggregateMergesLikeTheWhole() {
         PlanNode.Aggregate agg = groupBy();
-        Map<Long, String> whole = byKey(executor.execute(agg, QueryContext.unlimited()));
+        Map<Long, String> whole = ExecFixture.byKey(executor.execute(agg, QueryContext.unlimited()));
         AtomicInteger bound = new AtomicInteger();
         Gatherer worker = (gather, ctx) -> {
             PlanNode fragment = PlanCodec.decode(PlanCodec.encode(gather.fragment()));
             return executor.execute(fragment, QueryContext.unlimited().withBinder(byName(bound)));
         };
         PlanNode split = new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
-        assertEquals(whole, byKey(executor.execute(split, QueryContext.unlimited().withGatherer(worker))));
+        assertEquals(whole, ExecFixture.byKey(executor.execute(split, QueryContext.unlimited().withGatherer(worker))));
         assertEquals(1, bound.get());
     }
 }

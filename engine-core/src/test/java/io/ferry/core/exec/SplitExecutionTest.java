@@ -6,12 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +19,6 @@ import io.ferry.core.expr.Literal;
 import io.ferry.core.expr.Op;
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.BlockReader;
-import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
@@ -31,7 +27,6 @@ import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
-import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 
 /**
@@ -41,18 +36,16 @@ import io.ferry.core.vector.LongVector;
  */
 class SplitExecutionTest {
     private static final int ROWS = 100_000;
-    private BufferAllocator allocator;
-    private BlockStore store;
+    private ExecFixture fixture;
     private Catalog catalog;
     private QueryExecutor executor;
     private Table r;
 
     @BeforeEach
     void setUp() {
-        allocator = new RootAllocator();
-        store = new BlockStore(allocator, 8 * 1024, 4 << 20);
-        catalog = new Catalog(store);
-        executor = new QueryExecutor(2);
+        fixture = new ExecFixture(8 * 1024);
+        catalog = fixture.catalog;
+        executor = fixture.executor;
         r = catalog.create("r", TableSchema.of(new Column("a", FerryType.BIGINT, false),
                 new Column("b", FerryType.BIGINT, true)), false);
         try (TableAppender app = r.appender()) {
@@ -74,11 +67,7 @@ class SplitExecutionTest {
 
     @AfterEach
     void tearDown() {
-        executor.close();
-        catalog.clear();
-        store.close();
-        assertEquals(0, allocator.getAllocatedMemory());
-        allocator.close();
+        fixture.close();
     }
 
     private PlanNode.Aggregate groupBy() {
@@ -128,27 +117,14 @@ class SplitExecutionTest {
         };
     }
 
-    private static Map<Long, String> byKey(List<Batch> out) {
-        Map<Long, String> rows = new TreeMap<>();
-        for (Batch b : out) {
-            LongVector key = (LongVector) b.column(0);
-            for (int i = 0; i < b.rowCount(); i++) {
-                rows.put(key.isNull(i) ? -1L : key.get(i), ((LongVector) b.column(1)).get(i) + "|"
-                        + ((LongVector) b.column(2)).get(i) + "|" + ((DoubleVector) b.column(3)).get(i) + "|"
-                        + ((LongVector) b.column(4)).get(i));
-            }
-        }
-        return rows;
-    }
-
     @Test
     void aggregateSplitAroundAGatherEqualsTheWholeAggregate() {
         PlanNode.Aggregate agg = groupBy();
-        Map<Long, String> whole = byKey(executor.execute(agg, QueryContext.unlimited()));
+        Map<Long, String> whole = ExecFixture.byKey(executor.execute(agg, QueryContext.unlimited()));
         AtomicInteger runs = new AtomicInteger();
         PlanNode split = new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
         assertEquals(agg.types(), split.types());
-        Map<Long, String> merged = byKey(executor.execute(split, QueryContext.unlimited().withGatherer(sharded(3, runs))));
+        Map<Long, String> merged = ExecFixture.byKey(executor.execute(split, QueryContext.unlimited().withGatherer(sharded(3, runs))));
         assertEquals(3, runs.get());
         assertEquals(98, whole.size(), "97 values of b and NULL");
         assertEquals(whole, merged);
@@ -158,8 +134,8 @@ class SplitExecutionTest {
     void aGatherWithoutAGathererRunsItsFragmentHere() {
         PlanNode.Aggregate agg = groupBy();
         PlanNode split = new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
-        assertEquals(byKey(executor.execute(agg, QueryContext.unlimited())),
-                byKey(executor.execute(split, QueryContext.unlimited())));
+        assertEquals(ExecFixture.byKey(executor.execute(agg, QueryContext.unlimited())),
+                ExecFixture.byKey(executor.execute(split, QueryContext.unlimited())));
     }
 
     @Test
@@ -198,7 +174,7 @@ class SplitExecutionTest {
                 @Override
                 public void read(int morsel, BlockVisitor visitor) {
                     Block block = data.blocks().get(morsel);
-                    try (ArrowBuf copy = allocator.buffer(block.length())) {
+                    try (ArrowBuf copy = fixture.allocator.buffer(block.length())) {
                         copy.setBytes(0, block.buffer(), block.offset(), block.length());
                         visitor.visit(morsel, new BlockReader(copy, 0));
                         copy.setZero(0, block.length()); // what a reused slot would look like
