@@ -125,6 +125,8 @@ class OracleQueriesTest {
                 "SELECT COUNT(DISTINCT k), COUNT(DISTINCT s) FROM t1",
                 "SELECT COUNT(DISTINCT v) FROM t1",
                 "SELECT k % 7, SUM(k) FROM t1 GROUP BY k % 7",
+                // MOD takes its divisor's type: an INTEGER remainder of a BIGINT dividend must not overflow
+                "SELECT id, MOD(v, 7), MOD(CAST(id AS BIGINT) * 1000000007, 9973), MOD(k, 3) FROM t1",
                 "SELECT COUNT(*), SUM(x), MAX(x) FROM empty_t",
                 "SELECT k, SUM(x) FROM empty_t GROUP BY k",
                 "SELECT * FROM empty_t WHERE k > 1",

@@ -244,7 +244,17 @@ public final class RexTranslator {
             }
             return new Call(op, List.of(a, b), type);
         }
+        if (op == Op.MOD && isWholeNumber(a.type()) && isWholeNumber(b.type()) && isWholeNumber(type)) {
+            // SQL types MOD as its divisor, but the dividend may be wider (MOD(bigint, 7) is an INTEGER): compute in
+            // the wider type; the remainder is smaller than the divisor, so it always fits the result's type.
+            FerryType wide = a.type().kind() == TypeKind.BIGINT ? a.type() : b.type();
+            return cast(new Call(op, List.of(cast(a, wide), cast(b, wide)), wide), type);
+        }
         return new Call(op, List.of(cast(a, type), cast(b, type)), type);
+    }
+
+    private static boolean isWholeNumber(FerryType t) {
+        return t.kind() == TypeKind.INTEGER || t.kind() == TypeKind.BIGINT;
     }
 
     private static boolean isTemporal(FerryType t) {
