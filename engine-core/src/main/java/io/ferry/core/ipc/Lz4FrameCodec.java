@@ -13,8 +13,12 @@ import org.apache.arrow.vector.compression.NoCompressionCodec;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4FrameInputStream;
 import net.jpountz.lz4.LZ4FrameOutputStream;
+import net.jpountz.xxhash.XXHash32;
+import net.jpountz.xxhash.XXHashFactory;
 
 /**
  * Arrow IPC's LZ4_FRAME buffer compression on lz4-java (the LZ4 poster's result compression): each buffer is a
@@ -26,6 +30,9 @@ import net.jpountz.lz4.LZ4FrameOutputStream;
 public final class Lz4FrameCodec extends AbstractCompressionCodec {
     /** LZ4 cannot expand data by more than this factor, so a larger claimed length is corrupt. */
     private static final long MAX_RATIO = 256;
+    /** Both are thread-safe and stateless; the frame writer's default looks them up per stream. */
+    private static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
+    private static final XXHash32 HEADER_HASH = XXHashFactory.fastestInstance().hash32();
 
     public static final CompressionCodec.Factory FACTORY = new CompressionCodec.Factory() {
         @Override
@@ -49,7 +56,8 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
         byte[] in = new byte[(int) uncompressed.writerIndex()];
         uncompressed.getBytes(0, in);
         ByteArrayOutputStream frame = new ByteArrayOutputStream(in.length / 2 + 64);
-        try (LZ4FrameOutputStream out = new LZ4FrameOutputStream(frame)) {
+        try (LZ4FrameOutputStream out = new LZ4FrameOutputStream(frame, blockSize(in.length), -1, COMPRESSOR,
+                HEADER_HASH, LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE)) {
             out.write(in);
         } catch (IOException e) {
             throw new IllegalStateException("LZ4 compression failed", e);
@@ -60,6 +68,20 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
         out.setBytes(prefix, bytes);
         out.writerIndex(prefix + bytes.length);
         return out;
+    }
+
+    /**
+     * The smallest frame block that holds the whole buffer. The frame writer zeroes its whole compressed-block array
+     * before every block, so the default 4 MiB block cost a 4 MiB fill per 32 KiB column buffer: that, not LZ4, was
+     * most of a worker's time shipping a million-group result.
+     */
+    static LZ4FrameOutputStream.BLOCKSIZE blockSize(int length) {
+        for (LZ4FrameOutputStream.BLOCKSIZE s : LZ4FrameOutputStream.BLOCKSIZE.values()) {
+            if (length <= 1 << (2 * s.getIndicator() + 8)) {
+                return s;
+            }
+        }
+        return LZ4FrameOutputStream.BLOCKSIZE.SIZE_4MB;
     }
 
     @Override

@@ -20,6 +20,7 @@ import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
+import net.jpountz.lz4.LZ4FrameOutputStream;
 
 class BatchIpcTest {
     private static final List<FerryType> TYPES = List.of(FerryType.BIGINT, FerryType.INTEGER, FerryType.BOOLEAN,
@@ -78,9 +79,18 @@ class BatchIpcTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void everyTypeAndNullRoundTrips(boolean compress) {
-        List<Batch> in = List.of(batch(1000, 1), batch(4096, 2), batch(1, 3));
+        // 100,000 rows make 800 KB column buffers: frames with 1 MiB blocks beside the 64 KiB ones of smaller batches
+        List<Batch> in = List.of(batch(1000, 1), batch(4096, 2), batch(1, 3), batch(100_000, 5));
         byte[] bytes = BatchIpc.write(in, TYPES, compress, allocator);
         assertEquals(render(in), render(BatchIpc.read(bytes, 0, bytes.length, TYPES, allocator)));
+    }
+
+    @Test
+    void eachBufferGetsTheSmallestFrameBlockThatHoldsIt() {
+        assertEquals(LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB, Lz4FrameCodec.blockSize(32 << 10));
+        assertEquals(LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB, Lz4FrameCodec.blockSize(64 << 10));
+        assertEquals(LZ4FrameOutputStream.BLOCKSIZE.SIZE_256KB, Lz4FrameCodec.blockSize((64 << 10) + 1));
+        assertEquals(LZ4FrameOutputStream.BLOCKSIZE.SIZE_4MB, Lz4FrameCodec.blockSize(100 << 20));
     }
 
     @Test
