@@ -95,6 +95,7 @@ public final class DataNode implements AutoCloseable {
     private final QueryExecutor executor;
     private final ExecutorService work;
     private final ScheduledExecutorService scheduler;
+    private final AffinityCpuLoad cpu = AffinityCpuLoad.open();
     private final Map<Integer, HeldRegion> regions = new ConcurrentHashMap<>();
     private final Map<Long, Fragment> fragments = new ConcurrentHashMap<>();
     private final AtomicInteger running = new AtomicInteger();
@@ -157,12 +158,18 @@ public final class DataNode implements AutoCloseable {
         return nodeId;
     }
 
+    /** CPU load on the cores this node may run on, so a pinned node is not charged with its neighbours' work. */
     private NodeLoad load() {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long used = usedMemory();
         long free = options.role().holdsBlocks() ? Math.max(0, options.memory() - used) : 0;
-        return new NodeLoad(Math.max(0, os.getCpuLoad()), Math.max(0, os.getProcessCpuLoad()),
-                os.getProcessCpuTime(), running.get(), used, free, os.getAvailableProcessors());
+        long cpuNanos = os.getProcessCpuTime();
+        AffinityCpuLoad.Sample s = cpu == null ? null : cpu.sample(cpuNanos);
+        if (s == null) {
+            return new NodeLoad(Math.max(0, os.getCpuLoad()), Math.max(0, os.getProcessCpuLoad()), cpuNanos,
+                    running.get(), used, free, os.getAvailableProcessors());
+        }
+        return new NodeLoad(s.systemCpu(), s.processCpu(), cpuNanos, running.get(), used, free, s.cores());
     }
 
     private final class Receiver implements ControlChannel.Receiver {

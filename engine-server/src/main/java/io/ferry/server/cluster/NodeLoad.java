@@ -6,13 +6,14 @@ import io.ferry.server.cluster.control.WireWriter;
 /**
  * A heartbeat's load report.
  *
- * @param systemCpu   the machine's CPU utilization, 0..1
- * @param processCpu  this process's share of the machine's CPU, 0..1
+ * @param systemCpu   CPU utilization of the cores the node may run on (its affinity mask; on other systems than Linux
+ *                    the machine's), 0..1
+ * @param processCpu  this process's share of those cores, 0..1
  * @param cpuNanos    CPU time this process has used since it started (shows that data shipping leaves it idle)
  * @param running     fragments the node is running
  * @param usedMemory  bytes of block memory allocated
  * @param freeMemory  bytes of block memory still available
- * @param machineCores the cores of the machine the node runs on (what {@code systemCpu} is a share of)
+ * @param machineCores the cores the node may run on (what {@code systemCpu} is a share of)
  */
 public record NodeLoad(double systemCpu, double processCpu, long cpuNanos, int running, long usedMemory,
         long freeMemory, int machineCores) {
@@ -30,7 +31,7 @@ public record NodeLoad(double systemCpu, double processCpu, long cpuNanos, int r
         return l;
     }
 
-    /** Cores of the machine busy with work other than this node's own: other processes on a shared host. */
+    /** Of the node's cores, how many are busy with work other than its own: other processes on a shared host. */
     public double otherCores() {
         return Math.max(0, systemCpu - processCpu) * machineCores;
     }
