@@ -66,7 +66,8 @@ public final class ClusterRunner implements QueryRunner {
 
     /** A unit of work at a gather and how it was shipped. */
     public record FragmentRecord(long queryId, String table, String node, String mode, String reason, long rows,
-            long bytes, long resultBytes, double fsMillis, double dsMillis, double elapsedMillis, double nodeCpuMillis) {
+            long bytes, long resultBytes, boolean compressed, double fsMillis, double dsMillis, double elapsedMillis,
+            double nodeCpuMillis) {
     }
 
     private static final class Unit {
@@ -76,6 +77,7 @@ public final class ClusterRunner implements QueryRunner {
         long rows;
         long bytes;
         boolean function;
+        boolean compress; // the node's result, if it runs the fragment
         String reason;
         ShippingModel.Inputs inputs;
         ShippingModel.Costs costs;
@@ -239,6 +241,7 @@ public final class ClusterRunner implements QueryRunner {
         long resultRows = ResultEstimate.rows(fragment, table, u.rows);
         long resultBytes = ResultEstimate.bytes(fragment, resultRows);
         boolean compress = compress(session, u.runner);
+        u.compress = compress;
         double link = Math.min(u.runner.bytesPerSecond(), u.holder.bytesPerSecond());
         u.inputs = new ShippingModel.Inputs(u.rows, u.bytes, u.blocks.size(), resultRows, resultBytes,
                 compress ? ResultEstimate.LZ4_RATIO : 1.0, Math.max(1, link), u.runner.latencySeconds(), coordCores,
@@ -363,7 +366,7 @@ public final class ClusterRunner implements QueryRunner {
         int capacity = (int) Math.min(256L << 20, Math.max(64L << 10, estimate + estimate / 2 + 4096));
         Dispatch d = new Dispatch(u, capacity);
         FragmentRequest request = new FragmentRequest(queryId, plan, scans, d.region.descriptor(),
-                compress(session, u.runner), ctx.remainingMillis());
+                u.compress, ctx.remainingMillis());
         d.reply(u.runner.channel().call(MessageType.RUN_FRAGMENT, request.encode()), queryId);
         return d;
     }
@@ -471,8 +474,9 @@ public final class ClusterRunner implements QueryRunner {
 
     private void record(long queryId, Table table, Unit u, String mode, long resultBytes, double elapsed,
             double cpu) {
+        boolean compressed = "function".equals(mode) && u.compress;
         FragmentRecord r = new FragmentRecord(queryId, table.name(), u.node(), mode, u.reason, u.rows, u.bytes,
-                resultBytes, u.costs == null ? Double.NaN : u.costs.functionShipping() * 1e3,
+                resultBytes, compressed, u.costs == null ? Double.NaN : u.costs.functionShipping() * 1e3,
                 u.costs == null ? Double.NaN : u.costs.dataShipping() * 1e3, elapsed, cpu);
         synchronized (recent) {
             recent.addLast(r);

@@ -36,7 +36,8 @@ public final class SystemTables {
         engine.systemTables().put("fragments", new SystemTable(List.of(col("query_id", FerryType.BIGINT),
                 col("table_name", FerryType.VARCHAR), col("node", FerryType.VARCHAR), col("mode", FerryType.VARCHAR),
                 col("reason", FerryType.VARCHAR), col("row_count", FerryType.BIGINT), col("bytes", FerryType.BIGINT),
-                col("result_bytes", FerryType.BIGINT), col("fs_cost_ms", FerryType.DOUBLE),
+                col("result_bytes", FerryType.BIGINT), col("compressed", FerryType.BOOLEAN),
+                col("fs_cost_ms", FerryType.DOUBLE),
                 col("ds_cost_ms", FerryType.DOUBLE), col("elapsed_ms", FerryType.DOUBLE),
                 col("node_cpu_ms", FerryType.DOUBLE)), () -> fragments(runner)));
     }
@@ -92,7 +93,7 @@ public final class SystemTables {
         List<Object[]> rows = new ArrayList<>();
         for (ClusterRunner.FragmentRecord f : runner.recentFragments()) {
             rows.add(new Object[] {f.queryId(), f.table(), f.node(), f.mode(), f.reason(), f.rows(), f.bytes(),
-                    f.resultBytes(), f.fsMillis(), f.dsMillis(), f.elapsedMillis(), f.nodeCpuMillis()});
+                    f.resultBytes(), f.compressed(), f.fsMillis(), f.dsMillis(), f.elapsedMillis(), f.nodeCpuMillis()});
         }
         return rows;
     }

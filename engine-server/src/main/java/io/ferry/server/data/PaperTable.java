@@ -73,7 +73,7 @@ public final class PaperTable {
     }
 
     /** The Weyl step for {@code distinct} values: near D over the golden ratio, and coprime to D. */
-    static long step(long distinct) {
+    public static long step(long distinct) {
         if (distinct == 1) {
             return 0;
         }

@@ -1,6 +1,7 @@
 package io.ferry.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
@@ -91,6 +92,21 @@ class ClusterInProcessTest {
                 }
                 assertTrue(seen.contains("w1:function") && seen.contains("w2:data"), seen.toString());
             }
+            s.execute("SET shipping = 'function'");
+            Map<Boolean, Long> resultBytes = new TreeMap<>();
+            for (boolean on : new boolean[] {false, true}) {
+                s.execute("SET compression = '" + (on ? "on" : "off") + "'");
+                assertEquals(expected, groupBy(s), "compression " + on);
+                try (ResultSet rs = s.executeQuery("SELECT compressed, SUM(result_bytes) FROM sys.fragments "
+                        + "WHERE query_id = (SELECT MAX(query_id) FROM sys.fragments) GROUP BY compressed")) {
+                    assertTrue(rs.next());
+                    assertEquals(on, rs.getBoolean(1), "sys.fragments.compressed");
+                    resultBytes.put(on, rs.getLong(2));
+                    assertFalse(rs.next(), "every unit shipped alike");
+                }
+            }
+            assertTrue(resultBytes.get(true) < resultBytes.get(false), resultBytes.toString());
+            s.execute("SET compression = 'auto'");
             try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.nodes WHERE state = 'up'")) {
                 rs.next();
                 assertEquals(2, rs.getLong(1));
