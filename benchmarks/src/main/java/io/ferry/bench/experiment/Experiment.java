@@ -1,0 +1,28 @@
+package io.ferry.bench.experiment;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import me.tongfei.progressbar.ProgressBar;
+
+/** A figure to reproduce: the clusters it starts, the points it measures, and how it reports them. */
+interface Experiment {
+    /** The paper's query, wrapped so one row reaches the client: the worker still ships its whole partial result. */
+    String GROUP_BY = "SELECT COUNT(*), SUM(c) FROM (SELECT b, COUNT(*) AS c FROM %s GROUP BY b)";
+
+    String name();
+
+    /** Query runs the experiment will make, for the progress bar. */
+    long runs(Settings s);
+
+    List<Point> run(Settings s, Path logs, ProgressBar progress) throws Exception;
+
+    /** Writes the chart next to {@code markdown} and returns the markdown section. */
+    String report(List<Point> points, Settings s, Path dir) throws Exception;
+
+    /** r with {@code distinct} values of b, exactly as {@code PaperTable} would generate it, from r's key a. */
+    static String derive(String table, long distinct) {
+        return "CREATE TABLE " + table + " AS SELECT a, MOD((a - 1) * "
+                + io.ferry.server.data.PaperTable.step(distinct) + ", " + distinct + ") AS b FROM r";
+    }
+}

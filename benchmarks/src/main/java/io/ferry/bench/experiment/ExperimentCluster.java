@@ -1,0 +1,100 @@
+package io.ferry.bench.experiment;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.ferry.server.jdbc.JdbcServer;
+
+/**
+ * A coordinator and one worker, each its own JVM from the server jar, pinned to CPUs with {@code taskset}; the worker
+ * optionally behind a {@link ShapedLink}. The coordinator loads the paper's table r (its --demo) into the worker once
+ * it has joined. This is the ship-or-not paper's setup (§III: one coordinator, one worker) scaled to this machine.
+ */
+final class ExperimentCluster implements AutoCloseable {
+    /**
+     * @param coordinatorCpus taskset CPU list for the coordinator, e.g. "0-1"
+     * @param workerCpus      taskset CPU list for the worker, e.g. "1"
+     * @param megabits        the worker's link, Mbit/s; 0: loopback, unshaped
+     */
+    record Layout(String coordinatorCpus, int coordinatorThreads, String workerCpus, int workerThreads,
+            int megabits) {
+    }
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+    private final String host;
+    private final int jdbcPort;
+
+    private ExperimentCluster(String host, int jdbcPort) {
+        this.host = host;
+        this.jdbcPort = jdbcPort;
+    }
+
+    static ExperimentCluster start(Settings settings, Layout layout, Path logs) throws InterruptedException {
+        ShapedLink link = layout.megabits() > 0 ? ShapedLink.create(layout.megabits()) : null;
+        String host = link == null ? "127.0.0.1" : ShapedLink.HOST_ADDRESS;
+        ExperimentCluster cluster = new ExperimentCluster(host, freePort());
+        try {
+            if (link != null) {
+                cluster.closing.add(link);
+            }
+            int control = freePort();
+            NodeProcess coordinator = NodeProcess.start("coordinator", settings.java(layout.coordinatorCpus(),
+                    List.of(), settings.coordinatorHeap(), List.of("coordinator", "--host", host, "--port",
+                            Integer.toString(cluster.jdbcPort), "--control-port", Integer.toString(control),
+                            "--threads", Integer.toString(layout.coordinatorThreads()), "--fabric", settings.fabric(),
+                            "--demo", "--expect-nodes", "1", "--rows", Long.toString(settings.rows()),
+                            "--distinct", "1000", "--scale", "0.001")), logs);
+            cluster.closing.add(0, coordinator);
+            coordinator.await("Ferry coordinator is ready", Duration.ofMinutes(2));
+            String workerHost = link == null ? "127.0.0.1" : ShapedLink.NODE_ADDRESS;
+            NodeProcess worker = NodeProcess.start("worker", settings.java(layout.workerCpus(),
+                    link == null ? List.of() : link.enter(), settings.workerHeap(), List.of("worker", "--name", "w1",
+                            "--host", workerHost, "--coordinator", host + ":" + control, "--threads",
+                            Integer.toString(layout.workerThreads()), "--memory", settings.workerMemory(),
+                            "--fabric", settings.fabric())), logs);
+            cluster.closing.add(0, worker);
+            coordinator.await("Demo data loaded", Duration.ofMinutes(10));
+            return cluster;
+        } catch (RuntimeException | InterruptedException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** Another process pinned to the worker's CPUs, stopped with the cluster. */
+    void alsoRun(NodeProcess process) {
+        closing.add(0, process);
+    }
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(JdbcServer.avaticaUrl(host, jdbcPort));
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stops the worker, then the coordinator, then removes the link. */
+    @Override
+    public void close() {
+        for (AutoCloseable c : closing) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                System.err.println("[experiment] while stopping: " + e.getMessage());
+            }
+        }
+        closing.clear();
+    }
+}
