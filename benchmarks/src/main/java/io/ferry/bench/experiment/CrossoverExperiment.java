@@ -40,7 +40,7 @@ final class CrossoverExperiment implements Experiment {
     public List<Point> run(Settings s, Path logs, ProgressBar progress) throws Exception {
         List<Point> points = new ArrayList<>();
         progress.setExtraMessage("starting the cluster");
-        try (ExperimentCluster cluster = ExperimentCluster.start(s, layout, logs);
+        try (ExperimentCluster cluster = ExperimentCluster.start(s, layout, 1_000, logs);
                 Connection c = cluster.connect()) {
             Probe probe = new Probe(c, s, progress);
             probe.execute("SET compression = 'auto'");
@@ -52,10 +52,7 @@ final class CrossoverExperiment implements Experiment {
                 progress.setExtraMessage(String.format(Locale.ROOT, "%,d groups", d));
                 probe.execute(Experiment.derive(table, d));
                 String q = String.format(Locale.ROOT, GROUP_BY, table);
-                List<Measurement> m = List.of(
-                        probe.measure("function", List.of("SET shipping = 'function'"), q),
-                        probe.measure("data", List.of("SET shipping = 'data'"), q),
-                        probe.measure("auto", List.of("SET shipping = 'auto'"), q));
+                List<Measurement> m = probe.shippingModes(q);
                 probe.execute("DROP TABLE " + table);
                 points.add(new Point(name(), Long.toString(d), d * (double) ROW_BYTES / 1e6, m));
             }

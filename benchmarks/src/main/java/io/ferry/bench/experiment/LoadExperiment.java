@@ -40,7 +40,7 @@ final class LoadExperiment implements Experiment {
     public List<Point> run(Settings s, Path logs, ProgressBar progress) throws Exception {
         List<Point> points = new ArrayList<>();
         progress.setExtraMessage("starting the cluster");
-        try (ExperimentCluster cluster = ExperimentCluster.start(s, layout, logs);
+        try (ExperimentCluster cluster = ExperimentCluster.start(s, layout, 1_000, logs);
                 Connection c = cluster.connect()) {
             Probe probe = new Probe(c, s, progress);
             String table = "r_" + distinct;
@@ -64,10 +64,7 @@ final class LoadExperiment implements Experiment {
                 progress.setExtraMessage(String.format(Locale.ROOT, "%.1f other cores", load));
                 // the coordinator judges load by the least busy of the last four heartbeats (2 s)
                 Thread.sleep(load > 0 ? 3000 : 0);
-                List<Measurement> m = List.of(
-                        probe.measure("function", List.of("SET shipping = 'function'"), q),
-                        probe.measure("data", List.of("SET shipping = 'data'"), q),
-                        probe.measure("auto", List.of("SET shipping = 'auto'"), q));
+                List<Measurement> m = probe.shippingModes(q);
                 points.add(new Point(name(), String.format(Locale.ROOT, "%.1f", load), load, m));
             }
         }

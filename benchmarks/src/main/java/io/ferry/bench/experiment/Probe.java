@@ -31,6 +31,18 @@ final class Probe {
         }
     }
 
+    /**
+     * Auto, then forced function and forced data shipping. Auto goes first, after a pause: the worker's load is the
+     * least of its last heartbeats, and right after forced data shipping the coordinator's threads have been busy on
+     * the cores it shares with the worker on a 2-core machine, which would make the worker look loaded.
+     */
+    List<Measurement> shippingModes(String sql) throws SQLException, InterruptedException {
+        Thread.sleep(1000);
+        Measurement auto = measure("auto", List.of("SET shipping = 'auto'"), sql);
+        return List.of(measure("function", List.of("SET shipping = 'function'"), sql),
+                measure("data", List.of("SET shipping = 'data'"), sql), auto);
+    }
+
     /** {@code sets} (SET statements) then {@code sql}: warm-up runs, then timed runs. */
     Measurement measure(String series, List<String> sets, String sql) throws SQLException {
         for (String set : sets) {

@@ -17,6 +17,11 @@ import java.util.List;
 record Settings(Path serverJar, Path harnessJar, String fabric, long rows, int warmups, int repeat,
         String coordinatorHeap, String workerHeap, String workerMemory) {
 
+    Settings withRows(long n) {
+        return new Settings(serverJar, harnessJar, fabric, n, warmups, repeat, coordinatorHeap, workerHeap,
+                workerMemory);
+    }
+
     /** The command that starts {@code java} with {@code args}, pinned to {@code cpus}, after {@code prefix}. */
     List<String> java(String cpus, List<String> prefix, String heap, List<String> args) {
         List<String> c = new ArrayList<>(prefix);

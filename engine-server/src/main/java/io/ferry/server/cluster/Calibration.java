@@ -5,21 +5,52 @@ import io.ferry.server.cluster.control.WireWriter;
 
 /**
  * Execution rates a node measured at start-up on one core (DESIGN.md cost model: "scan/aggregate rates per core,
- * calibrated at start-up").
+ * calibrated at start-up"). Grouping is measured at three group counts, because its cost per row is set by where
+ * the hash table lives: a thousand groups stay in L1 and run several times faster than half a million, which miss
+ * cache on every row. Between the three, time per row is interpolated over log(groups); beyond them it is taken as
+ * flat (past the last-level cache every row misses once, however large the table).
  *
- * @param scanBytesPerSecond   block bytes a core decodes and sums per second
- * @param aggRowsPerSecond     rows a core groups and counts per second (a group-by with many groups)
- * @param mergeRowsPerSecond   partial-aggregate rows a core merges per second
- * @param lz4BytesPerSecond    bytes a core compresses per second with LZ4
+ * @param scanBytesPerSecond block bytes a core decodes and sums per second
+ * @param aggFew             rows a core groups and counts per second into {@link #FEW} groups
+ * @param aggSome            ... into {@link #SOME} groups
+ * @param aggMany            ... into {@link #MANY} groups
+ * @param lz4BytesPerSecond  bytes a core compresses per second with LZ4
  */
-public record Calibration(double scanBytesPerSecond, double aggRowsPerSecond, double mergeRowsPerSecond,
+public record Calibration(double scanBytesPerSecond, double aggFew, double aggSome, double aggMany,
         double lz4BytesPerSecond) {
+    public static final int FEW = 1 << 10;
+    public static final int SOME = 1 << 15;
+    public static final int MANY = 1 << 19;
+
+    /** Rows a core groups per second when they fall into {@code groups} groups. */
+    public double aggRowsPerSecond(long groups) {
+        double g = Math.log(Math.max(FEW, Math.min(MANY, groups)));
+        double few = Math.log(FEW);
+        double some = Math.log(SOME);
+        double secondsPerRow = g <= some
+                ? lerp(1 / aggFew, 1 / aggSome, (g - few) / (some - few))
+                : lerp(1 / aggSome, 1 / aggMany, (g - some) / (Math.log(MANY) - some));
+        return 1 / secondsPerRow;
+    }
+
+    /**
+     * Partial-aggregate rows a core merges per second into {@code groups} groups: a merged row costs what a grouped
+     * one does (one probe, one update per aggregate).
+     */
+    public double mergeRowsPerSecond(long groups) {
+        return aggRowsPerSecond(groups);
+    }
+
+    private static double lerp(double a, double b, double t) {
+        return a + (b - a) * t;
+    }
+
     void encode(WireWriter w) {
-        w.writeDouble(scanBytesPerSecond).writeDouble(aggRowsPerSecond).writeDouble(mergeRowsPerSecond)
+        w.writeDouble(scanBytesPerSecond).writeDouble(aggFew).writeDouble(aggSome).writeDouble(aggMany)
                 .writeDouble(lz4BytesPerSecond);
     }
 
     static Calibration decode(WireReader r) {
-        return new Calibration(r.readDouble(), r.readDouble(), r.readDouble(), r.readDouble());
+        return new Calibration(r.readDouble(), r.readDouble(), r.readDouble(), r.readDouble(), r.readDouble());
     }
 }

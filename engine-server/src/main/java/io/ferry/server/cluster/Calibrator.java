@@ -23,37 +23,40 @@ import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
 
 /**
- * Measures a node's execution rates on one core at start-up, on the paper's table shape (two BIGINT columns), so
- * the cost model prices work in seconds of this machine rather than in constants. Takes about half a second.
+ * Measures a node's execution rates on one core at start-up, on the paper's table shape (BIGINT columns), so
+ * the cost model prices work in seconds of this machine rather than in constants. Takes one to two seconds.
  */
 public final class Calibrator {
-    private static final int ROWS = 1 << 20;
+    /** Rows of the calibration table: four per group at {@link Calibration#MANY} groups, as in a real group-by. */
+    private static final int ROWS = 1 << 21;
 
     private Calibrator() {
     }
 
     public static Calibration measure(BufferAllocator parent) {
-        try (BufferAllocator allocator = parent.newChildAllocator("calibration", 0, 64L << 20);
-                BlockStore store = new BlockStore(allocator, 1 << 20, 48L << 20);
+        try (BufferAllocator allocator = parent.newChildAllocator("calibration", 0, 160L << 20);
+                BlockStore store = new BlockStore(allocator, 1 << 20, 128L << 20);
                 QueryExecutor one = new QueryExecutor(1)) {
             Catalog catalog = new Catalog(store);
             try {
                 Table r = catalog.create("r", TableSchema.of(new Column("a", FerryType.BIGINT, false),
-                        new Column("b", FerryType.BIGINT, false)), false);
+                        new Column("few", FerryType.BIGINT, false), new Column("some", FerryType.BIGINT, false),
+                        new Column("many", FerryType.BIGINT, false)), false);
                 fill(r);
-                PlanNode.Scan scan = new PlanNode.Scan(r, new int[] {0, 1}, null);
-                PlanNode sum = new PlanNode.Aggregate(scan, new int[0],
+                PlanNode.Scan scan = new PlanNode.Scan(r, new int[] {0, 1, 2, 3}, null);
+                PlanNode sum = new PlanNode.Aggregate(new PlanNode.Scan(r, new int[] {0}, null), new int[0],
                         List.of(new AggCall(AggCall.AggKind.SUM, 0, FerryType.BIGINT)));
-                PlanNode groupBy = new PlanNode.Aggregate(scan, new int[] {1},
-                        List.of(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT)));
                 long bytes;
                 try (TableData data = r.snapshot()) {
-                    bytes = data.bytes();
+                    bytes = data.bytes() / 4; // the sum reads one of the four columns
                 }
                 double scanSeconds = best(one, sum);
-                double aggSeconds = best(one, groupBy);
-                return new Calibration(bytes / scanSeconds, ROWS / aggSeconds, 2 * ROWS / aggSeconds,
-                        lz4Rate(r));
+                double[] agg = new double[3];
+                for (int k = 0; k < 3; k++) {
+                    agg[k] = ROWS / best(one, new PlanNode.Aggregate(scan, new int[] {1 + k},
+                            List.of(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT))));
+                }
+                return new Calibration(bytes / scanSeconds, agg[0], agg[1], agg[2], lz4Rate(r));
             } finally {
                 catalog.clear();
             }
@@ -72,16 +75,27 @@ public final class Calibrator {
         return Math.max(best, 1e-6);
     }
 
+    /**
+     * a, then three keys with {@link Calibration#FEW}, {@link Calibration#SOME} and {@link Calibration#MANY} distinct
+     * values, each taken equally often (an odd multiplier is a bijection modulo every power of two).
+     */
     private static void fill(Table r) {
         try (TableAppender app = r.appender()) {
             for (int from = 0; from < ROWS; from += 4096) {
                 long[] a = new long[4096];
-                long[] b = new long[4096];
+                long[] few = new long[4096];
+                long[] some = new long[4096];
+                long[] many = new long[4096];
                 for (int i = 0; i < 4096; i++) {
-                    a[i] = from + i;
-                    b[i] = (from + i) * 0x9E3779B97F4A7C15L >>> 44; // about 2^20 / e distinct, spread out
+                    long row = from + i;
+                    long h = row * 0x9E3779B97F4A7C15L; // spreads neighbouring rows over the key space
+                    a[i] = row;
+                    few[i] = (h >>> 1) % Calibration.FEW;
+                    some[i] = (h >>> 1) % Calibration.SOME;
+                    many[i] = (h >>> 1) % Calibration.MANY;
                 }
-                app.append(Batch.of(new LongVector(a, null), new LongVector(b, null)));
+                app.append(Batch.of(new LongVector(a, null), new LongVector(few, null), new LongVector(some, null),
+                        new LongVector(many, null)));
             }
             app.commit();
         }

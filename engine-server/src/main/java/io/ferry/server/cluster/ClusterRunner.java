@@ -240,12 +240,14 @@ public final class ClusterRunner implements QueryRunner {
         double workerCores = u.runner.availableCores() / (1 + u.runner.load().running());
         long resultRows = ResultEstimate.rows(fragment, table, u.rows);
         long resultBytes = ResultEstimate.bytes(fragment, resultRows);
+        long groups = ResultEstimate.groups(fragment, resultRows);
         boolean compress = compress(session, u.runner);
         u.compress = compress;
         double link = Math.min(u.runner.bytesPerSecond(), u.holder.bytesPerSecond());
         u.inputs = new ShippingModel.Inputs(u.rows, u.bytes, u.blocks.size(), resultRows, resultBytes,
                 compress ? ResultEstimate.LZ4_RATIO : 1.0, Math.max(1, link), u.runner.latencySeconds(), coordCores,
-                rates.aggRowsPerSecond(), rates.mergeRowsPerSecond(), workerCores, w.rates().aggRowsPerSecond(),
+                rates.aggRowsPerSecond(groups), rates.mergeRowsPerSecond(groups), workerCores,
+                w.rates().aggRowsPerSecond(groups),
                 w.rates().lz4BytesPerSecond(), concurrent);
         u.costs = ShippingModel.price(u.inputs);
         switch (session.shipping()) {

@@ -40,6 +40,14 @@ final class ResultEstimate {
         return (long) Math.min(unitRows, groups);
     }
 
+    /**
+     * The groups the unit's rows are hashed into, which sets what a row costs (see {@link Calibration}): the result
+     * rows for a partial aggregate; 1 for a fragment without one, whose rows are only filtered and projected.
+     */
+    static long groups(PlanNode fragment, long resultRows) {
+        return Distribution.partialGroupKeys(fragment) == null ? 1 : resultRows;
+    }
+
     /** Groups a GROUP BY on a column forms (distinct values, plus one for NULL), from the sketches kept at load. */
     private static long distinct(Table table, int column) {
         return table.stats().column(column).groupCount();

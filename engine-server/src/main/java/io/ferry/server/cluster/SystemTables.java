@@ -54,7 +54,7 @@ public final class SystemTables {
             rows.add(new Object[] {m.id(), m.name(), m.role().label(), m.state().name().toLowerCase(),
                     h.fabric().toString(), h.provider(), h.threads(), h.memory(), l.usedMemory(), l.systemCpu(),
                     l.processCpu(), l.cpuNanos() / 1e9, m.availableCores(), l.running(), m.bytesPerSecond() / 1e6,
-                    m.latencySeconds() * 1e6, h.rates().aggRowsPerSecond(),
+                    m.latencySeconds() * 1e6, h.rates().aggMany(),
                     m.state() == Member.State.DOWN ? m.downReason() : null});
         }
         return rows;

@@ -1,0 +1,114 @@
+package io.ferry.bench.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+/**
+ * The harness end to end, small: real coordinator and worker processes from the server jar, the files it writes, and
+ * that what it reports is what the cluster did. Timings are not asserted (this machine is noisy).
+ */
+class ExperimentHarnessIT {
+    @TempDir
+    Path out;
+
+    private int run(String... args) {
+        String jar = System.getProperty("ferry.server.jar");
+        String[] all = Arrays.copyOf(args, args.length + 4);
+        System.arraycopy(new String[] {"--out", out.toString(), "--server-jar", jar}, 0, all, args.length, 4);
+        return new CommandLine(new ExperimentCommand()).execute(all);
+    }
+
+    /** CSV rows keyed by "point/series", each a column-name map. */
+    private static Map<String, Map<String, String>> csv(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        String[] header = lines.get(0).split(",", -1);
+        Map<String, Map<String, String>> rows = new HashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            assertEquals(header.length, f.length, line);
+            Map<String, String> row = new HashMap<>();
+            for (int i = 0; i < f.length; i++) {
+                row.put(header[i], f[i]);
+            }
+            rows.put(row.get("point") + "/" + row.get("series"), row);
+        }
+        return rows;
+    }
+
+    private static void isPng(Path file) throws IOException {
+        byte[] head = Arrays.copyOf(Files.readAllBytes(file), 8);
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, head, file.toString());
+    }
+
+    @Test
+    void theCrossoverSweepRunsEveryModeAtEveryPointAndReportsWhatShipped() throws IOException {
+        assertEquals(0, run("crossover", "--quick", "--distinct", "1000,200000"));
+        Map<String, Map<String, String>> rows = csv(out.resolve("crossover.csv"));
+        assertEquals(6, rows.size(), rows.keySet().toString());
+        for (String d : List.of("1000", "200000")) {
+            Map<String, String> fs = rows.get(d + "/function");
+            Map<String, String> ds = rows.get(d + "/data");
+            assertEquals("function", fs.get("shipped"));
+            assertTrue(Long.parseLong(fs.get("result_bytes")) > 0, fs.toString());
+            assertEquals("data", ds.get("shipped"));
+            assertEquals("0", ds.get("result_bytes"));
+            assertEquals("0", ds.get("node_cpu_ms"), "data shipping leaves the worker idle");
+            assertTrue(List.of("function", "data").contains(rows.get(d + "/auto").get("shipped")));
+            assertTrue(Double.parseDouble(fs.get("median_ms")) > 0);
+        }
+        // a 200,000-group result is larger than a 1,000-group one, whatever the compression
+        assertTrue(Long.parseLong(rows.get("200000/function").get("result_bytes"))
+                > 10 * Long.parseLong(rows.get("1000/function").get("result_bytes")));
+        isPng(out.resolve("crossover.png"));
+        String md = Files.readString(out.resolve("crossover.md"), StandardCharsets.UTF_8);
+        assertTrue(md.contains("| 200,000 |") && md.contains("paper") && md.contains("Auto chose the faster setting"),
+                md);
+    }
+
+    @Test
+    void theLz4SweepShapesALinkAndRemovesItAfterwards() throws Exception {
+        assumeTrue(isRoot() && onPath("ip") && onPath("tc"), "shaping a link needs root and iproute2");
+        assertEquals(0, run("lz4", "--quick", "--links", "200"));
+        Map<String, Map<String, String>> rows = csv(out.resolve("lz4.csv"));
+        Map<String, String> off = rows.get("200 Mbit/s/off");
+        Map<String, String> on = rows.get("200 Mbit/s/on");
+        assertEquals("false", off.get("compressed"));
+        assertEquals("true", on.get("compressed"));
+        assertTrue(Long.parseLong(on.get("result_bytes")) < Long.parseLong(off.get("result_bytes")), on + " " + off);
+        isPng(out.resolve("lz4.png"));
+        Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+        String namespaces = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        assertFalse(namespaces.contains("ferry-exp-"), namespaces);
+    }
+
+    private static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static boolean onPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, tool))) {
+                return true;
+            }
+        }
+        return Files.isExecutable(Path.of("/usr/sbin", tool)) || Files.isExecutable(Path.of("/sbin", tool));
+    }
+}
