@@ -75,10 +75,23 @@ public final class Fabrics {
      * {@code host} must be an address of the RDMA device.
      */
     public static Fabric open(Kind setting, String host, int port, int ioThreads) {
+        return open(setting, host, port, host, ioThreads);
+    }
+
+    /**
+     * As above, announcing {@code advertised} (a name or address other nodes can reach) instead of {@code host}, for
+     * nodes that listen on 0.0.0.0 or behind a container's network. tcp only: an rdma endpoint is an address of its
+     * device, which it announces as is.
+     */
+    public static Fabric open(Kind setting, String host, int port, String advertised, int ioThreads) {
         Choice choice = choose(setting);
+        if (choice.kind() == Kind.RDMA && !advertised.equals(host)) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "the rdma fabric announces the address it "
+                    + "listens on; give --host an address of the RDMA device instead of --advertise " + advertised);
+        }
         Fabric fabric = switch (choice.kind()) {
             case LOCAL -> new LocalFabric();
-            case TCP -> new TcpFabric(host, port, ioThreads);
+            case TCP -> new TcpFabric(host, port, ioThreads, advertised);
             case RDMA -> openRdma(host, port);
             case AUTO -> throw new AssertionError("auto is resolved by choose");
         };

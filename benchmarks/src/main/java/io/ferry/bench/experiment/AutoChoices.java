@@ -15,8 +15,9 @@ final class AutoChoices {
     }
 
     record Choice(Point point, String better, String chose, double betterMs, double otherMs, double autoMs) {
+        /** Right when most of auto's runs used the faster setting. */
         boolean right() {
-            return better.equals(chose);
+            return chose.startsWith(better);
         }
 
         boolean tie() {
@@ -31,7 +32,8 @@ final class AutoChoices {
         Measurement auto = p.get("auto");
         boolean aWins = a.median() <= b.median();
         String better = shipping ? (aWins ? "function" : "data") : (aWins ? "on" : "off");
-        String chose = shipping ? auto.shipped() : auto.compressed() ? "on" : "off";
+        String chose = (shipping ? auto.shipped() : auto.compressed() ? "on" : "off")
+                + (auto.mixed().isEmpty() ? "" : " (runs: " + auto.mixed() + ")");
         return new Choice(p, better, chose, Math.min(a.median(), b.median()), Math.max(a.median(), b.median()),
                 auto.median());
     }

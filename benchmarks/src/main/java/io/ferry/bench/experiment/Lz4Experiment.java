@@ -54,10 +54,10 @@ final class Lz4Experiment implements Experiment {
                 probe.execute("SET shipping = 'function'");
                 progress.setExtraMessage(rate + " Mbit/s");
                 String q = String.format(Locale.ROOT, GROUP_BY, "r");
-                List<Measurement> m = List.of(
-                        probe.measure("off", List.of("SET compression = 'off'"), q),
-                        probe.measure("on", List.of("SET compression = 'on'"), q),
-                        probe.measure("auto", List.of("SET compression = 'auto'"), q));
+                List<Measurement> m = probe.interleaved(q, List.of(
+                        Probe.Series.of("off", "SET compression = 'off'"),
+                        Probe.Series.of("on", "SET compression = 'on'"),
+                        Probe.Series.of("auto", "SET compression = 'auto'")));
                 points.add(new Point(name(), rate + " Mbit/s", rate, m));
             }
         }

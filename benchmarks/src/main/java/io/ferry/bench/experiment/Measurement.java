@@ -12,15 +12,14 @@ import java.util.Arrays;
  * @param fsCostMs    the cost model's price of function shipping for the unit
  * @param dsCostMs    and of data shipping
  * @param nodeCpuMs   the node's CPU time for the unit
+ * @param mixed       when runs were shipped differently (auto deciding differently from run to run): each mode and
+ *                    how many runs used it; else empty
  */
 record Measurement(String series, double[] millis, String shipped, boolean compressed, long resultBytes,
-        double fsCostMs, double dsCostMs, double nodeCpuMs) {
+        double fsCostMs, double dsCostMs, double nodeCpuMs, String mixed) {
 
     double median() {
-        double[] s = millis.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        return Probe.median(millis);
     }
 
     double min() {

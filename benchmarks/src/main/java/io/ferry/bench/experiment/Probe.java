@@ -4,7 +4,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import me.tongfei.progressbar.ProgressBar;
 
@@ -31,33 +35,56 @@ final class Probe {
         }
     }
 
-    /**
-     * Auto, then forced function and forced data shipping. Auto goes first, after a pause: the worker's load is the
-     * least of its last heartbeats, and right after forced data shipping the coordinator's threads have been busy on
-     * the cores it shares with the worker on a 2-core machine, which would make the worker look loaded.
-     */
-    List<Measurement> shippingModes(String sql) throws SQLException, InterruptedException {
-        Thread.sleep(1000);
-        Measurement auto = measure("auto", List.of("SET shipping = 'auto'"), sql);
-        return List.of(measure("function", List.of("SET shipping = 'function'"), sql),
-                measure("data", List.of("SET shipping = 'data'"), sql), auto);
+    /** A series: its name and the SET statements that select it. */
+    record Series(String name, List<String> sets) {
+        static Series of(String name, String set) {
+            return new Series(name, List.of(set));
+        }
     }
 
-    /** {@code sets} (SET statements) then {@code sql}: warm-up runs, then timed runs. */
-    Measurement measure(String series, List<String> sets, String sql) throws SQLException {
-        for (String set : sets) {
+    /** Auto, forced function and forced data shipping of {@code sql}. */
+    List<Measurement> shippingModes(String sql) throws SQLException {
+        return interleaved(sql, List.of(Series.of("function", "SET shipping = 'function'"),
+                Series.of("data", "SET shipping = 'data'"), Series.of("auto", "SET shipping = 'auto'")));
+    }
+
+    /**
+     * Measures the series side by side: each series' warm-up runs, then the timed runs in rounds, one run of each
+     * series per round, so that a slow spell of the machine (a collection, the JIT, a neighbour) falls on every
+     * series alike instead of on whichever happened to run then.
+     */
+    List<Measurement> interleaved(String sql, List<Series> series) throws SQLException {
+        for (Series s : series) {
+            select(s);
+            for (int i = 0; i < settings.warmups(); i++) {
+                drain(sql);
+                progress.step();
+            }
+        }
+        double[][] millis = new double[series.size()][settings.repeat()];
+        List<List<Shipped>> shipped = new ArrayList<>();
+        series.forEach(s -> shipped.add(new ArrayList<>()));
+        for (int round = 0; round < settings.repeat(); round++) {
+            for (int k = 0; k < series.size(); k++) {
+                select(series.get(k));
+                long start = System.nanoTime();
+                drain(sql);
+                millis[k][round] = (System.nanoTime() - start) / 1e6;
+                shipped.get(k).add(lastQuery());
+                progress.step();
+            }
+        }
+        List<Measurement> out = new ArrayList<>();
+        for (int k = 0; k < series.size(); k++) {
+            out.add(Shipped.summarize(series.get(k).name(), millis[k], shipped.get(k)));
+        }
+        return out;
+    }
+
+    private void select(Series s) throws SQLException {
+        for (String set : s.sets()) {
             execute(set);
         }
-        double[] millis = new double[settings.repeat()];
-        for (int i = -settings.warmups(); i < settings.repeat(); i++) {
-            long start = System.nanoTime();
-            drain(sql);
-            if (i >= 0) {
-                millis[i] = (System.nanoTime() - start) / 1e6;
-            }
-            progress.step();
-        }
-        return lastQuery(series, millis);
     }
 
     private void drain(String sql) throws SQLException {
@@ -71,17 +98,48 @@ final class Probe {
         }
     }
 
-    /** The last query's units (one per worker here) as sys.fragments recorded them. */
-    private Measurement lastQuery(String series, double[] millis) throws SQLException {
+    /** How the last query's units (one per worker here) were shipped, as sys.fragments recorded them. */
+    private Shipped lastQuery() throws SQLException {
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(
-                "SELECT MIN(mode), MAX(mode), MIN(CASE WHEN compressed THEN 1 ELSE 0 END), SUM(result_bytes), SUM(fs_cost_ms), "
-                        + "SUM(ds_cost_ms), SUM(node_cpu_ms) FROM sys.fragments "
+                "SELECT MIN(mode), MAX(mode), MIN(CASE WHEN compressed THEN 1 ELSE 0 END), SUM(result_bytes), "
+                        + "SUM(fs_cost_ms), SUM(ds_cost_ms), SUM(node_cpu_ms) FROM sys.fragments "
                         + "WHERE query_id = (SELECT MAX(query_id) FROM sys.fragments)")) {
             rs.next();
             String mode = rs.getString(1) == null ? "none" : rs.getString(1).equals(rs.getString(2))
                     ? rs.getString(1) : "mixed";
-            return new Measurement(series, millis, mode, rs.getInt(3) == 1, rs.getLong(4), rs.getDouble(5),
-                    rs.getDouble(6), rs.getDouble(7));
+            return new Shipped(mode, rs.getInt(3) == 1, rs.getLong(4), rs.getDouble(5), rs.getDouble(6),
+                    rs.getDouble(7));
         }
+    }
+
+    /** One run's record in sys.fragments. */
+    record Shipped(String mode, boolean compressed, long resultBytes, double fsCostMs, double dsCostMs,
+            double nodeCpuMs) {
+        /**
+         * The series over its runs: the mode and compression most runs used (auto may decide differently from run
+         * to run), and the medians of the rest.
+         */
+        static Measurement summarize(String series, double[] millis, List<Shipped> runs) {
+            Map<String, Integer> modes = new HashMap<>();
+            int compressed = 0;
+            for (Shipped r : runs) {
+                modes.merge(r.mode(), 1, Integer::sum);
+                compressed += r.compressed() ? 1 : 0;
+            }
+            String mode = modes.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+            return new Measurement(series, millis, mode, 2 * compressed > runs.size(),
+                    (long) median(runs.stream().mapToDouble(Shipped::resultBytes).toArray()),
+                    median(runs.stream().mapToDouble(Shipped::fsCostMs).toArray()),
+                    median(runs.stream().mapToDouble(Shipped::dsCostMs).toArray()),
+                    median(runs.stream().mapToDouble(Shipped::nodeCpuMs).toArray()),
+                    modes.size() == 1 ? "" : modes.toString());
+        }
+    }
+
+    static double median(double[] values) {
+        double[] s = values.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 }

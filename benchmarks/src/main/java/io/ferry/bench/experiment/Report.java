@@ -22,13 +22,14 @@ final class Report {
     static void csv(Path file, List<Point> points) throws IOException {
         List<String> lines = new ArrayList<>();
         lines.add("experiment,point,x,series,median_ms,min_ms,max_ms,runs_ms,shipped,compressed,result_bytes,"
-                + "model_fs_ms,model_ds_ms,node_cpu_ms");
+                + "model_fs_ms,model_ds_ms,node_cpu_ms,modes");
         for (Point p : points) {
             for (Measurement m : p.series()) {
                 lines.add(String.join(",", p.experiment(), p.label(), fmt(p.x()), m.series(), fmt(m.median()),
                         fmt(m.min()), fmt(m.max()), Arrays.stream(m.millis()).mapToObj(Report::fmt)
                                 .collect(Collectors.joining(";")), m.shipped(), Boolean.toString(m.compressed()),
-                        Long.toString(m.resultBytes()), fmt(m.fsCostMs()), fmt(m.dsCostMs()), fmt(m.nodeCpuMs())));
+                        Long.toString(m.resultBytes()), fmt(m.fsCostMs()), fmt(m.dsCostMs()), fmt(m.nodeCpuMs()),
+                        m.mixed().replace(",", ";")));
             }
         }
         Files.write(file, lines);

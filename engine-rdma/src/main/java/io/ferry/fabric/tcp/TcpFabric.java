@@ -67,6 +67,14 @@ public final class TcpFabric implements Fabric {
      * this node's regions and carry its own reads.
      */
     public TcpFabric(String host, int port, int ioThreads) {
+        this(host, port, ioThreads, host);
+    }
+
+    /**
+     * As above, but announces {@code advertised} as this node's host in its region descriptors: the name other nodes
+     * reach it by when it listens on a wildcard or container-local address.
+     */
+    public TcpFabric(String host, int port, int ioThreads, String advertised) {
         ThreadFactory threads = new DefaultThreadFactory("ferry-fabric", true);
         this.group = new MultiThreadIoEventLoopGroup(ioThreads, threads, NioIoHandler.newFactory());
         try {
@@ -82,7 +90,7 @@ public final class TcpFabric implements Fabric {
             throw new FabricException(SqlStates.UNABLE_TO_CONNECT, "the tcp fabric cannot listen on " + host + ":"
                     + port + ": " + e.getMessage() + "; choose another port", e);
         }
-        this.address = new NodeAddress(host, ((InetSocketAddress) server.localAddress()).getPort());
+        this.address = new NodeAddress(advertised, ((InetSocketAddress) server.localAddress()).getPort());
     }
 
     /** A frame pipeline: consolidated flushes (many small replies per syscall), the decoder, then the handler. */

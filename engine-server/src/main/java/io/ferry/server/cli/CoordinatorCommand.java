@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
-import io.ferry.fabric.Fabrics;
 import io.ferry.server.StartupException;
 import io.ferry.server.cluster.Coordinator;
 import io.ferry.server.data.ProgressListener;
@@ -37,9 +36,8 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Mixin
     private EngineOptions engine;
 
-    @Option(names = "--fabric", paramLabel = "auto|local|tcp|rdma", defaultValue = "auto",
-            description = "Fabric provider (default: ${DEFAULT-VALUE}: rdma when usable, else tcp).")
-    private String fabric;
+    @Mixin
+    private FabricOptions fabric;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
             description = "How long any wait on a node may take (default: ${DEFAULT-VALUE}).")
@@ -63,7 +61,7 @@ final class CoordinatorCommand implements Callable<Integer> {
         EngineConfig config = engine.config(spec.commandLine());
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
-                controlPort, Fabrics.Kind.parse(fabric), timeout, loadRoots));
+                controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             coordinator.close();
@@ -71,10 +69,10 @@ final class CoordinatorCommand implements Callable<Integer> {
         }, "ferry-shutdown"));
         PrintWriter out = spec.commandLine().getOut();
         var control = coordinator.cluster().address();
-        out.println("Ferry coordinator is ready: JDBC " + coordinator.jdbc().ferryUrl() + ", nodes join at "
-                + control.getHostString() + ":" + control.getPort());
-        out.println("Start nodes with:   bin/ferry worker --coordinator " + control.getHostString() + ":"
-                + control.getPort() + "   (or memory / compute)");
+        String joinAt = (fabric.advertise != null ? fabric.advertise : control.getHostString()) + ":"
+                + control.getPort();
+        out.println("Ferry coordinator is ready: JDBC " + coordinator.jdbc().ferryUrl() + ", nodes join at " + joinAt);
+        out.println("Start nodes with:   bin/ferry worker --coordinator " + joinAt + "   (or memory / compute)");
         out.flush();
         if (demo) {
             out.println("Waiting for " + expectNodes + " node(s) to join before loading the demo data...");

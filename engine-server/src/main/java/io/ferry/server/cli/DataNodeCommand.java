@@ -6,12 +6,12 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
-import io.ferry.fabric.Fabrics;
 import io.ferry.server.cluster.Coordinator;
 import io.ferry.server.cluster.DataNode;
 import io.ferry.server.cluster.Role;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,9 +35,8 @@ abstract class DataNodeCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "Cores this node may use (default: all).")
     Integer threads;
 
-    @Option(names = "--fabric", paramLabel = "auto|local|tcp|rdma", defaultValue = "auto",
-            description = "Fabric provider (default: ${DEFAULT-VALUE}: rdma when usable, else tcp).")
-    String fabric;
+    @Mixin
+    FabricOptions fabric;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
             description = "How long any wait on another node may take (default: ${DEFAULT-VALUE}).")
@@ -60,8 +59,8 @@ abstract class DataNodeCommand implements Callable<Integer> {
         }
         String nodeName = name == null ? role().label() + "-" + ProcessHandle.current().pid() : name;
         long perQuery = queryMemory == null ? Math.max(256L << 20, Runtime.getRuntime().maxMemory() / 2) : queryMemory;
-        DataNode node = DataNode.start(new DataNode.Options(role(), nodeName, host, parse(coordinator), cores,
-                memory(), perQuery, Fabrics.Kind.parse(fabric), Duration.ofSeconds(timeoutSeconds)));
+        DataNode node = DataNode.start(new DataNode.Options(role(), nodeName, host, fabric.port, fabric.advertise,
+                parse(coordinator), cores, memory(), perQuery, fabric.kind(), Duration.ofSeconds(timeoutSeconds)));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             node.close();

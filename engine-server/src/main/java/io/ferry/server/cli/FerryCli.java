@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
         subcommands = {LocalCommand.class, CoordinatorCommand.class, DataNodeCommand.Memory.class,
                 DataNodeCommand.Compute.class, DataNodeCommand.Worker.class, SqlCommand.class, GenCommand.class, LoadCommand.class, FabricCommand.class,
                 CommandLine.HelpCommand.class},
-        footer = {"", "Start with: bin/ferry local --demo   then, in another terminal: bin/ferry sql"})
+        footer = {"", "Start with: bin/ferry local --demo   then, in another terminal: bin/ferry sql",
+                "Reproduce the papers' figures: bin/ferry experiment --help (docs/experiments.md)"})
 public final class FerryCli implements Runnable {
     @Spec
     private CommandSpec spec;

@@ -7,8 +7,9 @@ import io.ferry.server.cluster.control.WireWriter;
  * Execution rates a node measured at start-up on one core (DESIGN.md cost model: "scan/aggregate rates per core,
  * calibrated at start-up"). Grouping is measured at three group counts, because its cost per row is set by where
  * the hash table lives: a thousand groups stay in L1 and run several times faster than half a million, which miss
- * cache on every row. Between the three, time per row is interpolated over log(groups); beyond them it is taken as
- * flat (past the last-level cache every row misses once, however large the table).
+ * cache on every row. Between the three, time per row is interpolated over log(groups), and extrapolated past the
+ * largest along the last slope, because the cost keeps growing there (in the crossover experiment, docs/experiments.md,
+ * grouping 16 million rows into 4 million groups took several times as long as into half a million).
  *
  * @param scanBytesPerSecond block bytes a core decodes and sums per second
  * @param aggFew             rows a core groups and counts per second into {@link #FEW} groups
@@ -21,16 +22,18 @@ public record Calibration(double scanBytesPerSecond, double aggFew, double aggSo
     public static final int FEW = 1 << 10;
     public static final int SOME = 1 << 15;
     public static final int MANY = 1 << 19;
+    /** Past MANY the cost per row keeps growing (TLB misses, memory bandwidth) along the same slope, up to here. */
+    private static final long LARGEST = 1L << 26;
 
     /** Rows a core groups per second when they fall into {@code groups} groups. */
     public double aggRowsPerSecond(long groups) {
-        double g = Math.log(Math.max(FEW, Math.min(MANY, groups)));
+        double g = Math.log(Math.max(FEW, Math.min(LARGEST, groups)));
         double few = Math.log(FEW);
         double some = Math.log(SOME);
         double secondsPerRow = g <= some
                 ? lerp(1 / aggFew, 1 / aggSome, (g - few) / (some - few))
                 : lerp(1 / aggSome, 1 / aggMany, (g - some) / (Math.log(MANY) - some));
-        return 1 / secondsPerRow;
+        return 1 / Math.max(secondsPerRow, 1 / aggFew);
     }
 
     /**

@@ -30,11 +30,14 @@ public final class Coordinator implements AutoCloseable {
     public static final int DEFAULT_CONTROL_PORT = 7070;
 
     /**
+     * @param host        the address JDBC, the control plane and the fabric listen on
      * @param port        JDBC port (0: any free port)
      * @param controlPort the control plane's port (0: any free port)
+     * @param fabricPort  the fabric endpoint's port (0: any free port)
+     * @param advertise   the host nodes reach the coordinator's fabric at (null: {@code host})
      */
-    public record Options(EngineConfig engine, String host, int port, int controlPort, Fabrics.Kind fabric,
-            Duration timeout, List<Path> loadRoots) {
+    public record Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort,
+            String advertise, Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots) {
         public Options {
             requireNonNull(engine, "engine is null");
             requireNonNull(host, "host is null");
@@ -58,7 +61,8 @@ public final class Coordinator implements AutoCloseable {
         try {
             BufferAllocator io = new RootAllocator(Math.max(256L << 20, options.engine().memoryLimit() / 4));
             c.closing.add(io);
-            c.fabric = Fabrics.open(options.fabric(), options.host(), 0, 2);
+            c.fabric = Fabrics.open(options.fabric(), options.host(), options.fabricPort(),
+                    options.advertise() == null ? options.host() : options.advertise(), 2);
             c.closing.add(0, c.fabric);
             Peers peers = new Peers(c.fabric, options.timeout());
             c.closing.add(0, peers);

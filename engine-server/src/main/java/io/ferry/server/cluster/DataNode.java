@@ -73,8 +73,14 @@ public final class DataNode implements AutoCloseable {
      * @param memory      bytes of block memory to offer (memory and worker roles)
      * @param queryMemory bytes one fragment's operators may use
      */
-    public record Options(Role role, String name, String host, InetSocketAddress coordinator, int threads,
-            long memory, long queryMemory, Fabrics.Kind fabric, Duration timeout) {
+    /**
+     * @param host       the address the fabric endpoint listens on
+     * @param fabricPort its port (0: any free one)
+     * @param advertise  the host other nodes reach it at (null: {@code host})
+     */
+    public record Options(Role role, String name, String host, int fabricPort, String advertise,
+            InetSocketAddress coordinator, int threads, long memory, long queryMemory, Fabrics.Kind fabric,
+            Duration timeout) {
         public Options {
             requireNonNull(role, "role is null");
             requireNonNull(name, "name is null");
@@ -115,7 +121,8 @@ public final class DataNode implements AutoCloseable {
         Fabric f = null;
         QueryExecutor ex = null;
         try {
-            f = Fabrics.open(options.fabric(), options.host(), 0, 2);
+            f = Fabrics.open(options.fabric(), options.host(), options.fabricPort(),
+                    options.advertise() == null ? options.host() : options.advertise(), 2);
             ex = new QueryExecutor(options.threads());
         } catch (RuntimeException e) {
             if (f != null) {

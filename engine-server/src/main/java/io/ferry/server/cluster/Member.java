@@ -96,16 +96,25 @@ public final class Member {
     }
 
     /**
-     * Cores this node can give its fragments: its threads, less what other processes on its machine have used
-     * throughout the last two seconds. The minimum over the window, not the last sample, so a short burst (a client
-     * JVM starting beside a test cluster, a compaction) does not flip decisions, while lasting load does.
+     * Cores this node can give its fragments, given the cores other processes on its cores kept busy throughout the
+     * last two seconds: its threads if enough cores are idle; otherwise the scheduler's fair share, since its threads
+     * and the others' compete for the same cores (one thread beside one busy process gets half a core, not none).
+     * The minimum over the window, not the last sample, so a short burst (a client JVM starting beside a test cluster,
+     * a compaction) does not flip decisions, while lasting load does.
      */
     public synchronized double availableCores() {
         double others = heartbeats == 0 ? 0 : Double.MAX_VALUE;
         for (int i = 0; i < Math.min(heartbeats, LOAD_WINDOW); i++) {
             others = Math.min(others, otherCores[i]);
         }
-        return Math.max(0.1, Math.min(hello.threads(), load.machineCores() - others));
+        return availableCores(hello.threads(), load.machineCores(), others);
+    }
+
+    /** {@code threads} runnable threads on {@code cores} cores of which {@code others} are busy with other work. */
+    static double availableCores(int threads, int cores, double others) {
+        double idle = cores - others;
+        double fairShare = cores * threads / (threads + others);
+        return Math.max(0.1, Math.min(threads, Math.max(idle, fairShare)));
     }
 
     void heard(NodeLoad l) {

@@ -35,11 +35,11 @@ class ClusterInProcessTest {
     static void start() throws Exception {
         EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(64 * 1024)
                 .withMemoryLimit(256L << 20);
-        coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, Fabrics.Kind.TCP, TIMEOUT,
+        coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, 0, null, Fabrics.Kind.TCP, TIMEOUT,
                 List.of()));
         InetSocketAddress control = coordinator.cluster().address();
         for (int i = 1; i <= 2; i++) {
-            nodes.add(DataNode.start(new DataNode.Options(Role.WORKER, "w" + i, "127.0.0.1", control, 1,
+            nodes.add(DataNode.start(new DataNode.Options(Role.WORKER, "w" + i, "127.0.0.1", 0, null, control, 1,
                     64L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
         }
         assertTrue(coordinator.cluster().awaitNodes(2, Duration.ofSeconds(30)), "workers joined");

@@ -1,0 +1,24 @@
+package io.ferry.server.cli;
+
+import io.ferry.fabric.Fabrics;
+import picocli.CommandLine.Option;
+
+/** The fabric endpoint's options, which the coordinator and every data node share. */
+final class FabricOptions {
+    @Option(names = "--fabric", paramLabel = "auto|local|tcp|rdma", defaultValue = "auto",
+            description = "Fabric provider (default: ${DEFAULT-VALUE}: rdma when usable, else tcp).")
+    String fabric;
+
+    @Option(names = "--fabric-port", paramLabel = "PORT", defaultValue = "0",
+            description = "Port of the fabric endpoint (default: any free port; fix it to publish it from a container).")
+    int port;
+
+    @Option(names = "--advertise", paramLabel = "HOST",
+            description = "Name or address other nodes reach this one's fabric at, when --host is 0.0.0.0 or "
+                    + "container-local (tcp fabric; default: --host).")
+    String advertise;
+
+    Fabrics.Kind kind() {
+        return Fabrics.Kind.parse(fabric);
+    }
+}
