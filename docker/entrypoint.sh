@@ -9,6 +9,8 @@
 #   FERRY_DIRECT_MEMORY   off-heap ceiling for table data in Arrow memory (default 12g)
 #   FERRY_JAVA_OPTS       more JVM options
 #   FERRY_JAR             the server jar (default /opt/ferry/ferry-server.jar)
+#   FERRY_ADVERTISE_IP    1: announce this container's IP address (--advertise), for replicas of one service
+#                         (`docker compose up --scale`), which share a service name and so cannot announce it
 #   JAVA_HOME             the JDK or JRE to use; else java on the PATH
 set -euo pipefail
 
@@ -37,5 +39,15 @@ flags=(
 # shellcheck disable=SC2206 # FERRY_JAVA_OPTS is a list of options, split on purpose
 extra=(${FERRY_JAVA_OPTS:-})
 
+args=("$@")
+if [ "${FERRY_ADVERTISE_IP:-0}" = "1" ]; then
+  ip_address="$(hostname -i | awk '{print $1}')"
+  if [ -z "$ip_address" ]; then
+    echo "ferry: FERRY_ADVERTISE_IP=1 but this container has no IP address (hostname -i)" >&2
+    exit 1
+  fi
+  args+=(--advertise "$ip_address")
+fi
+
 # exec: java becomes PID 1, so `docker stop` (SIGTERM) runs its shutdown hook, which closes the server or node.
-exec "$java" "${flags[@]}" ${extra[@]+"${extra[@]}"} -jar "$jar" "$@"
+exec "$java" "${flags[@]}" ${extra[@]+"${extra[@]}"} -jar "$jar" ${args[@]+"${args[@]}"}

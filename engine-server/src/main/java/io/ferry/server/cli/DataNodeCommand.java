@@ -1,7 +1,9 @@
 package io.ferry.server.cli;
 
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -25,7 +27,8 @@ abstract class DataNodeCommand implements Callable<Integer> {
             description = "The coordinator's control plane (default: ${DEFAULT-VALUE}).")
     String coordinator;
 
-    @Option(names = "--name", paramLabel = "NAME", description = "This node's name in sys.nodes (default: role-PID).")
+    @Option(names = "--name", paramLabel = "NAME", description = "This node's name in sys.nodes (default: role-PID; "
+            + "in a container, where every process is PID 1, role-HOSTNAME).")
     String name;
 
     @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
@@ -57,7 +60,7 @@ abstract class DataNodeCommand implements Callable<Integer> {
         if (cores < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1");
         }
-        String nodeName = name == null ? role().label() + "-" + ProcessHandle.current().pid() : name;
+        String nodeName = name == null ? defaultName() : name;
         long perQuery = queryMemory == null ? Math.max(256L << 20, Runtime.getRuntime().maxMemory() / 2) : queryMemory;
         DataNode node = DataNode.start(new DataNode.Options(role(), nodeName, host, fabric.port, fabric.advertise,
                 parse(coordinator), cores, memory(), perQuery, fabric.kind(), Duration.ofSeconds(timeoutSeconds)));
@@ -72,6 +75,18 @@ abstract class DataNodeCommand implements Callable<Integer> {
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    private String defaultName() {
+        long pid = ProcessHandle.current().pid();
+        if (pid == 1) {
+            try {
+                return role().label() + "-" + InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                // fall through: a name that is at least valid
+            }
+        }
+        return role().label() + "-" + pid;
     }
 
     private InetSocketAddress parse(String hostPort) {

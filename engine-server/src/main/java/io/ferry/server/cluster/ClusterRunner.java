@@ -244,10 +244,12 @@ public final class ClusterRunner implements QueryRunner {
         boolean compress = compress(session, u.runner);
         u.compress = compress;
         double link = Math.min(u.runner.bytesPerSecond(), u.holder.bytesPerSecond());
-        u.inputs = new ShippingModel.Inputs(u.rows, u.bytes, u.blocks.size(), resultRows, resultBytes,
-                compress ? ResultEstimate.LZ4_RATIO : 1.0, Math.max(1, link), u.runner.latencySeconds(), coordCores,
-                rates.aggRowsPerSecond(groups), rates.mergeRowsPerSecond(groups), workerCores,
-                w.rates().aggRowsPerSecond(groups),
+        u.inputs = new ShippingModel.Inputs(u.rows, u.bytes, u.blocks.size(), resultRows, resultBytes, groups,
+                compress ? ResultEstimate.LZ4_RATIO : 1.0, Math.max(1, link), u.runner.latencySeconds(),
+                new ShippingModel.Node(coordCores, engine.config().threads(), rates.aggRowsPerSecond(groups),
+                        rates.mergeRowsPerSecond(groups)),
+                new ShippingModel.Node(workerCores, w.threads(), w.rates().aggRowsPerSecond(groups),
+                        w.rates().mergeRowsPerSecond(groups)),
                 w.rates().lz4BytesPerSecond(), concurrent);
         u.costs = ShippingModel.price(u.inputs);
         switch (session.shipping()) {

@@ -11,12 +11,16 @@ import java.util.Locale;
  * </pre>
  *
  * C_read is the bytes of the unit's blocks over the measured link (plus one small-read latency per prefetch window);
- * C_coordExec and C_workerExec are the unit's rows over the node's calibrated per-core rate times the cores it can
- * give this query (its threads, minus what other processes use, shared with the fragments and queries already
- * running there); C_write is the estimated result over the link (compressed, plus the time to compress);
- * C_coordAgg the result rows over the coordinator's merge rate. C_sample is the same in both modes for BERNOULLI
- * (every row is read and tested) and is folded into the execution terms; SYSTEM sampling has already cut the unit
- * to the sampled blocks, so it shrinks C_read too (section II-B).
+ * C_coordExec and C_workerExec are the unit's rows over the node's calibrated per-core rate (for the unit's number
+ * of groups) times the cores it can give this query (its threads, minus what other processes use, shared with the
+ * fragments and queries already running there), plus merging its threads' partial tables into one: each thread
+ * aggregates its morsels into a table of its own, and those are merged on one thread, which with millions of
+ * groups costs as much as the grouping itself; C_write is the estimated result over the link (compressed, plus the
+ * time to compress); C_coordAgg merges the unit's result into the final aggregate on one thread — in both modes,
+ * since a data-shipped unit also ends as a partial result, so it does not sway the choice but keeps the prices
+ * comparable with measured times. C_sample is the same in both modes for BERNOULLI (every row is read and tested)
+ * and is folded into the execution terms; SYSTEM sampling has already cut the unit to the sampled blocks, so it
+ * shrinks C_read too (section II-B).
  */
 public final class ShippingModel {
     /** A prefetching stream keeps this many reads in flight. */
@@ -26,24 +30,41 @@ public final class ShippingModel {
     }
 
     /**
+     * A node's side of the price.
+     *
+     * @param cores          cores it can give this unit
+     * @param threads        threads its executor runs a fragment with: partial tables to merge
+     * @param rowsPerSecond  rows a core groups per second, at the unit's number of groups
+     * @param mergePerSecond partial rows a core merges per second, likewise
+     */
+    public record Node(double cores, int threads, double rowsPerSecond, double mergePerSecond) {
+        /** Seconds to aggregate {@code rows} rows into {@code groups} groups and merge the threads' tables. */
+        double execute(long rows, long groups) {
+            double perThread = Math.min(groups, Math.ceil(rows / (double) Math.max(1, threads)));
+            double merge = groups <= 1 ? 0 : Math.max(1, threads) * perThread / mergePerSecond;
+            return rows / (rowsPerSecond * cores) + merge;
+        }
+    }
+
+    /**
      * What one unit of work costs in each mode, and why.
      *
      * @param rows          rows the unit's blocks hold (after SYSTEM sampling)
      * @param bytes         bytes of those blocks
      * @param resultRows    estimated rows of the unit's result (groups of a partial aggregate)
      * @param resultBytes   estimated encoded result bytes before compression
+     * @param groups        groups the rows are aggregated into (1 for a fragment without an aggregate)
      * @param compressRatio expected compressed/uncompressed size (1 without compression)
      */
-    public record Inputs(long rows, long bytes, int blocks, long resultRows, long resultBytes, double compressRatio,
-            double linkBytesPerSecond, double linkLatency, double coordCores, double coordRowsPerSecond,
-            double coordMergePerSecond, double workerCores, double workerRowsPerSecond, double workerLz4PerSecond,
-            int concurrent) {
+    public record Inputs(long rows, long bytes, int blocks, long resultRows, long resultBytes, long groups,
+            double compressRatio, double linkBytesPerSecond, double linkLatency, Node coordinator, Node worker,
+            double workerLz4PerSecond, int concurrent) {
     }
 
     /** Both costs in seconds, with their terms. */
     public record Costs(double read, double coordExec, double workerExec, double write, double coordAgg) {
         public double dataShipping() {
-            return read + coordExec;
+            return read + coordExec + coordAgg;
         }
 
         public double functionShipping() {
@@ -57,24 +78,24 @@ public final class ShippingModel {
 
     public static Costs price(Inputs in) {
         double read = in.bytes() / in.linkBytesPerSecond() + Math.ceil(in.blocks() / (double) DEPTH) * in.linkLatency();
-        double coordExec = in.rows() / (in.coordRowsPerSecond() * in.coordCores());
-        double workerExec = in.rows() / (in.workerRowsPerSecond() * in.workerCores());
+        double coordExec = in.coordinator().execute(in.rows(), in.groups());
+        double workerExec = in.worker().execute(in.rows(), in.groups());
         double shipped = in.resultBytes() * in.compressRatio();
         double write = shipped / in.linkBytesPerSecond() + in.linkLatency()
                 + (in.compressRatio() < 1 ? in.resultBytes() / in.workerLz4PerSecond() : 0);
-        double coordAgg = in.resultRows() / (in.coordMergePerSecond() * in.coordCores());
+        double coordAgg = in.groups() <= 1 ? 0 : in.resultRows() / in.coordinator().mergePerSecond();
         return new Costs(read, coordExec, workerExec, write, coordAgg);
     }
 
     /** One line of EXPLAIN / sys.fragments for a decision. */
     public static String describe(Inputs in, Costs c) {
         return String.format(Locale.ROOT, "FS %.2f ms (exec %.2f + write %.2f + merge %.2f) vs DS %.2f ms (read %.2f "
-                + "+ exec %.2f); %,d rows, %s in %d blocks, result ~%,d rows / %s%s, link %.0f MB/s, worker %.1f "
-                + "cores, coordinator %.1f cores, %d concurrent", ms(c.functionShipping()), ms(c.workerExec()),
-                ms(c.write()), ms(c.coordAgg()), ms(c.dataShipping()), ms(c.read()), ms(c.coordExec()), in.rows(),
-                bytes(in.bytes()), in.blocks(), in.resultRows(), bytes(in.resultBytes()),
-                in.compressRatio() < 1 ? " (lz4)" : "", in.linkBytesPerSecond() / 1e6, in.workerCores(),
-                in.coordCores(), in.concurrent());
+                + "+ exec %.2f + merge %.2f); %,d rows, %s in %d blocks, result ~%,d rows / %s%s, link %.0f MB/s, "
+                + "worker %.1f cores, coordinator %.1f cores, %d concurrent", ms(c.functionShipping()),
+                ms(c.workerExec()), ms(c.write()), ms(c.coordAgg()), ms(c.dataShipping()), ms(c.read()),
+                ms(c.coordExec()), ms(c.coordAgg()), in.rows(), bytes(in.bytes()), in.blocks(), in.resultRows(),
+                bytes(in.resultBytes()), in.compressRatio() < 1 ? " (lz4)" : "", in.linkBytesPerSecond() / 1e6,
+                in.worker().cores(), in.coordinator().cores(), in.concurrent());
     }
 
     private static double ms(double seconds) {
