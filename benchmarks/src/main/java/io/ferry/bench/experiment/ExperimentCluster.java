@@ -33,9 +33,13 @@ final class ExperimentCluster implements AutoCloseable {
     private final String host;
     private final int jdbcPort;
 
+    /** Stops the processes and removes the link if the harness is stopped (Ctrl-C) while the cluster runs. */
+    private final Thread onExit = new Thread(this::close, "experiment-cluster-exit");
+
     private ExperimentCluster(String host, int jdbcPort) {
         this.host = host;
         this.jdbcPort = jdbcPort;
+        Runtime.getRuntime().addShutdownHook(onExit);
     }
 
     /** Starts the cluster with r of {@code settings.rows()} rows and {@code distinct} values of b, and warms it up. */
@@ -110,7 +114,14 @@ final class ExperimentCluster implements AutoCloseable {
 
     /** Stops the worker, then the coordinator, then removes the link. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (Thread.currentThread() != onExit) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(onExit);
+            } catch (IllegalStateException e) {
+                // the JVM is already shutting down, and the hook will find nothing left to close
+            }
+        }
         for (AutoCloseable c : closing) {
             try {
                 c.close();

@@ -22,9 +22,7 @@ public final class Member {
     private volatile State state = State.JOINING;
     private volatile String downReason = "";
     private volatile NodeLoad load = NodeLoad.NONE;
-    /** Below this many cores of its own work a node counts as idle (its JIT and heartbeats cost a few percent). */
-    private static final double IDLE_CORES = 0.1;
-    /** Other processes' cores in the last {@link #LOAD_WINDOW} idle heartbeats, oldest overwritten first. */
+    /** Other processes' cores in the last {@link #LOAD_WINDOW} heartbeats, oldest overwritten first. */
     private final double[] otherCores = new double[LOAD_WINDOW];
     private int heartbeats;
     private volatile long lastHeard = System.nanoTime();
@@ -98,9 +96,9 @@ public final class Member {
     }
 
     /**
-     * Cores this node can give its fragments, given the cores other processes on its cores kept busy throughout its
-     * last two idle seconds (a core they saturate counts as one competing thread: without the kernel's schedstats
-     * there is no telling how many wait for it): its threads if enough cores are idle; otherwise the scheduler's fair share, since its threads
+     * Cores this node can give its fragments, given the cores other processes on its cores kept busy throughout the
+     * last two seconds (a core they saturate counts as one competing thread: without the kernel's schedstats there is
+     * no telling how many wait for it): its threads if enough cores are idle; otherwise the scheduler's fair share, since its threads
      * and the others' compete for the same cores (one thread beside one busy process gets half a core, not none).
      * The minimum over the window, not the last sample, so a short burst (a client JVM starting beside a test cluster,
      * a compaction) does not flip decisions, while lasting load does.
@@ -120,16 +118,9 @@ public final class Member {
         return Math.max(0.1, Math.min(threads, Math.max(idle, fairShare)));
     }
 
-    /**
-     * Other processes' load is sampled only from heartbeats in which this node was (nearly) idle: while its own
-     * fragments run they take CPU from the others, whose utilization then understates what they would take from the
-     * next fragment. A node kept busy without pause keeps its last idle samples.
-     */
     void heard(NodeLoad l) {
         synchronized (this) {
-            if (l.processCpu() * l.machineCores() < IDLE_CORES || heartbeats == 0) {
-                otherCores[heartbeats++ % LOAD_WINDOW] = l.otherCores();
-            }
+            otherCores[heartbeats++ % LOAD_WINDOW] = l.otherCores();
         }
         load = l;
         lastHeard = System.nanoTime();
