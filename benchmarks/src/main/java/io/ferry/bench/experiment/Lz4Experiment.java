@@ -55,9 +55,9 @@ final class Lz4Experiment implements Experiment {
                 progress.setExtraMessage(rate + " Mbit/s");
                 String q = String.format(Locale.ROOT, GROUP_BY, "r");
                 List<Measurement> m = probe.interleaved(q, List.of(
-                        Probe.Series.of("off", "SET compression = 'off'"),
-                        Probe.Series.of("on", "SET compression = 'on'"),
-                        Probe.Series.of("auto", "SET compression = 'auto'")));
+                        new Probe.Series("off", "SET compression = 'off'"),
+                        new Probe.Series("on", "SET compression = 'on'"),
+                        new Probe.Series("auto", "SET compression = 'auto'")));
                 points.add(new Point(name(), rate + " Mbit/s", rate, m));
             }
         }

@@ -81,10 +81,6 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
-    long pid() {
-        return process.pid();
-    }
-
     /** SIGTERM (the node shuts down cleanly), then SIGKILL after 10 s. */
     @Override
     public void close() {

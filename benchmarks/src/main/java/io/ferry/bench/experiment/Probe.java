@@ -35,17 +35,14 @@ final class Probe {
         }
     }
 
-    /** A series: its name and the SET statements that select it. */
-    record Series(String name, List<String> sets) {
-        static Series of(String name, String set) {
-            return new Series(name, List.of(set));
-        }
+    /** A series: its name and the SET statement that selects it. */
+    record Series(String name, String set) {
     }
 
     /** Auto, forced function and forced data shipping of {@code sql}. */
     List<Measurement> shippingModes(String sql) throws SQLException {
-        return interleaved(sql, List.of(Series.of("function", "SET shipping = 'function'"),
-                Series.of("data", "SET shipping = 'data'"), Series.of("auto", "SET shipping = 'auto'")));
+        return interleaved(sql, List.of(new Series("function", "SET shipping = 'function'"),
+                new Series("data", "SET shipping = 'data'"), new Series("auto", "SET shipping = 'auto'")));
     }
 
     /**
@@ -82,9 +79,7 @@ final class Probe {
     }
 
     private void select(Series s) throws SQLException {
-        for (String set : s.sets()) {
-            execute(set);
-        }
+        execute(s.set());
     }
 
     private void drain(String sql) throws SQLException {

@@ -59,10 +59,6 @@ final class ShapedLink implements AutoCloseable {
                 Long.toString(burst), "latency", "50ms");
     }
 
-    int megabits() {
-        return megabits;
-    }
-
     /** The command prefix that runs a program inside the node's namespace. */
     List<String> enter() {
         return List.of("ip", "netns", "exec", namespace);

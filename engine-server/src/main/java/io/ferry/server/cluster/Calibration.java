@@ -16,9 +16,11 @@ import io.ferry.server.cluster.control.WireWriter;
  * @param aggSome            ... into {@link #SOME} groups
  * @param aggMany            ... into {@link #MANY} groups
  * @param lz4BytesPerSecond  bytes a core compresses per second with LZ4
+ * @param ipcBytesPerSecond  bytes of a partial-aggregate result a core encodes as Arrow IPC and decodes again per
+ *                           second (without compression): what shipping a result costs besides the link
  */
 public record Calibration(double scanBytesPerSecond, double aggFew, double aggSome, double aggMany,
-        double lz4BytesPerSecond) {
+        double lz4BytesPerSecond, double ipcBytesPerSecond) {
     public static final int FEW = 1 << 10;
     public static final int SOME = 1 << 15;
     public static final int MANY = 1 << 19;
@@ -50,10 +52,11 @@ public record Calibration(double scanBytesPerSecond, double aggFew, double aggSo
 
     void encode(WireWriter w) {
         w.writeDouble(scanBytesPerSecond).writeDouble(aggFew).writeDouble(aggSome).writeDouble(aggMany)
-                .writeDouble(lz4BytesPerSecond);
+                .writeDouble(lz4BytesPerSecond).writeDouble(ipcBytesPerSecond);
     }
 
     static Calibration decode(WireReader r) {
-        return new Calibration(r.readDouble(), r.readDouble(), r.readDouble(), r.readDouble(), r.readDouble());
+        return new Calibration(r.readDouble(), r.readDouble(), r.readDouble(), r.readDouble(), r.readDouble(),
+                r.readDouble());
     }
 }

@@ -1,5 +1,6 @@
 package io.ferry.server.cluster;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
@@ -8,6 +9,7 @@ import io.ferry.core.exec.AggCall;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.QueryExecutor;
+import io.ferry.core.ipc.BatchIpc;
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
@@ -56,7 +58,7 @@ public final class Calibrator {
                     agg[k] = ROWS / best(one, new PlanNode.Aggregate(scan, new int[] {1 + k},
                             List.of(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT))));
                 }
-                return new Calibration(bytes / scanSeconds, agg[0], agg[1], agg[2], lz4Rate(r));
+                return new Calibration(bytes / scanSeconds, agg[0], agg[1], agg[2], lz4Rate(r), ipcRate(allocator));
             } finally {
                 catalog.clear();
             }
@@ -99,6 +101,32 @@ public final class Calibrator {
             }
             app.commit();
         }
+    }
+
+    /** Encoding a 64K-group partial aggregate (two BIGINTs a row) as Arrow IPC and decoding it, bytes per second. */
+    private static double ipcRate(BufferAllocator allocator) {
+        int rows = 1 << 16;
+        List<Batch> result = new ArrayList<>();
+        for (int from = 0; from < rows; from += 4096) {
+            long[] keys = new long[4096];
+            long[] counts = new long[4096];
+            for (int i = 0; i < 4096; i++) {
+                keys[i] = (from + i) * 0x9E3779B97F4A7C15L >>> 20;
+                counts[i] = 1 + i % 7;
+            }
+            result.add(Batch.of(new LongVector(keys, null), new LongVector(counts, null)));
+        }
+        List<FerryType> types = List.of(FerryType.BIGINT, FerryType.BIGINT);
+        double best = Double.MAX_VALUE;
+        for (int round = 0; round < 6; round++) {
+            long t0 = System.nanoTime();
+            byte[] bytes = BatchIpc.write(result, types, false, allocator);
+            BatchIpc.read(bytes, 0, bytes.length, types, allocator);
+            if (round > 0) { // the first round warms the JIT
+                best = Math.min(best, (System.nanoTime() - t0) / 1e9);
+            }
+        }
+        return rows * 16.0 / Math.max(best, 1e-6);
     }
 
     private static double lz4Rate(Table r) {

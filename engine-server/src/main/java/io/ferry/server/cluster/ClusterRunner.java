@@ -250,7 +250,8 @@ public final class ClusterRunner implements QueryRunner {
                         rates.mergeRowsPerSecond(groups)),
                 new ShippingModel.Node(workerCores, w.threads(), w.rates().aggRowsPerSecond(groups),
                         w.rates().mergeRowsPerSecond(groups)),
-                w.rates().lz4BytesPerSecond(), concurrent);
+                w.rates().lz4BytesPerSecond(),
+                Math.min(rates.ipcBytesPerSecond(), w.rates().ipcBytesPerSecond()), concurrent);
         u.costs = ShippingModel.price(u.inputs);
         switch (session.shipping()) {
             case FUNCTION -> {

@@ -110,7 +110,7 @@ public final class DataNode implements AutoCloseable {
     private final AffinityCpuLoad cpu = AffinityCpuLoad.open();
     private final Map<Integer, HeldRegion> regions = new ConcurrentHashMap<>();
     private final Map<Long, Fragment> fragments = new ConcurrentHashMap<>();
-    private final AtomicInteger running = new AtomicInteger();
+    private final BusyClock running = new BusyClock();
     private final HeldRegion probe;
     private final ControlClient control;
     private volatile int nodeId = -1;
@@ -180,9 +180,10 @@ public final class DataNode implements AutoCloseable {
         AffinityCpuLoad.Sample s = cpu == null ? null : cpu.sample(cpuNanos);
         if (s == null) {
             return new NodeLoad(Math.max(0, os.getCpuLoad()), Math.max(0, os.getProcessCpuLoad()), cpuNanos,
-                    running.get(), used, free, os.getAvailableProcessors());
+                    running.running(), running.busyFraction(), used, free, os.getAvailableProcessors());
         }
-        return new NodeLoad(s.systemCpu(), s.processCpu(), cpuNanos, running.get(), used, free, s.cores());
+        return new NodeLoad(s.systemCpu(), s.processCpu(), cpuNanos, running.running(), running.busyFraction(), used,
+                free, s.cores());
     }
 
     private final class Receiver implements ControlChannel.Receiver {
@@ -299,7 +300,7 @@ public final class DataNode implements AutoCloseable {
         }
         Fragment fragment = new Fragment();
         fragments.put(request.queryId(), fragment);
-        running.incrementAndGet();
+        running.start();
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
@@ -331,7 +332,7 @@ public final class DataNode implements AutoCloseable {
             return new FragmentRequest.Reply(result.length, written, rows, os.getProcessCpuTime() - cpu0,
                     System.nanoTime() - t0).encode();
         } finally {
-            running.decrementAndGet();
+            running.stop();
             if (!keep) {
                 fragments.remove(request.queryId());
             }

@@ -1,5 +1,7 @@
 package io.ferry.server.cluster;
 
+import java.util.Arrays;
+
 import io.ferry.server.cluster.control.ControlChannel;
 
 /**
@@ -22,8 +24,8 @@ public final class Member {
     private volatile State state = State.JOINING;
     private volatile String downReason = "";
     private volatile NodeLoad load = NodeLoad.NONE;
-    /** Other processes' cores in the last {@link #LOAD_WINDOW} heartbeats, oldest overwritten first. */
-    private final double[] otherCores = new double[LOAD_WINDOW];
+    /** The cores each of the last {@link #LOAD_WINDOW} heartbeats saw the node could give, oldest overwritten first. */
+    private final double[] cores = new double[LOAD_WINDOW];
     private int heartbeats;
     private volatile long lastHeard = System.nanoTime();
     private volatile double bytesPerSecond;
@@ -96,19 +98,18 @@ public final class Member {
     }
 
     /**
-     * Cores this node can give its fragments, given the cores other processes on its cores kept busy throughout the
-     * last two seconds (a core they saturate counts as one competing thread: without the kernel's schedstats there is
-     * no telling how many wait for it): its threads if enough cores are idle; otherwise the scheduler's fair share, since its threads
-     * and the others' compete for the same cores (one thread beside one busy process gets half a core, not none).
-     * The minimum over the window, not the last sample, so a short burst (a client JVM starting beside a test cluster,
-     * a compaction) does not flip decisions, while lasting load does.
+     * Cores this node can give its fragments: the median of what the last four heartbeats (2 s) saw
+     * ({@link NodeLoad#coresFor}), so a single burst — a client JVM starting beside a test cluster, a compaction —
+     * does not flip decisions, while lasting load does.
      */
     public synchronized double availableCores() {
-        double others = heartbeats == 0 ? 0 : Double.MAX_VALUE;
-        for (int i = 0; i < Math.min(heartbeats, LOAD_WINDOW); i++) {
-            others = Math.min(others, otherCores[i]);
+        if (heartbeats == 0) {
+            return hello.threads();
         }
-        return availableCores(hello.threads(), load.machineCores(), others);
+        int n = Math.min(heartbeats, LOAD_WINDOW);
+        double[] recent = Arrays.copyOf(cores, n);
+        Arrays.sort(recent);
+        return n % 2 == 1 ? recent[n / 2] : (recent[n / 2 - 1] + recent[n / 2]) / 2;
     }
 
     /** {@code threads} runnable threads on {@code cores} cores of which {@code others} are busy with other work. */
@@ -120,7 +121,7 @@ public final class Member {
 
     void heard(NodeLoad l) {
         synchronized (this) {
-            otherCores[heartbeats++ % LOAD_WINDOW] = l.otherCores();
+            cores[heartbeats++ % LOAD_WINDOW] = l.coresFor(hello.threads());
         }
         load = l;
         lastHeard = System.nanoTime();

@@ -16,7 +16,7 @@ import java.util.Locale;
  * fragments and queries already running there), plus merging its threads' partial tables into one: each thread
  * aggregates its morsels into a table of its own, and those are merged on one thread, which with millions of
  * groups costs as much as the grouping itself; C_write is the estimated result over the link (compressed, plus the
- * time to compress); C_coordAgg merges the unit's result into the final aggregate on one thread — in both modes,
+ * time to compress), plus encoding it as Arrow IPC at the worker and decoding it at the coordinator; C_coordAgg merges the unit's result into the final aggregate on one thread — in both modes,
  * since a data-shipped unit also ends as a partial result, so it does not sway the choice but keeps the prices
  * comparable with measured times. C_sample is the same in both modes for BERNOULLI (every row is read and tested)
  * and is folded into the execution terms; SYSTEM sampling has already cut the unit to the sampled blocks, so it
@@ -55,10 +55,12 @@ public final class ShippingModel {
      * @param resultBytes   estimated encoded result bytes before compression
      * @param groups        groups the rows are aggregated into (1 for a fragment without an aggregate)
      * @param compressRatio expected compressed/uncompressed size (1 without compression)
+     * @param ipcBytesPerSecond result bytes encoded as Arrow IPC at the worker and decoded at the coordinator per
+     *                      second (the slower of the two nodes' calibrations)
      */
     public record Inputs(long rows, long bytes, int blocks, long resultRows, long resultBytes, long groups,
             double compressRatio, double linkBytesPerSecond, double linkLatency, Node coordinator, Node worker,
-            double workerLz4PerSecond, int concurrent) {
+            double workerLz4PerSecond, double ipcBytesPerSecond, int concurrent) {
     }
 
     /** Both costs in seconds, with their terms. */
@@ -82,7 +84,8 @@ public final class ShippingModel {
         double workerExec = in.worker().execute(in.rows(), in.groups());
         double shipped = in.resultBytes() * in.compressRatio();
         double write = shipped / in.linkBytesPerSecond() + in.linkLatency()
-                + (in.compressRatio() < 1 ? in.resultBytes() / in.workerLz4PerSecond() : 0);
+                + (in.compressRatio() < 1 ? in.resultBytes() / in.workerLz4PerSecond() : 0)
+                + in.resultBytes() / in.ipcBytesPerSecond();
         double coordAgg = in.groups() <= 1 ? 0 : in.resultRows() / in.coordinator().mergePerSecond();
         return new Costs(read, coordExec, workerExec, write, coordAgg);
     }

@@ -19,8 +19,25 @@ class CostInputsTest {
     }
 
     @Test
+    void aBusyNodeCountsTheCoresItGotWhileItHadWork() {
+        // ran fragments 80% of the interval, used 0.4 of its one core: beside others it got half a core while busy
+        assertEquals(0.5, load(1.0, 0.4, 0.8, 1).coresFor(1), 1e-9);
+        // a 2-thread node that kept both cores busy while it ran got both
+        assertEquals(2.0, load(1.0, 0.9, 0.9, 2).coresFor(2), 1e-9);
+        // never more than its threads, even if other processes of its own (the JIT, GC) add CPU
+        assertEquals(1.0, load(1.0, 0.6, 0.5, 2).coresFor(1), 1e-9);
+        // mostly idle: the fair share beside what the others kept busy
+        assertEquals(0.5, load(1.0, 0.0, 0.0, 1).coresFor(1), 1e-9);
+        assertEquals(1.0, load(0.05, 0.05, 0.1, 1).coresFor(1), 0.01);
+    }
+
+    private static NodeLoad load(double systemCpu, double processCpu, double busyFraction, int cores) {
+        return new NodeLoad(systemCpu, processCpu, 0, 0, busyFraction, 0, 0, cores);
+    }
+
+    @Test
     void groupingRatesComeFromTheMeasuredPointsAndFallBetweenThem() {
-        Calibration c = new Calibration(1e9, 400e6, 100e6, 25e6, 1e9);
+        Calibration c = new Calibration(1e9, 400e6, 100e6, 25e6, 1e9, 1e9);
         assertEquals(400e6, c.aggRowsPerSecond(1), 1, "fewer groups than measured: the fastest rate");
         assertEquals(400e6, c.aggRowsPerSecond(Calibration.FEW), 1);
         assertEquals(100e6, c.aggRowsPerSecond(Calibration.SOME), 1);
