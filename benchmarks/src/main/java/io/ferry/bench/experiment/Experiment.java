@@ -12,8 +12,13 @@ interface Experiment {
 
     String name();
 
-    /** Query runs the experiment will make, for the progress bar. */
-    long runs(Settings s);
+    /** Points of the sweep. */
+    int points();
+
+    /** Query runs the experiment will make, for the progress bar: three series at every point. */
+    default long runs(Settings s) {
+        return (long) points() * 3 * Probe.runsPerSeries(s);
+    }
 
     List<Point> run(Settings s, Path logs, ProgressBar progress) throws Exception;
 

@@ -94,7 +94,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         // Fig. 1: the coordinator has every core, the worker one (the paper: 28 and 14); over loopback
         ExperimentCluster.Layout fig1 = new ExperimentCluster.Layout(all, cores, last, Math.max(1, cores / 4), 0);
         // Fig. 2: the worker's core is the one loaded, and the coordinator keeps off it
-        ExperimentCluster.Layout fig2 = new ExperimentCluster.Layout("0-" + (cores - 2), cores - 1, last, 1, 0);
+        ExperimentCluster.Layout fig2 = new ExperimentCluster.Layout(cores == 2 ? "0" : "0-" + (cores - 2), cores - 1, last,
+                1, 0);
         List<Experiment> experiments = new ArrayList<>();
         Experiment crossover = new CrossoverExperiment(distinct != null ? distinct : quick
                 ? new long[] {1_000, 100_000, 400_000}
