@@ -15,7 +15,10 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
 
-/** Avatica's JDBC 4.1 objects, except that plain statements are {@link FerryStatement}s. */
+/**
+ * Avatica's JDBC 4.1 objects, except that statements are {@link FerryStatement}s and {@link FerryPreparedStatement}s,
+ * whose cancel and timeout reach the server.
+ */
 final class FerryFactory implements AvaticaFactory {
     private final AvaticaFactory avatica;
 
@@ -49,7 +52,7 @@ final class FerryFactory implements AvaticaFactory {
     public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h,
             Meta.Signature signature, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
             throws SQLException {
-        return avatica.newPreparedStatement(connection, h, signature, resultSetType, resultSetConcurrency,
+        return new FerryPreparedStatement(connection, h, signature, resultSetType, resultSetConcurrency,
                 resultSetHoldability);
     }
 

@@ -1,39 +1,13 @@
 package io.ferry.jdbc;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.SQLException;
-import java.sql.SQLTimeoutException;
-import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
 
-/**
- * A statement whose {@link #cancel()} and query timeout reach the server. Avatica's client only flags a cancel on
- * its own side and ignores the timeout, so a long query would run on; this statement also asks the server's
- * cancel endpoint to stop it, which stops it on every node that runs part of it. A query stopped by its timeout
- * fails with {@link SQLTimeoutException}, SQLSTATE 57014.
- */
+/** A statement whose {@link #cancel()} and query timeout reach the server ({@link ServerCancel}). */
 final class FerryStatement extends AvaticaStatement {
-    private static final String CANCEL_PATH = "/ferry/cancel";
-    private static final Duration CANCEL_WAIT = Duration.ofSeconds(10);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(CANCEL_WAIT).build();
-    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "ferry-jdbc query timeouts");
-        t.setDaemon(true);
-        return t;
-    });
-
     FerryStatement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType, int resultSetConcurrency,
             int resultSetHoldability) {
         super(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
@@ -41,27 +15,10 @@ final class FerryStatement extends AvaticaStatement {
 
     @Override
     protected void executeInternal(String sql) throws SQLException {
-        int timeout = getQueryTimeout();
-        if (timeout <= 0) {
+        ServerCancel.withTimeout(connection, handle, getQueryTimeout(), () -> {
             super.executeInternal(sql);
-            return;
-        }
-        AtomicBoolean timedOut = new AtomicBoolean();
-        ScheduledFuture<?> timer = TIMER.schedule(() -> {
-            timedOut.set(true);
-            cancelOnServer();
-        }, timeout, TimeUnit.SECONDS);
-        try {
-            super.executeInternal(sql);
-        } catch (SQLException e) {
-            if (timedOut.get()) {
-                throw new SQLTimeoutException("the query ran past its timeout of " + timeout + " s and was stopped; "
-                        + "raise Statement.setQueryTimeout or make the query cheaper", "57014", e);
-            }
-            throw e;
-        } finally {
-            timer.cancel(false);
-        }
+            return null;
+        });
     }
 
     /**
@@ -70,21 +27,7 @@ final class FerryStatement extends AvaticaStatement {
      */
     @Override
     public void cancel() throws SQLException {
-        cancelOnServer();
+        ServerCancel.cancel(connection, handle);
         super.cancel();
-    }
-
-    /** Best effort: a server that cannot be reached has lost the query anyway. */
-    private void cancelOnServer() {
-        try {
-            URI endpoint = URI.create(connection.config().url()).resolve(CANCEL_PATH + "?connection="
-                    + connection.id + "&statement=" + handle.id);
-            HTTP.send(HttpRequest.newBuilder(endpoint).timeout(CANCEL_WAIT)
-                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
-        } catch (IOException | RuntimeException e) {
-            // the query fails or finishes on its own; there is nothing the caller could do about this
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

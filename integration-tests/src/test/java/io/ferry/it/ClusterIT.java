@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.Driver;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -205,6 +206,34 @@ abstract class ClusterIT {
             SQLException e = failure.get(15, TimeUnit.SECONDS);
             assertTrue(e != null, "the query finished although it was cancelled");
             assertEquals("57014", e.getSQLState(), e.getMessage());
+            awaitNoFragmentsRunning(c);
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aPreparedStatementsTimeoutAndCancelStopTheWorkToo() throws Exception {
+        try (Connection c = connect(); Statement set = c.createStatement();
+                PreparedStatement ps = c.prepareStatement(SLOW)) {
+            set.execute("SET shipping = 'function'");
+            ps.setQueryTimeout(2);
+            SQLException timedOut = assertThrows(SQLException.class, () -> ps.executeQuery().close());
+            assertEquals("57014", timedOut.getSQLState(), timedOut.getMessage());
+            awaitNoFragmentsRunning(c);
+            ps.setQueryTimeout(0);
+            CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> {
+                try {
+                    ps.executeQuery().close();
+                    return null;
+                } catch (SQLException e) {
+                    return e;
+                }
+            });
+            awaitFragmentsRunning();
+            ps.cancel();
+            SQLException cancelled = failure.get(15, TimeUnit.SECONDS);
+            assertTrue(cancelled != null, "the prepared query finished although it was cancelled");
+            assertEquals("57014", cancelled.getSQLState(), cancelled.getMessage());
             awaitNoFragmentsRunning(c);
         }
     }

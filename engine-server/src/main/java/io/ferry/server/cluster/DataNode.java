@@ -110,6 +110,8 @@ public final class DataNode implements AutoCloseable {
     private final AffinityCpuLoad cpu = AffinityCpuLoad.open();
     private final Map<Integer, HeldRegion> regions = new ConcurrentHashMap<>();
     private final Map<Long, Fragment> fragments = new ConcurrentHashMap<>();
+    /** Queries cancelled before their fragment started here, and when ({@link #cancel}). */
+    private final Map<Long, Long> cancelledEarly = new ConcurrentHashMap<>();
     private final BusyClock running = new BusyClock();
     private final HeldRegion probe;
     private final ControlClient control;
@@ -208,6 +210,7 @@ public final class DataNode implements AutoCloseable {
                 f.cancelled.set(true);
             }
             fragments.clear();
+            cancelledEarly.clear(); // a new coordinator numbers its queries afresh
         }
     }
 
@@ -300,6 +303,11 @@ public final class DataNode implements AutoCloseable {
         }
         Fragment fragment = new Fragment();
         fragments.put(request.queryId(), fragment);
+        if (cancelledEarly.remove(request.queryId()) != null) {
+            fragments.remove(request.queryId());
+            throw new FerryException(SqlStates.QUERY_CANCELED, "query " + request.queryId() + " was cancelled before "
+                    + "its fragment started on " + options.name());
+        }
         running.start();
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
@@ -405,8 +413,22 @@ public final class DataNode implements AutoCloseable {
         return new WireWriter();
     }
 
+    /**
+     * Stops a fragment, or, if it has not registered yet — RUN_FRAGMENT runs off the network thread, CANCEL on it, so
+     * a query cancelled while it was being dispatched can overtake its own fragment — leaves a note that stops it
+     * when it starts. Notes are dropped after a minute, and when the coordinator goes.
+     */
     private void cancel(long queryId) {
         Fragment f = fragments.remove(queryId);
+        if (f == null) {
+            long now = System.nanoTime();
+            cancelledEarly.values().removeIf(at -> now - at > TimeUnit.MINUTES.toNanos(1));
+            cancelledEarly.put(queryId, now);
+            f = fragments.remove(queryId); // it may have registered meanwhile, past run()'s look at the notes
+            if (f != null) {
+                cancelledEarly.remove(queryId);
+            }
+        }
         if (f != null) {
             f.cancelled.set(true);
         }

@@ -13,8 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchConnectionException;
 import org.apache.calcite.avatica.NoSuchStatementException;
@@ -98,7 +100,13 @@ final class FerryMeta extends JdbcMeta {
             if (statement.getConnection() != owner) {
                 return false;
             }
-            statement.cancel();
+            if (statement instanceof AvaticaStatement embedded) {
+                // Not cancel(): it is synchronized, and a running PreparedStatement holds the statement's lock
+                // until its query ends. The flag is what the running query checks.
+                ((AtomicBoolean) CANCEL_FLAG.get(embedded)).set(true);
+            } else {
+                statement.cancel();
+            }
             return true;
         } catch (SQLException | IllegalAccessException e) {
             LOG.warn("cancelling statement {} failed: {}", statementId, e.toString());
@@ -106,12 +114,32 @@ final class FerryMeta extends JdbcMeta {
         }
     }
 
-    /** Avatica keeps the embedded statement in a package-private field and has no cancel request to reach it. */
-    private static final java.lang.reflect.Field EMBEDDED_STATEMENT = embeddedStatementField();
-
-    private static java.lang.reflect.Field embeddedStatementField() {
+    /**
+     * Clears a prepared statement's cancel flag before it runs again: Avatica sets it on cancel and never clears it,
+     * so every later execution of a statement cancelled once would fail at once.
+     */
+    private void rearm(StatementHandle h) {
+        StatementInfo info = getStatementCache().getIfPresent(h.id);
+        if (info == null) {
+            return; // super reports the missing statement
+        }
         try {
-            java.lang.reflect.Field f = StatementInfo.class.getDeclaredField("statement");
+            if (EMBEDDED_STATEMENT.get(info) instanceof AvaticaStatement embedded) {
+                ((AtomicBoolean) CANCEL_FLAG.get(embedded)).set(false);
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot reach a statement's cancel flag", e);
+        }
+    }
+
+    /** Avatica keeps the embedded statement in a package-private field and has no cancel request to reach it. */
+    private static final java.lang.reflect.Field EMBEDDED_STATEMENT = field(StatementInfo.class, "statement");
+    /** A statement's cancel flag, which its running query polls (Calcite's DataContext CANCEL_FLAG). */
+    private static final java.lang.reflect.Field CANCEL_FLAG = field(AvaticaStatement.class, "cancelFlag");
+
+    private static java.lang.reflect.Field field(Class<?> owner, String name) {
+        try {
+            java.lang.reflect.Field f = owner.getDeclaredField(name);
             f.setAccessible(true);
             return f;
         } catch (NoSuchFieldException e) {
@@ -229,6 +257,7 @@ final class FerryMeta extends JdbcMeta {
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, long maxRowCount)
             throws NoSuchStatementException {
         try {
+            rearm(h);
             return super.execute(h, parameterValues, maxRowCount);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -239,6 +268,7 @@ final class FerryMeta extends JdbcMeta {
     public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues, int maxRowsInFirstFrame)
             throws NoSuchStatementException {
         try {
+            rearm(h);
             return super.execute(h, parameterValues, maxRowsInFirstFrame);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -249,6 +279,7 @@ final class FerryMeta extends JdbcMeta {
     public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValues)
             throws NoSuchStatementException {
         try {
+            rearm(h);
             return super.executeBatch(h, parameterValues);
         } catch (RuntimeException | Error e) {
             throw translated(e);
