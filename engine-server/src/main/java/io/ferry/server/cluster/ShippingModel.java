@@ -6,21 +6,29 @@ import java.util.Locale;
  * The cost model of ship-or-not section II-A, priced in seconds from measured rates:
  *
  * <pre>
- * COST(DS) = C_read + C_sample + C_coordExec
+ * COST(DS) = C_read + C_sample + C_coordExec + C_coordAgg
  * COST(FS) = C_sample + C_workerExec + C_write + C_coordAgg
  * </pre>
  *
- * C_read is the bytes of the unit's blocks over the measured link (plus one small-read latency per prefetch window);
- * C_coordExec and C_workerExec are the unit's rows over the node's calibrated per-core rate (for the unit's number
- * of groups) times the cores it can give this query (its threads, minus what other processes use, shared with the
- * fragments and queries already running there), plus merging its threads' partial tables into one: each thread
- * aggregates its morsels into a table of its own, and those are merged on one thread, which with millions of
- * groups costs as much as the grouping itself; C_write is the estimated result over the link (compressed, plus the
- * time to compress), plus encoding it as Arrow IPC at the worker and decoding it at the coordinator; C_coordAgg merges the unit's result into the final aggregate on one thread — in both modes,
- * since a data-shipped unit also ends as a partial result, so it does not sway the choice but keeps the prices
- * comparable with measured times. C_sample is the same in both modes for BERNOULLI (every row is read and tested)
- * and is folded into the execution terms; SYSTEM sampling has already cut the unit to the sampled blocks, so it
- * shrinks C_read too (section II-B).
+ * <ul>
+ * <li>C_read: the bytes of the unit's blocks over the measured link, plus one small-read latency per prefetch
+ * window.
+ * <li>C_coordExec and C_workerExec: the unit's rows over the node's calibrated per-core rate for the unit's number
+ * of groups, times the cores it can give this query (measured from its heartbeats, shared with the fragments and
+ * queries already running there); plus merging its threads' partial tables, since each thread aggregates its
+ * morsels into a table of its own and those are merged on one thread, which with millions of groups costs as much
+ * as the grouping itself.
+ * <li>C_write: the estimated result over the link (compressed, plus the time to compress), plus encoding it as
+ * Arrow IPC at the worker and decoding it at the coordinator.
+ * <li>C_coordAgg: merging the unit's result into the final aggregate on one thread. The paper counts it for
+ * function shipping only; a data-shipped unit also ends as a partial result, so it is paid in both modes here. It
+ * does not sway the choice, but keeps the prices comparable with measured times.
+ * <li>C_sample: the same in both modes for BERNOULLI (every row is read and tested), so it is folded into the
+ * execution terms; SYSTEM sampling has already cut the unit to the sampled blocks, so it shrinks C_read too
+ * (section II-B).
+ * </ul>
+ *
+ * <p>docs/experiments.md compares these prices with measured times.
  */
 public final class ShippingModel {
     /** A prefetching stream keeps this many reads in flight. */

@@ -1,6 +1,7 @@
 package io.ferry.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -53,5 +54,39 @@ class CostInputsTest {
         // time per row is linear in log(groups) between points: halfway in log, halfway in seconds per row
         double mid = Math.sqrt((double) Calibration.FEW * Calibration.SOME);
         assertEquals((1 / 400e6 + 1 / 100e6) / 2, 1 / c.aggRowsPerSecond((long) mid), 1e-11);
+    }
+
+    /** The paper's setup in miniature: 16M rows, a 1.2 GB/s link, a 2-core coordinator and a 1-core worker. */
+    private static ShippingModel.Costs price(long groups, double workerCores) {
+        Calibration c = new Calibration(2e9, 160e6, 60e6, 25e6, 700e6, 400e6);
+        long rows = 16_000_000;
+        long resultRows = Math.min(rows, groups);
+        long resultBytes = 1024 + 16 * resultRows;
+        return ShippingModel.price(new ShippingModel.Inputs(rows, 16 * rows, 245, resultRows, resultBytes, groups, 1.0,
+                1.2e9, 300e-6, new ShippingModel.Node(2, 2, c.aggRowsPerSecond(groups), c.mergeRowsPerSecond(groups)),
+                new ShippingModel.Node(workerCores, 1, c.aggRowsPerSecond(groups), c.mergeRowsPerSecond(groups)),
+                c.lz4BytesPerSecond(), c.ipcBytesPerSecond(), 1));
+    }
+
+    @Test
+    void smallResultsShipTheFunctionAndLargeOnesTheData() {
+        assertTrue(price(1_000, 1).functionWins(), "a 16 KB result: the worker aggregates, the data stays");
+        assertFalse(price(4_000_000, 1).functionWins(), "a 64 MB result: cheaper to read the data");
+        // once data shipping wins it keeps winning as the result grows (§II-A: "the size of the result is large")
+        boolean dataWon = false;
+        for (long g = 1_000; g <= 8_000_000; g *= 2) {
+            boolean data = !price(g, 1).functionWins();
+            assertTrue(data || !dataWon, "function shipping won again at " + g + " groups");
+            dataWon |= data;
+        }
+    }
+
+    @Test
+    void aBusierWorkerTipsTheChoiceToDataShipping() {
+        assertTrue(price(10_000, 1).functionWins());
+        assertFalse(price(10_000, 0.1).functionWins(), "§II-A: \"computation load on the worker is high\"");
+        assertTrue(price(10_000, 0.5).functionShipping() > price(10_000, 1).functionShipping());
+        assertEquals(price(10_000, 0.5).dataShipping(), price(10_000, 1).dataShipping(), 1e-12,
+                "data shipping does not use the worker's cores");
     }
 }
