@@ -21,13 +21,14 @@ import picocli.CommandLine.Parameters;
  * started from the server jar, pinned to CPUs, the worker behind a shaped link where the figure needs one — and
  * writes NAME.csv (every run), NAME.png (XChart) and NAME.md (our numbers beside the paper's).
  */
-@Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "ferry experiment", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Reproduce a figure with a real cluster on this machine and write CSV, a PNG chart and "
                 + "markdown.", "",
-                "  crossover  ship-or-not Fig. 1: result size vs function/data shipping (paper: FS <= 4 MB, DS >= 8 MB)",
-                "  load       ship-or-not Fig. 2: a busy worker core vs function/data shipping",
-                "  lz4        LZ4 poster: result shipping over a shaped link, compression off/on (needs root)",
-                "  auto       all three, and auto's choices against the better forced setting (target >= 90%)"})
+                "  crossover  ship-or-not Fig. 1: result size vs function/data shipping",
+                "  load       ship-or-not Fig. 2 analogue: a busy worker core vs function/data shipping",
+                "  lz4        LZ4 poster: result shipping over a shaped link, compression off/on/auto (root)",
+                "  auto       all three, and auto's choices against the better forced setting", "",
+                "Results and how to read them: docs/experiments.md"})
 public final class ExperimentCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "crossover, load, lz4 or auto.")
     private String name;
@@ -36,7 +37,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "Where results go (default: ${DEFAULT-VALUE}).")
     private Path out;
 
-    @Option(names = "--quick", description = "Small table, few points, one timed run: checks the harness in a minute.")
+    @Option(names = "--quick", description = "Small table, few points, one timed run: checks the harness in seconds.")
     private boolean quick;
 
     @Option(names = "--rows", paramLabel = "N", description = "Rows of r (default 16000000; --quick 400000).")
@@ -69,7 +70,11 @@ public final class ExperimentCommand implements Callable<Integer> {
     private Path serverJar;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ExperimentCommand()).execute(args));
+        System.exit(new CommandLine(new ExperimentCommand()).setExecutionExceptionHandler((e, cl, parsed) -> {
+            // a sentence, not a stack trace: what failed is in it, and the nodes' logs are under --out
+            cl.getErr().println("experiment failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 1;
+        }).execute(args));
     }
 
     @Override
