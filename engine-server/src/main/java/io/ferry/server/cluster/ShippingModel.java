@@ -6,13 +6,14 @@ import java.util.Locale;
  * The cost model of ship-or-not section II-A, priced in seconds from measured rates:
  *
  * <pre>
- * COST(DS) = C_read + C_sample + C_coordExec + C_coordAgg
+ * COST(DS) = max(C_read, C_sample + C_coordExec) + C_coordAgg
  * COST(FS) = C_sample + C_workerExec + C_write + C_coordAgg
  * </pre>
  *
  * <ul>
  * <li>C_read: the bytes of the unit's blocks over the measured link, plus one small-read latency per prefetch
- * window.
+ * window. The paper adds it to the execution; with {@link #DEPTH} reads in flight the coordinator processes one
+ * block while the next ones arrive, so the slower of the two sets the pace.
  * <li>C_coordExec and C_workerExec: the unit's rows over the node's calibrated per-core rate for the unit's number
  * of groups, times the cores it can give this query (measured from its heartbeats, shared with the fragments and
  * queries already running there); plus merging its threads' partial tables, since each thread aggregates its
@@ -73,8 +74,9 @@ public final class ShippingModel {
 
     /** Both costs in seconds, with their terms. */
     public record Costs(double read, double coordExec, double workerExec, double write, double coordAgg) {
+        /** Reading and executing overlap: the stream keeps {@link #DEPTH} reads in flight while blocks are processed. */
         public double dataShipping() {
-            return read + coordExec + coordAgg;
+            return Math.max(read, coordExec) + coordAgg;
         }
 
         public double functionShipping() {
@@ -101,7 +103,7 @@ public final class ShippingModel {
     /** One line of EXPLAIN / sys.fragments for a decision. */
     public static String describe(Inputs in, Costs c) {
         return String.format(Locale.ROOT, "FS %.2f ms (exec %.2f + write %.2f + merge %.2f) vs DS %.2f ms (read %.2f "
-                + "+ exec %.2f + merge %.2f); %,d rows, %s in %d blocks, result ~%,d rows / %s%s, link %.0f MB/s, "
+                + "overlapping exec %.2f, + merge %.2f); %,d rows, %s in %d blocks, result ~%,d rows / %s%s, link %.0f MB/s, "
                 + "worker %.1f cores, coordinator %.1f cores, %d concurrent", ms(c.functionShipping()),
                 ms(c.workerExec()), ms(c.write()), ms(c.coordAgg()), ms(c.dataShipping()), ms(c.read()),
                 ms(c.coordExec()), ms(c.coordAgg()), in.rows(), bytes(in.bytes()), in.blocks(), in.resultRows(),
