@@ -237,7 +237,9 @@ public final class ClusterRunner implements QueryRunner {
             return;
         }
         NodeHello w = u.runner.hello();
-        double workerCores = u.runner.availableCores() / (1 + u.runner.load().running());
+        // Fragments this coordinator has running there now, not the last heartbeat's count: back-to-back queries
+        // would find the previous one's fragment in it and price the node at half its cores.
+        double workerCores = u.runner.availableCores() / (1 + u.runner.fragmentsInFlight());
         long resultRows = ResultEstimate.rows(fragment, table, u.rows);
         long resultBytes = ResultEstimate.bytes(fragment, resultRows);
         long groups = ResultEstimate.groups(fragment, resultRows);
@@ -401,6 +403,8 @@ public final class ClusterRunner implements QueryRunner {
         void reply(CompletableFuture<WireReader> f, long id) {
             this.pending = f;
             this.queryId = id;
+            unit.runner.fragmentStarted();
+            f.whenComplete((r, e) -> unit.runner.fragmentEnded());
         }
 
         double elapsedMillis() {

@@ -1,6 +1,7 @@
 package io.ferry.server.cluster;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.ferry.server.cluster.control.ControlChannel;
 
@@ -27,6 +28,7 @@ public final class Member {
     /** The cores each of the last {@link #LOAD_WINDOW} heartbeats saw the node could give, oldest overwritten first. */
     private final double[] cores = new double[LOAD_WINDOW];
     private int heartbeats;
+    private final AtomicInteger inFlight = new AtomicInteger();
     private volatile long lastHeard = System.nanoTime();
     private volatile double bytesPerSecond;
     private volatile double latencySeconds;
@@ -117,6 +119,19 @@ public final class Member {
         double idle = cores - others;
         double fairShare = cores * threads / (threads + others);
         return Math.max(0.1, Math.min(threads, Math.max(idle, fairShare)));
+    }
+
+    /** Fragments this coordinator has sent the node that have not answered yet. */
+    public int fragmentsInFlight() {
+        return inFlight.get();
+    }
+
+    void fragmentStarted() {
+        inFlight.incrementAndGet();
+    }
+
+    void fragmentEnded() {
+        inFlight.decrementAndGet();
     }
 
     void heard(NodeLoad l) {
