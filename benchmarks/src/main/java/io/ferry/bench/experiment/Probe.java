@@ -47,8 +47,9 @@ final class Probe {
 
     /**
      * Measures the series side by side: each series' warm-up runs, then the timed runs in rounds, one run of each
-     * series per round, so that a slow spell of the machine (a collection, the JIT, a neighbour) falls on every
-     * series alike instead of on whichever happened to run then.
+     * series per round in an order that rotates from round to round, so that a slow spell of the machine (a
+     * collection, the JIT, a neighbour) or the wake of the run before falls on every series alike instead of on
+     * whichever happened to run then or after a particular other.
      */
     List<Measurement> interleaved(String sql, List<Series> series) throws SQLException {
         for (Series s : series) {
@@ -62,7 +63,8 @@ final class Probe {
         List<List<Shipped>> shipped = new ArrayList<>();
         series.forEach(s -> shipped.add(new ArrayList<>()));
         for (int round = 0; round < settings.repeat(); round++) {
-            for (int k = 0; k < series.size(); k++) {
+            for (int i = 0; i < series.size(); i++) {
+                int k = (round + i) % series.size(); // rotated, so no series always follows the same one
                 select(series.get(k));
                 long start = System.nanoTime();
                 drain(sql);
