@@ -69,14 +69,12 @@ public final class DataNode implements AutoCloseable {
      * How a node starts.
      *
      * @param name        unique in the cluster (a restart under the same name rejoins)
+     * @param host        the address the fabric endpoint listens on
+     * @param fabricPort  its port (0: any free one)
+     * @param advertise   the host other nodes reach it at (null: {@code host})
      * @param coordinator the coordinator's control-plane address
      * @param memory      bytes of block memory to offer (memory and worker roles)
      * @param queryMemory bytes one fragment's operators may use
-     */
-    /**
-     * @param host       the address the fabric endpoint listens on
-     * @param fabricPort its port (0: any free one)
-     * @param advertise  the host other nodes reach it at (null: {@code host})
      */
     public record Options(Role role, String name, String host, int fabricPort, String advertise,
             InetSocketAddress coordinator, int threads, long memory, long queryMemory, Fabrics.Kind fabric,

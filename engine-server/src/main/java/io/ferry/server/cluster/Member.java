@@ -114,13 +114,6 @@ public final class Member {
         return n % 2 == 1 ? recent[n / 2] : (recent[n / 2 - 1] + recent[n / 2]) / 2;
     }
 
-    /** {@code threads} runnable threads on {@code cores} cores of which {@code others} are busy with other work. */
-    static double availableCores(int threads, int cores, double others) {
-        double idle = cores - others;
-        double fairShare = cores * threads / (threads + others);
-        return Math.max(0.1, Math.min(threads, Math.max(idle, fairShare)));
-    }
-
     /** Fragments this coordinator has sent the node that have not answered yet. */
     public int fragmentsInFlight() {
         return inFlight.get();

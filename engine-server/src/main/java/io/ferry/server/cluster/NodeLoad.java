@@ -44,12 +44,23 @@ public record NodeLoad(double systemCpu, double processCpu, long cpuNanos, int r
      * The cores this node can give a fragment, as this heartbeat saw it (at most {@code threads}): when it ran
      * fragments for a good part of the interval, the cores it actually got while it did — its CPU time over its busy
      * time, whatever the scheduler did to share its cores with others; when it was mostly idle, its fair share
-     * beside the cores the other processes kept busy ({@link Member#availableCores(int, int, double)}).
+     * beside the cores the other processes kept busy ({@link #fairShare}).
      */
     double coresFor(int threads) {
         if (busyFraction >= MEASURING_BUSY) {
             return Math.max(0.1, Math.min(threads, processCpu * machineCores / busyFraction));
         }
-        return Member.availableCores(threads, machineCores, otherCores());
+        return fairShare(threads, machineCores, otherCores());
+    }
+
+    /**
+     * Cores {@code threads} runnable threads get on {@code cores} cores of which {@code others} are busy with other
+     * work: all they want if enough cores are idle, else the scheduler's fair share (one thread beside one busy
+     * process gets half a core, not none). Never below 0.1: a fragment still makes progress.
+     */
+    static double fairShare(int threads, int cores, double others) {
+        double idle = cores - others;
+        double share = cores * threads / (threads + others);
+        return Math.max(0.1, Math.min(threads, Math.max(idle, share)));
     }
 }

@@ -10,13 +10,13 @@ import org.junit.jupiter.api.Test;
 class CostInputsTest {
     @Test
     void aNodeBesideBusyProcessesGetsItsFairShareNotNothing() {
-        assertEquals(1.0, Member.availableCores(1, 1, 0), 1e-9, "idle");
-        assertEquals(0.5, Member.availableCores(1, 1, 1), 1e-9, "one busy process on its one core");
-        assertEquals(1 / 3.0, Member.availableCores(1, 1, 2), 1e-9, "two");
-        assertEquals(2.0, Member.availableCores(2, 4, 1), 1e-9, "enough idle cores for all its threads");
-        assertEquals(4 / 3.0, Member.availableCores(2, 2, 1), 1e-9, "two threads beside one busy process");
-        assertEquals(2.0, Member.availableCores(2, 2, 0.01), 0.02);
-        assertTrue(Member.availableCores(1, 1, 1000) >= 0.1, "never zero: a fragment still makes progress");
+        assertEquals(1.0, NodeLoad.fairShare(1, 1, 0), 1e-9, "idle");
+        assertEquals(0.5, NodeLoad.fairShare(1, 1, 1), 1e-9, "one busy process on its one core");
+        assertEquals(1 / 3.0, NodeLoad.fairShare(1, 1, 2), 1e-9, "two");
+        assertEquals(2.0, NodeLoad.fairShare(2, 4, 1), 1e-9, "enough idle cores for all its threads");
+        assertEquals(4 / 3.0, NodeLoad.fairShare(2, 2, 1), 1e-9, "two threads beside one busy process");
+        assertEquals(2.0, NodeLoad.fairShare(2, 2, 0.01), 0.02);
+        assertTrue(NodeLoad.fairShare(1, 1, 1000) >= 0.1, "never zero: a fragment still makes progress");
     }
 
     @Test
