@@ -19,7 +19,7 @@ final class LoadExperiment implements Experiment {
     private final double[] otherCores;
     private final ExperimentCluster.Layout layout;
 
-    /** @param otherCores load to put on the worker's core at each point, in cores (1.5: one burner at 100%, one at 50%) */
+    /** @param otherCores load to put on the worker's core at each point, in cores, non-decreasing */
     LoadExperiment(long distinct, double[] otherCores, ExperimentCluster.Layout layout) {
         this.distinct = distinct;
         this.otherCores = otherCores;
@@ -50,7 +50,8 @@ final class LoadExperiment implements Experiment {
             double placed = 0;
             int burners = 0;
             for (double load : otherCores) {
-                // add burners until the load is there: whole cores at 100%, the rest as one at a duty cycle
+                // add burners until the load is there, each taking what is missing up to a whole core: with steps of
+                // 0.5 every burner runs at 50%, so load 2 is four processes each busy half the time
                 while (placed < load - 1e-9) {
                     double duty = Math.min(1, load - placed);
                     cluster.alsoRun(NodeProcess.start("burner-" + ++burners, s.burner(layout.workerCpus(), duty),
