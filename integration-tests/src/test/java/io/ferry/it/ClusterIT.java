@@ -31,6 +31,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.ferry.bench.NodeProcess;
 import io.ferry.server.LocalNode;
 import io.ferry.server.correctness.DuckDbMirror;
 import io.ferry.server.data.ProgressListener;
@@ -58,8 +59,8 @@ abstract class ClusterIT {
     record Node(String name, String... args) {
     }
 
-    private final List<FerryProcess> processes = new ArrayList<>();
-    private FerryProcess coordinator;
+    private final List<NodeProcess> processes = new ArrayList<>();
+    private NodeProcess coordinator;
     private int controlPort;
     private int port;
     private Driver driver;
@@ -78,9 +79,9 @@ abstract class ClusterIT {
 
     @BeforeAll
     void startCluster() throws Exception {
-        port = FerryProcess.freePort();
-        controlPort = FerryProcess.freePort();
-        coordinator = FerryProcess.start("coordinator", "1g", "coordinator", "--port", String.valueOf(port),
+        port = NodeProcess.freePort();
+        controlPort = NodeProcess.freePort();
+        coordinator = ServerJar.start("coordinator", "1g", "coordinator", "--port", String.valueOf(port),
                 "--control-port", String.valueOf(controlPort), "--threads", "2", "--timeout", "10", "--demo",
                 "--expect-nodes", String.valueOf(nodes().size()), "--rows", String.valueOf(DEMO.rows()),
                 "--distinct", String.valueOf(DEMO.distinct()), "--scale", String.valueOf(DEMO.scale()));
@@ -101,17 +102,17 @@ abstract class ClusterIT {
         }
     }
 
-    private FerryProcess startNode(Node n) throws Exception {
+    private NodeProcess startNode(Node n) throws Exception {
         List<String> args = new ArrayList<>(List.of(n.args()));
         args.addAll(List.of("--name", n.name(), "--coordinator", "127.0.0.1:" + controlPort, "--fabric", "tcp"));
-        FerryProcess p = FerryProcess.start(n.name(), "512m", args.toArray(String[]::new));
+        NodeProcess p = ServerJar.start(n.name(), "512m", args.toArray(String[]::new));
         p.await("is running", Duration.ofSeconds(60));
         return p;
     }
 
     @AfterAll
     void stopCluster() throws Exception {
-        for (FerryProcess p : processes) {
+        for (NodeProcess p : processes) {
             p.close();
         }
         if (localConnection != null) {
@@ -241,7 +242,7 @@ abstract class ClusterIT {
     @Test
     @Order(5)
     void aNodeKilledMidQueryFailsItPromptlyNamingTheNode() throws Exception {
-        FerryProcess victim = processes.stream().filter(p -> p.name().equals(victim())).findFirst()
+        NodeProcess victim = processes.stream().filter(p -> p.name().equals(victim())).findFirst()
                 .orElseThrow();
         try (Connection c = connect(); Statement s = c.createStatement()) {
             CompletableFuture<SQLException> failure = startSlowQuery(s);

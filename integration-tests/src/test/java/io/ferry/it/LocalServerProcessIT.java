@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.ferry.bench.NodeProcess;
 import io.ferry.server.data.SsbQueries;
 
 /**
@@ -32,14 +33,14 @@ import io.ferry.server.data.SsbQueries;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalServerProcessIT {
-    private FerryProcess server;
+    private NodeProcess server;
     private int port;
     private Driver driver;
 
     @BeforeAll
     void start() throws Exception {
-        port = FerryProcess.freePort();
-        server = FerryProcess.start("local", "2g", "local", "--demo", "--scale", "0.01", "--rows", "200000",
+        port = NodeProcess.freePort();
+        server = ServerJar.start("local", "2g", "local", "--demo", "--scale", "0.01", "--rows", "200000",
                 "--distinct", "1000", "--port", String.valueOf(port));
         server.await("is ready", Duration.ofSeconds(120));
         driver = FerryDriverLoader.load();

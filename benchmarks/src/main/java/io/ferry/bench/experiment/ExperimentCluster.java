@@ -1,7 +1,5 @@
 package io.ferry.bench.experiment;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.ferry.bench.NodeProcess;
 import io.ferry.server.jdbc.JdbcServer;
 
 /**
@@ -47,12 +46,12 @@ final class ExperimentCluster implements AutoCloseable {
             throws InterruptedException, SQLException {
         ShapedLink link = layout.megabits() > 0 ? ShapedLink.create(layout.megabits()) : null;
         String host = link == null ? "127.0.0.1" : ShapedLink.HOST_ADDRESS;
-        ExperimentCluster cluster = new ExperimentCluster(host, freePort());
+        ExperimentCluster cluster = new ExperimentCluster(host, NodeProcess.freePort());
         try {
             if (link != null) {
                 cluster.closing.add(link);
             }
-            int control = freePort();
+            int control = NodeProcess.freePort();
             NodeProcess coordinator = NodeProcess.start("coordinator", settings.java(layout.coordinatorCpus(),
                     List.of(), settings.coordinatorHeap(), List.of("coordinator", "--host", host, "--port",
                             Integer.toString(cluster.jdbcPort), "--control-port", Integer.toString(control),
@@ -102,14 +101,6 @@ final class ExperimentCluster implements AutoCloseable {
 
     Connection connect() throws SQLException {
         return DriverManager.getConnection(JdbcServer.avaticaUrl(host, jdbcPort));
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port: " + e.getMessage(), e);
-        }
     }
 
     /** Stops the worker, then the coordinator, then removes the link. */

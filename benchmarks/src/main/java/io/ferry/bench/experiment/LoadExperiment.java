@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.ferry.bench.NodeProcess;
 import me.tongfei.progressbar.ProgressBar;
 
 /**

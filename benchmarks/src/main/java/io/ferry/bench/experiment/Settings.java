@@ -4,9 +4,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.ferry.bench.NodeProcess;
+
 /**
- * What every experiment shares: the jars, the table's size, how often each point runs, and the JVM flags nodes start
- * with (those of bin/ferry).
+ * What every experiment shares: the jars, the table's size, how often each point runs, and the commands that start
+ * nodes.
  *
  * @param serverJar     engine-server's ferry-server.jar, which every node runs
  * @param harnessJar    the jar this harness runs from (its {@link Burner} loads a worker's cores)
@@ -22,15 +24,11 @@ record Settings(Path serverJar, Path harnessJar, String fabric, long rows, int w
                 workerMemory);
     }
 
-    /** The command that starts {@code java} with {@code args}, pinned to {@code cpus}, after {@code prefix}. */
+    /** The server jar's {@code java} with {@code args}, pinned to {@code cpus}, after {@code prefix}. */
     List<String> java(String cpus, List<String> prefix, String heap, List<String> args) {
         List<String> c = new ArrayList<>(prefix);
-        c.addAll(List.of("taskset", "-c", cpus, Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + heap, "-XX:+UseParallelGC",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-                "-Darrow.enable_unsafe_memory_access=true", "-Dio.netty.tryReflectionSetAccessible=true",
-                "-jar", serverJar.toString()));
-        c.addAll(args);
+        c.addAll(List.of("taskset", "-c", cpus));
+        c.addAll(NodeProcess.serverCommand(serverJar, heap, heap, args));
         return c;
     }
 

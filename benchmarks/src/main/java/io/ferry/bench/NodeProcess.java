@@ -1,23 +1,29 @@
-package io.ferry.bench.experiment;
+package io.ferry.bench;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One process of an experiment's cluster: its output goes to a log file, and {@link #await} waits for a line that
- * says it is ready, failing with the log's tail if the process dies or the time runs out.
+ * One process a harness or an integration test starts — a Ferry node from the server jar, as users start it, or a
+ * helper such as a busy loop. Its output goes to a log file; {@link #await} waits for a line that says it is ready,
+ * failing with the output's tail if the process dies or the time runs out.
  */
-final class NodeProcess implements AutoCloseable {
+public final class NodeProcess implements AutoCloseable {
+    private static final int TAIL_LINES = 40;
+
     private final String name;
     private final Process process;
     private final Path log;
@@ -33,7 +39,8 @@ final class NodeProcess implements AutoCloseable {
         pump.start();
     }
 
-    static NodeProcess start(String name, List<String> command, Path logs) {
+    /** Runs {@code command}, its output (stdout and stderr) going to {@code logs/NAME.log}. */
+    public static NodeProcess start(String name, List<String> command, Path logs) {
         try {
             Files.createDirectories(logs);
             Path log = logs.resolve(name + ".log");
@@ -45,16 +52,37 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code java … -jar serverJar args}: the heap and the off-heap ceiling, and nothing else — the jar's manifest
+     * carries the --add-opens/--add-exports Arrow needs, and {@code FerryCli} sets Arrow's and Netty's properties.
+     */
+    public static List<String> serverCommand(Path serverJar, String heap, String directMemory, List<String> args) {
+        List<String> c = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap, "-XX:MaxDirectMemorySize=" + directMemory, "-XX:+UseParallelGC", "-jar",
+                serverJar.toString()));
+        c.addAll(args);
+        return c;
+    }
+
+    /** A port nothing listens on now, for a node to be told to listen on. */
+    public static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port: " + e.getMessage(), e);
+        }
+    }
+
     private void pump() {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8));
                 PrintWriter out = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8,
-                        java.nio.file.StandardOpenOption.APPEND), true)) {
+                        StandardOpenOption.APPEND), true)) {
             for (String line; (line = in.readLine()) != null;) {
                 out.println(line);
                 synchronized (tail) {
                     tail.addLast(line);
-                    while (tail.size() > 40) {
+                    while (tail.size() > TAIL_LINES) {
                         tail.removeFirst();
                     }
                     tail.notifyAll();
@@ -66,7 +94,7 @@ final class NodeProcess implements AutoCloseable {
     }
 
     /** Waits until a line containing {@code marker} has been printed. */
-    void await(String marker, Duration timeout) throws InterruptedException {
+    public void await(String marker, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (tail) {
             while (tail.stream().noneMatch(l -> l.contains(marker))) {
@@ -74,20 +102,40 @@ final class NodeProcess implements AutoCloseable {
                 if (!process.isAlive() || left <= 0) {
                     throw new IllegalStateException(name + (process.isAlive() ? " did not print '" + marker
                             + "' within " + timeout.toSeconds() + " s" : " exited with code " + process.exitValue())
-                            + "; the end of " + log + ":\n  " + String.join("\n  ", tail));
+                            + "; the end of " + log + ":\n" + output());
                 }
                 tail.wait(Math.max(1, Math.min(200, TimeUnit.NANOSECONDS.toMillis(left))));
             }
         }
     }
 
-    /** SIGTERM (the node shuts down cleanly), then SIGKILL after 10 s. */
+    public String name() {
+        return name;
+    }
+
+    /** The last lines the process printed (all of them are in its log file). */
+    public String output() {
+        synchronized (tail) {
+            return "  " + String.join("\n  ", tail);
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Kills the process as a crash would (SIGKILL): no shutdown hooks, no goodbye to the cluster. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM (a node shuts down cleanly), then SIGKILL after 10 s. */
     @Override
     public void close() {
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                kill();
             }
             pump.join(2000);
         } catch (InterruptedException e) {
