@@ -6,14 +6,11 @@ import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
 import io.ferry.core.storage.Table;
-import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.BytesVector;
@@ -28,13 +25,9 @@ public final class DuckDbMirror {
 
     public static void copy(Table table, Connection duck) throws SQLException {
         TableSchema schema = table.schema();
-        List<String> cols = new ArrayList<>();
-        for (Column c : schema.columns()) {
-            cols.add(c.name() + " " + c.type().sqlName() + (c.nullable() ? "" : " NOT NULL"));
-        }
         try (Statement s = duck.createStatement()) {
             s.execute("DROP TABLE IF EXISTS " + table.name());
-            s.execute("CREATE TABLE " + table.name() + " (" + String.join(", ", cols) + ")");
+            s.execute("CREATE TABLE " + table.name() + " (" + schema.columnDefinitions() + ")");
         }
         try (DuckDBAppender app = duck.unwrap(DuckDBConnection.class).createAppender("main", table.name())) {
             table.forEachBatch(batch -> {

@@ -61,4 +61,13 @@ public record TableSchema(List<Column> columns) {
         }
         return new Schema(fields);
     }
+
+    /** The column list of a CREATE TABLE: {@code a BIGINT NOT NULL, b VARCHAR}. */
+    public String columnDefinitions() {
+        List<String> defs = new java.util.ArrayList<>(columns.size());
+        for (Column c : columns) {
+            defs.add(c.name() + " " + c.type().sqlName() + (c.nullable() ? "" : " NOT NULL"));
+        }
+        return String.join(", ", defs);
+    }
 }

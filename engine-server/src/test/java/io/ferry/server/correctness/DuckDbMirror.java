@@ -6,13 +6,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
-import io.ferry.core.types.Column;
 import io.ferry.server.data.CsvExporter;
 import io.ferry.server.data.ProgressListener;
 
@@ -50,12 +47,8 @@ public final class DuckDbMirror implements AutoCloseable {
         if (rows != table.rowCount()) {
             throw new IllegalStateException(table.name() + ": exported " + rows + " of " + table.rowCount() + " rows");
         }
-        List<String> cols = new ArrayList<>();
-        for (Column c : table.schema().columns()) {
-            cols.add(c.name() + " " + c.type().sqlName() + (c.nullable() ? "" : " NOT NULL"));
-        }
         try (Statement s = duck.createStatement()) {
-            s.execute("CREATE TABLE " + table.name() + " (" + String.join(", ", cols) + ")");
+            s.execute("CREATE TABLE " + table.name() + " (" + table.schema().columnDefinitions() + ")");
             s.execute("COPY " + table.name() + " FROM '" + csv + "' (HEADER)");
         }
         Files.delete(csv);
