@@ -38,14 +38,6 @@ public record Calibration(double scanBytesPerSecond, double aggFew, double aggSo
         return 1 / Math.max(secondsPerRow, 1 / aggFew);
     }
 
-    /**
-     * Partial-aggregate rows a core merges per second into {@code groups} groups: a merged row costs what a grouped
-     * one does (one probe, one update per aggregate).
-     */
-    public double mergeRowsPerSecond(long groups) {
-        return aggRowsPerSecond(groups);
-    }
-
     private static double lerp(double a, double b, double t) {
         return a + (b - a) * t;
     }

@@ -248,10 +248,8 @@ public final class ClusterRunner implements QueryRunner {
         double link = Math.min(u.runner.bytesPerSecond(), u.holder.bytesPerSecond());
         u.inputs = new ShippingModel.Inputs(u.rows, u.bytes, u.blocks.size(), resultRows, resultBytes, groups,
                 compress ? ResultEstimate.LZ4_RATIO : 1.0, Math.max(1, link), u.runner.latencySeconds(),
-                new ShippingModel.Node(coordCores, engine.config().threads(), rates.aggRowsPerSecond(groups),
-                        rates.mergeRowsPerSecond(groups)),
-                new ShippingModel.Node(workerCores, w.threads(), w.rates().aggRowsPerSecond(groups),
-                        w.rates().mergeRowsPerSecond(groups)),
+                new ShippingModel.Node(coordCores, engine.config().threads(), rates.aggRowsPerSecond(groups)),
+                new ShippingModel.Node(workerCores, w.threads(), w.rates().aggRowsPerSecond(groups)),
                 w.rates().lz4BytesPerSecond(),
                 Math.min(rates.ipcBytesPerSecond(), w.rates().ipcBytesPerSecond()), concurrent);
         u.costs = ShippingModel.price(u.inputs);

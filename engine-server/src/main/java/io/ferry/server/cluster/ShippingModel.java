@@ -43,14 +43,15 @@ public final class ShippingModel {
      *
      * @param cores          cores it can give this unit
      * @param threads        threads its executor runs a fragment with: partial tables to merge
-     * @param rowsPerSecond  rows a core groups per second, at the unit's number of groups
-     * @param mergePerSecond partial rows a core merges per second, likewise
+     * @param rowsPerSecond  rows a core groups per second, at the unit's number of groups; also the rate at which it
+     *                       merges partial rows, since a merged row costs what a grouped one does (one probe, one
+     *                       update per aggregate)
      */
-    public record Node(double cores, int threads, double rowsPerSecond, double mergePerSecond) {
+    public record Node(double cores, int threads, double rowsPerSecond) {
         /** Seconds to aggregate {@code rows} rows into {@code groups} groups and merge the threads' tables. */
         double execute(long rows, long groups) {
             double perThread = Math.min(groups, Math.ceil(rows / (double) Math.max(1, threads)));
-            double merge = groups <= 1 ? 0 : Math.max(1, threads) * perThread / mergePerSecond;
+            double merge = groups <= 1 ? 0 : Math.max(1, threads) * perThread / rowsPerSecond;
             return rows / (rowsPerSecond * cores) + merge;
         }
     }
@@ -96,7 +97,7 @@ public final class ShippingModel {
         double write = shipped / in.linkBytesPerSecond() + in.linkLatency()
                 + (in.compressRatio() < 1 ? in.resultBytes() / in.workerLz4PerSecond() : 0)
                 + in.resultBytes() / in.ipcBytesPerSecond();
-        double coordAgg = in.groups() <= 1 ? 0 : in.resultRows() / in.coordinator().mergePerSecond();
+        double coordAgg = in.groups() <= 1 ? 0 : in.resultRows() / in.coordinator().rowsPerSecond();
         return new Costs(read, coordExec, workerExec, write, coordAgg);
     }
 

@@ -63,8 +63,8 @@ class CostInputsTest {
         long resultRows = Math.min(rows, groups);
         long resultBytes = 1024 + 16 * resultRows;
         return ShippingModel.price(new ShippingModel.Inputs(rows, 16 * rows, 245, resultRows, resultBytes, groups, 1.0,
-                1.2e9, 300e-6, new ShippingModel.Node(2, 2, c.aggRowsPerSecond(groups), c.mergeRowsPerSecond(groups)),
-                new ShippingModel.Node(workerCores, 1, c.aggRowsPerSecond(groups), c.mergeRowsPerSecond(groups)),
+                1.2e9, 300e-6, new ShippingModel.Node(2, 2, c.aggRowsPerSecond(groups)),
+                new ShippingModel.Node(workerCores, 1, c.aggRowsPerSecond(groups)),
                 c.lz4BytesPerSecond(), c.ipcBytesPerSecond(), 1));
     }
 
