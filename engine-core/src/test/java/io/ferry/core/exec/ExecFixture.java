@@ -11,6 +11,11 @@ import org.apache.arrow.memory.RootAllocator;
 
 import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
+import io.ferry.core.storage.Table;
+import io.ferry.core.storage.TableAppender;
+import io.ferry.core.types.Column;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
@@ -28,6 +33,33 @@ final class ExecFixture implements AutoCloseable {
     ExecFixture(int blockSize) {
         store = new BlockStore(allocator, blockSize, 4 << 20);
         catalog = new Catalog(store);
+    }
+
+    /**
+     * Table {@code r(a BIGINT NOT NULL, b BIGINT)} of {@code rows} rows: a = row + 1, b = row mod {@code keys}, and
+     * b NULL on every {@code nullEvery}-th row (0: b is NOT NULL and never NULL).
+     */
+    Table keyed(int rows, int keys, int nullEvery) {
+        Table r = catalog.create("r", TableSchema.of(new Column("a", FerryType.BIGINT, false),
+                new Column("b", FerryType.BIGINT, nullEvery > 0)), false);
+        try (TableAppender app = r.appender()) {
+            for (int from = 0; from < rows; from += 4096) {
+                int n = Math.min(4096, rows - from);
+                long[] a = new long[n];
+                long[] b = new long[n];
+                boolean[] nulls = nullEvery > 0 ? new boolean[n] : null;
+                for (int i = 0; i < n; i++) {
+                    a[i] = from + i + 1;
+                    b[i] = (from + i) % keys;
+                    if (nulls != null) {
+                        nulls[i] = (from + i) % nullEvery == 0;
+                    }
+                }
+                app.append(Batch.of(new LongVector(a, null), new LongVector(b, nulls)));
+            }
+            app.commit();
+        }
+        return r;
     }
 
     /**

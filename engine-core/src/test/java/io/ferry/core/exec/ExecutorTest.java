@@ -13,42 +13,22 @@ import org.junit.jupiter.api.Test;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
-import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
-import io.ferry.core.storage.TableAppender;
-import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
-import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.LongVector;
 
 class ExecutorTest {
     private static final int ROWS = 200_000;
     private ExecFixture fixture;
-    private Catalog catalog;
     private QueryExecutor executor;
     private Table r;
 
     @BeforeEach
     void setUp() {
         fixture = new ExecFixture(16 * 1024);
-        catalog = fixture.catalog;
         executor = fixture.executor;
-        r = catalog.create("r", TableSchema.of(new Column("a", FerryType.BIGINT, false),
-                new Column("b", FerryType.BIGINT, false)), false);
-        try (TableAppender app = r.appender()) {
-            for (int from = 0; from < ROWS; from += 4096) {
-                int n = Math.min(4096, ROWS - from);
-                long[] a = new long[n];
-                long[] b = new long[n];
-                for (int i = 0; i < n; i++) {
-                    a[i] = from + i + 1;
-                    b[i] = (from + i) % 1000;
-                }
-                app.append(Batch.of(new LongVector(a, null), new LongVector(b, null)));
-            }
-            app.commit();
-        }
+        r = fixture.keyed(ROWS, 1000, 0);
     }
 
     @AfterEach

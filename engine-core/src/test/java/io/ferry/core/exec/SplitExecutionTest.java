@@ -19,13 +19,9 @@ import io.ferry.core.expr.Literal;
 import io.ferry.core.expr.Op;
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.BlockReader;
-import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
-import io.ferry.core.storage.TableAppender;
 import io.ferry.core.storage.TableData;
-import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
-import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.LongVector;
 
@@ -37,32 +33,14 @@ import io.ferry.core.vector.LongVector;
 class SplitExecutionTest {
     private static final int ROWS = 100_000;
     private ExecFixture fixture;
-    private Catalog catalog;
     private QueryExecutor executor;
     private Table r;
 
     @BeforeEach
     void setUp() {
         fixture = new ExecFixture(8 * 1024);
-        catalog = fixture.catalog;
         executor = fixture.executor;
-        r = catalog.create("r", TableSchema.of(new Column("a", FerryType.BIGINT, false),
-                new Column("b", FerryType.BIGINT, true)), false);
-        try (TableAppender app = r.appender()) {
-            for (int from = 0; from < ROWS; from += 4096) {
-                int n = Math.min(4096, ROWS - from);
-                long[] a = new long[n];
-                long[] b = new long[n];
-                boolean[] nulls = new boolean[n];
-                for (int i = 0; i < n; i++) {
-                    a[i] = from + i + 1;
-                    b[i] = (from + i) % 97;
-                    nulls[i] = (from + i) % 13 == 0;
-                }
-                app.append(Batch.of(new LongVector(a, null), new LongVector(b, nulls)));
-            }
-            app.commit();
-        }
+        r = fixture.keyed(ROWS, 97, 13);
     }
 
     @AfterEach
