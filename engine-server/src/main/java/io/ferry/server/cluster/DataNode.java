@@ -108,8 +108,6 @@ public final class DataNode implements AutoCloseable {
     private final AffinityCpuLoad cpu = AffinityCpuLoad.open();
     private final Map<Integer, HeldRegion> regions = new ConcurrentHashMap<>();
     private final Map<Long, Fragment> fragments = new ConcurrentHashMap<>();
-    /** Queries cancelled before their fragment started here, and when ({@link #cancel}). */
-    private final Map<Long, Long> cancelledEarly = new ConcurrentHashMap<>();
     private final BusyClock running = new BusyClock();
     private final HeldRegion probe;
     private final ControlClient control;
@@ -192,7 +190,10 @@ public final class DataNode implements AutoCloseable {
             switch (m.type()) {
                 case MessageType.ALLOCATE -> answer(channel, m, () -> allocate(m.reader()));
                 case MessageType.FREE -> answer(channel, m, () -> free(m.reader()));
-                case MessageType.RUN_FRAGMENT -> answer(channel, m, () -> run(FragmentRequest.decode(m.reader())));
+                case MessageType.RUN_FRAGMENT -> {
+                    Fragment fragment = register(m);
+                    answer(channel, m, () -> run(FragmentRequest.decode(m.reader()), fragment));
+                }
                 case MessageType.WRITE_RESULT -> answer(channel, m, () -> writeHeld(m.reader()));
                 case MessageType.CANCEL -> cancel(m.reader().readLong());
                 default -> channel.fail(m, SqlStates.FEATURE_NOT_SUPPORTED, "node " + options.name()
@@ -208,7 +209,6 @@ public final class DataNode implements AutoCloseable {
                 f.cancelled.set(true);
             }
             fragments.clear();
-            cancelledEarly.clear(); // a new coordinator numbers its queries afresh
         }
     }
 
@@ -294,15 +294,33 @@ public final class DataNode implements AutoCloseable {
         return h.buffer();
     }
 
-    private WireWriter run(FragmentRequest request) {
+    /**
+     * Registers a RUN_FRAGMENT's fragment on the control connection's own thread, before the work thread takes it up:
+     * a CANCEL the coordinator sends later on the same connection is handled after this, so it always finds the
+     * fragment, even one still queued. Null if the node runs no fragments or the request is too short to name its
+     * query (decoding it reports that).
+     */
+    private Fragment register(ControlChannel.Message m) {
+        if (!options.role().runsFragments()) {
+            return null;
+        }
+        long queryId;
+        try {
+            queryId = m.reader().readLong();
+        } catch (RuntimeException e) {
+            return null;
+        }
+        Fragment fragment = new Fragment();
+        fragments.put(queryId, fragment);
+        return fragment;
+    }
+
+    private WireWriter run(FragmentRequest request, Fragment fragment) {
         if (!options.role().runsFragments()) {
             throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "memory server " + options.name()
                     + " runs no query code; ship data from it instead");
         }
-        Fragment fragment = new Fragment();
-        fragments.put(request.queryId(), fragment);
-        if (cancelledEarly.remove(request.queryId()) != null) {
-            fragments.remove(request.queryId());
+        if (fragment.cancelled.get()) {
             throw new FerryException(SqlStates.QUERY_CANCELED, "query " + request.queryId() + " was cancelled before "
                     + "its fragment started on " + options.name());
         }
@@ -411,22 +429,8 @@ public final class DataNode implements AutoCloseable {
         return new WireWriter();
     }
 
-    /**
-     * Stops a fragment, or, if it has not registered yet — RUN_FRAGMENT runs off the network thread, CANCEL on it, so
-     * a query cancelled while it was being dispatched can overtake its own fragment — leaves a note that stops it
-     * when it starts. Notes are dropped after a minute, and when the coordinator goes.
-     */
     private void cancel(long queryId) {
         Fragment f = fragments.remove(queryId);
-        if (f == null) {
-            long now = System.nanoTime();
-            cancelledEarly.values().removeIf(at -> now - at > TimeUnit.MINUTES.toNanos(1));
-            cancelledEarly.put(queryId, now);
-            f = fragments.remove(queryId); // it may have registered meanwhile, past run()'s look at the notes
-            if (f != null) {
-                cancelledEarly.remove(queryId);
-            }
-        }
         if (f != null) {
             f.cancelled.set(true);
         }
