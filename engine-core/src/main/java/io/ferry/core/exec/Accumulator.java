@@ -24,11 +24,27 @@ abstract class Accumulator {
 
     abstract Vector result(int from, int count);
 
+    /** Columns of state per group: 1, or more for accumulators that keep several sums ({@link Moments}). */
+    int width() {
+        return 1;
+    }
+
+    /** Writes the states of groups {@code from .. from + count} into {@code out[at .. at + width())}. */
+    void results(int from, int count, Vector[] out, int at) {
+        out[at] = result(from, count);
+    }
+
+    /** The morsel that was being added is done: under cluster sampling, a sampled unit ends here. */
+    void endUnit() {
+    }
+
     static int grown(int current, int needed) {
         return Math.max(needed, Math.max(1024, current * 2));
     }
 
-    static Accumulator create(AggCall.AggKind kind, Physical input, FerryType resultType) {
+    /** @param inputType the argument's type, or null for COUNT(*) and APPROX_COUNT(*) */
+    static Accumulator create(AggCall.AggKind kind, FerryType inputType, FerryType resultType) {
+        Physical input = inputType == null ? Physical.LONG : inputType.physical();
         return switch (kind) {
             case COUNT -> new Count();
             case SUM, SUM0 -> input == Physical.DOUBLE ? new SumDouble() : new SumLong(kind == AggCall.AggKind.SUM0,
@@ -38,7 +54,8 @@ abstract class Accumulator {
                 case DOUBLE -> new MinMaxDouble(kind == AggCall.AggKind.MAX);
                 case BYTES -> new MinMaxBytes(kind == AggCall.AggKind.MAX);
             };
-            case AVG -> throw new IllegalArgumentException("AVG is split into SUM and COUNT before accumulation");
+            case ROW_MOMENTS, BLOCK_MOMENTS -> new Moments(kind == AggCall.AggKind.BLOCK_MOMENTS, inputType);
+            default -> throw new IllegalArgumentException(kind + " is split into partial states before accumulation");
         };
     }
 
@@ -309,5 +326,138 @@ abstract class Accumulator {
             }
         }
         return nulls;
+    }
+
+    /**
+     * The sums a sample's estimates come from ({@link io.ferry.core.stats.SampleMoments}): per group Σt, Σm, Σt², Σm², Σtm over sampled
+     * units, where a unit's t is its total of the argument and m its rows with a non-NULL argument (every row for
+     * APPROX_COUNT(*)). Rows are units under BERNOULLI and add straight in. Blocks are units under SYSTEM: a block's
+     * rows arrive within one morsel, so they are summed per group until {@link #endUnit} squares and adds them —
+     * the between-cluster variance, with no block identities kept.
+     */
+    static final class Moments extends Accumulator {
+        private final boolean blockUnits;
+        private final double unit; // what one unscaled long is worth: 10^-scale for DECIMAL
+        private double[] t = new double[0];
+        private double[] m = new double[0];
+        private double[] tt = new double[0];
+        private double[] mm = new double[0];
+        private double[] tm = new double[0];
+        private double[] unitT = new double[0];
+        private double[] unitM = new double[0];
+        private boolean[] touched = new boolean[0];
+        private int[] touchedGroups = new int[0];
+        private int touchedCount;
+        private double[] x = new double[0];
+
+        Moments(boolean blockUnits, FerryType inputType) {
+            this.blockUnits = blockUnits;
+            this.unit = inputType != null && inputType.kind() == io.ferry.core.types.TypeKind.DECIMAL
+                    ? 1.0 / io.ferry.core.expr.Decimals.pow10(inputType.scale()) : 1;
+        }
+
+        @Override
+        int width() {
+            return 5;
+        }
+
+        @Override
+        void ensure(int groups) {
+            if (groups > capacity) {
+                capacity = grown(capacity, groups);
+                t = Arrays.copyOf(t, capacity);
+                m = Arrays.copyOf(m, capacity);
+                tt = Arrays.copyOf(tt, capacity);
+                mm = Arrays.copyOf(mm, capacity);
+                tm = Arrays.copyOf(tm, capacity);
+                if (blockUnits) {
+                    unitT = Arrays.copyOf(unitT, capacity);
+                    unitM = Arrays.copyOf(unitM, capacity);
+                    touched = Arrays.copyOf(touched, capacity);
+                    touchedGroups = Arrays.copyOf(touchedGroups, capacity);
+                }
+            }
+        }
+
+        @Override
+        void add(int[] groups, Vector v, int n) {
+            double[] xs = values(v, n);
+            boolean[] nulls = v == null ? null : v.nulls();
+            if (!blockUnits) {
+                for (int i = 0; i < n; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        int g = groups[i];
+                        double a = xs[i];
+                        t[g] += a;
+                        m[g] += 1;
+                        tt[g] += a * a;
+                        mm[g] += 1;
+                        tm[g] += a;
+                    }
+                }
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                if (nulls == null || !nulls[i]) {
+                    int g = groups[i];
+                    if (!touched[g]) {
+                        touched[g] = true;
+                        touchedGroups[touchedCount++] = g;
+                    }
+                    unitT[g] += xs[i];
+                    unitM[g] += 1;
+                }
+            }
+        }
+
+        /** The argument as doubles in real units (1 per row for COUNT(*)), converted in one pass. */
+        private double[] values(Vector v, int n) {
+            if (x.length < n) {
+                x = new double[Math.max(n, Vector.MAX_ROWS)];
+            }
+            if (v == null) {
+                Arrays.fill(x, 0, n, 1);
+            } else if (v instanceof DoubleVector d) {
+                System.arraycopy(d.values(), 0, x, 0, n);
+            } else {
+                long[] longs = ((LongVector) v).values();
+                for (int i = 0; i < n; i++) {
+                    x[i] = longs[i] * unit;
+                }
+            }
+            return x;
+        }
+
+        @Override
+        void endUnit() {
+            for (int k = 0; k < touchedCount; k++) {
+                int g = touchedGroups[k];
+                double a = unitT[g];
+                double b = unitM[g];
+                t[g] += a;
+                m[g] += b;
+                tt[g] += a * a;
+                mm[g] += b * b;
+                tm[g] += a * b;
+                unitT[g] = 0;
+                unitM[g] = 0;
+                touched[g] = false;
+            }
+            touchedCount = 0;
+        }
+
+        @Override
+        Vector result(int from, int count) {
+            throw new UnsupportedOperationException("moments are " + width() + " columns: use results");
+        }
+
+        @Override
+        void results(int from, int count, Vector[] out, int at) {
+            endUnit();
+            double[][] sums = {t, m, tt, mm, tm};
+            for (int k = 0; k < sums.length; k++) {
+                out[at + k] = new DoubleVector(Arrays.copyOfRange(sums[k], from, from + count), null, count);
+            }
+        }
     }
 }

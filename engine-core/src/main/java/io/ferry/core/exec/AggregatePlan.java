@@ -1,9 +1,12 @@
 package io.ferry.core.exec;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.ferry.core.exec.AggCall.AggKind;
+import io.ferry.core.stats.SampleMoments;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.Physical;
 import io.ferry.core.types.TypeKind;
@@ -15,27 +18,53 @@ import io.ferry.core.vector.Vector;
 /**
  * Splits an aggregate into the partial aggregation each thread (later: each worker) runs and the final merge:
  * COUNT merges as a sum of counts, SUM/MIN/MAX as themselves, AVG travels as (SUM, COUNT) and divides at the
- * end. The partial output is the group keys followed by the partial states.
+ * end, and the APPROX_ calls on one argument as the five sums of its sample moments (docs/sampling.md), which merge
+ * by addition wherever the partial ran. The partial output is the group keys followed by the partial states.
  */
 public final class AggregatePlan {
+    /** State columns of one APPROX_ argument: Σt, Σm, Σt², Σm², Σtm. */
+    private static final int MOMENTS = 5;
+
     private final PlanNode.Aggregate agg;
     private final List<AggCall> partial = new ArrayList<>();
     private final List<AggCall> merge = new ArrayList<>();
-    /** For each original call: index of its first state among the partial states. */
+    /** For each original call: index of its first state column among the partial states. */
     private final int[] stateOf;
+    /** How the aggregate's input was sampled, when it has APPROX_ calls; else null. */
+    private final SampleDesign design;
 
     public AggregatePlan(PlanNode.Aggregate agg) {
         this.agg = agg;
         List<FerryType> in = agg.input().types();
         int keys = agg.groupKeys().length;
         this.stateOf = new int[agg.calls().size()];
+        this.design = agg.calls().stream().anyMatch(c -> c.kind().approximate()) ? SampleDesign.of(agg.input())
+                : null;
+        // APPROX_ calls on one argument share its moments: the estimate and both bounds cost one state
+        Map<Integer, Integer> momentsOf = new HashMap<>();
+        int states = 0;
         for (int i = 0; i < agg.calls().size(); i++) {
             AggCall c = agg.calls().get(i);
-            stateOf[i] = partial.size();
+            if (c.kind().approximate()) {
+                Integer shared = momentsOf.get(c.arg());
+                if (shared != null) {
+                    stateOf[i] = shared;
+                    continue;
+                }
+                momentsOf.put(c.arg(), states);
+                stateOf[i] = states;
+                partial.add(new AggCall(design.clustered() ? AggKind.BLOCK_MOMENTS : AggKind.ROW_MOMENTS, c.arg(),
+                        FerryType.DOUBLE));
+                for (int k = 0; k < MOMENTS; k++) {
+                    merge.add(new AggCall(AggKind.SUM, keys + states++, FerryType.DOUBLE));
+                }
+                continue;
+            }
+            stateOf[i] = states;
             switch (c.kind()) {
                 case COUNT -> {
                     partial.add(c);
-                    merge.add(new AggCall(AggKind.SUM0, keys + partial.size() - 1, FerryType.BIGINT));
+                    merge.add(new AggCall(AggKind.SUM0, keys + states++, FerryType.BIGINT));
                 }
                 case AVG -> {
                     FerryType argType = in.get(c.arg());
@@ -43,13 +72,13 @@ public final class AggregatePlan {
                             : argType.kind() == TypeKind.DECIMAL ? FerryType.decimal(18, argType.scale())
                             : FerryType.BIGINT;
                     partial.add(new AggCall(AggKind.SUM, c.arg(), sumType));
-                    merge.add(new AggCall(AggKind.SUM, keys + partial.size() - 1, sumType));
+                    merge.add(new AggCall(AggKind.SUM, keys + states++, sumType));
                     partial.add(new AggCall(AggKind.COUNT, c.arg(), FerryType.BIGINT));
-                    merge.add(new AggCall(AggKind.SUM0, keys + partial.size() - 1, FerryType.BIGINT));
+                    merge.add(new AggCall(AggKind.SUM0, keys + states++, FerryType.BIGINT));
                 }
                 default -> {
                     partial.add(c);
-                    merge.add(new AggCall(c.kind(), keys + partial.size() - 1, c.type()));
+                    merge.add(new AggCall(c.kind(), keys + states++, c.type()));
                 }
             }
         }
@@ -78,12 +107,18 @@ public final class AggregatePlan {
             out.add(inputTypes.get(k));
         }
         for (AggCall c : partial) {
-            out.add(c.type());
+            boolean moments = c.kind() == AggKind.ROW_MOMENTS || c.kind() == AggKind.BLOCK_MOMENTS;
+            for (int k = 0; k < (moments ? MOMENTS : 1); k++) {
+                out.add(c.type());
+            }
         }
         return out;
     }
 
-    /** Turns a batch of merged states into the aggregate's output columns (AVG = SUM / COUNT). */
+    /**
+     * Turns a batch of merged states into the aggregate's output columns: AVG = SUM / COUNT, APPROX_ estimates and
+     * bounds from their moments.
+     */
     public Batch finish(Batch merged) {
         int keys = agg.groupKeys().length;
         int n = merged.rowCount();
@@ -92,6 +127,10 @@ public final class AggregatePlan {
         List<FerryType> in = agg.input().types();
         for (int i = 0; i < agg.calls().size(); i++) {
             AggCall c = agg.calls().get(i);
+            if (c.kind().approximate()) {
+                out[keys + i] = estimate(c.kind(), merged, keys + stateOf[i]);
+                continue;
+            }
             Vector state = merged.column(keys + stateOf[i]);
             if (c.kind() != AggKind.AVG) {
                 out[keys + i] = state;
@@ -117,5 +156,41 @@ public final class AggregatePlan {
             out[keys + i] = new DoubleVector(avg, nulls, n);
         }
         return new Batch(n, out);
+    }
+
+    /**
+     * One APPROX_ column from the five moment columns at {@code at}. NULL where there is no estimate: a 0% sample, a
+     * total or mean over no non-NULL value (as SUM and AVG are NULL there).
+     */
+    private Vector estimate(AggKind kind, Batch merged, int at) {
+        int n = merged.rowCount();
+        double[][] sums = new double[MOMENTS][];
+        for (int k = 0; k < MOMENTS; k++) {
+            sums[k] = ((DoubleVector) merged.column(at + k)).values();
+        }
+        double pi = design.probability();
+        double[] values = new double[n];
+        boolean[] nulls = null;
+        for (int r = 0; r < n; r++) {
+            SampleMoments sample = new SampleMoments(sums[0][r], sums[1][r], sums[2][r], sums[3][r], sums[4][r]);
+            if (pi == 0 || (kind.quantity() != AggKind.Quantity.COUNT && sample.rows() == 0)) {
+                if (nulls == null) {
+                    nulls = new boolean[n];
+                }
+                nulls[r] = true;
+                continue;
+            }
+            SampleMoments.Estimate e = switch (kind.quantity()) {
+                case COUNT -> sample.count(pi, SampleMoments.Z95);
+                case SUM -> sample.total(pi, SampleMoments.Z95);
+                case AVG -> sample.mean(pi, SampleMoments.Z95);
+            };
+            values[r] = switch (kind.bound()) {
+                case ESTIMATE -> e.value();
+                case LOWER -> e.lower();
+                case UPPER -> e.upper();
+            };
+        }
+        return new DoubleVector(values, nulls, n);
     }
 }

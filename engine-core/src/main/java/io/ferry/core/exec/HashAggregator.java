@@ -9,14 +9,16 @@ import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.Vector;
 
 /**
- * Groups rows by key columns and folds each group with plain accumulators (COUNT, SUM, SUM0, MIN, MAX).
- * The same class serves as the partial aggregation every thread runs and as the final merge of their outputs.
+ * Groups rows by key columns and folds each group with plain accumulators (COUNT, SUM, SUM0, MIN, MAX, and the
+ * moments of sample estimates). The same class serves as the partial aggregation every thread runs and as the final
+ * merge of their outputs.
  */
 final class HashAggregator {
     private final int[] groupKeys;
     private final List<AggCall> calls;
     private final GroupTable table;
     private final Accumulator[] accumulators;
+    private final int stateColumns;
     private int[] groupIds = new int[Vector.MAX_ROWS];
 
     HashAggregator(List<FerryType> inputTypes, int[] groupKeys, List<AggCall> calls, QueryMemory memory) {
@@ -28,11 +30,13 @@ final class HashAggregator {
         }
         this.table = GroupTable.create(keyTypes, memory);
         this.accumulators = new Accumulator[calls.size()];
+        int width = 0;
         for (int i = 0; i < calls.size(); i++) {
             AggCall c = calls.get(i);
-            Physical in = c.arg() < 0 ? Physical.LONG : inputTypes.get(c.arg()).physical();
-            accumulators[i] = Accumulator.create(c.kind(), in, c.type());
+            accumulators[i] = Accumulator.create(c.kind(), c.arg() < 0 ? null : inputTypes.get(c.arg()), c.type());
+            width += accumulators[i].width();
         }
+        this.stateColumns = width;
         if (groupKeys.length == 0) {
             table.findOrInsert(new Vector[0], 1, new int[1]);
             for (Accumulator a : accumulators) {
@@ -66,18 +70,30 @@ final class HashAggregator {
         }
     }
 
-    /** Group keys then one column per call, in batches of at most {@link Vector#MAX_ROWS} rows. */
+    /** The morsel being added is done (a block under cluster sampling: see {@link Accumulator#endUnit}). */
+    void endUnit() {
+        for (Accumulator a : accumulators) {
+            a.endUnit();
+        }
+    }
+
+    /**
+     * Group keys then each call's state columns (one, or {@link Accumulator#width} for moments), in batches of at
+     * most {@link Vector#MAX_ROWS} rows.
+     */
     List<Batch> result() {
         int groups = table.groupCount();
         List<Batch> out = new ArrayList<>();
         for (int from = 0; from < groups; from += Vector.MAX_ROWS) {
             int count = Math.min(Vector.MAX_ROWS, groups - from);
             Vector[] keys = table.keyVectors(from, count);
-            Vector[] cols = new Vector[keys.length + accumulators.length];
+            Vector[] cols = new Vector[keys.length + stateColumns];
             System.arraycopy(keys, 0, cols, 0, keys.length);
-            for (int i = 0; i < accumulators.length; i++) {
-                accumulators[i].ensure(groups);
-                cols[keys.length + i] = accumulators[i].result(from, count);
+            int at = keys.length;
+            for (Accumulator a : accumulators) {
+                a.ensure(groups);
+                a.results(from, count, cols, at);
+                at += a.width();
             }
             out.add(new Batch(count, cols));
         }

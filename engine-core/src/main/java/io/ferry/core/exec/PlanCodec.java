@@ -574,11 +574,8 @@ public final class PlanCodec {
             } else if (node instanceof PlanNode.Aggregate a) {
                 width = a.groupKeys().length + a.calls().size();
             } else if (node instanceof PlanNode.PartialAggregate p) {
-                // Group keys, then one state per call, two for AVG (SUM and COUNT): AggregatePlan.partialTypes.
-                width = p.aggregate().groupKeys().length;
-                for (AggCall c : p.aggregate().calls()) {
-                    width += c.kind() == AggCall.AggKind.AVG ? 2 : 1;
-                }
+                // Group keys, then each call's states (AVG two, APPROX_ moments five): AggregatePlan.partialTypes.
+                width = p.types().size();
             } else if (node instanceof PlanNode.MergeAggregate m) {
                 width = width(m.aggregate());
             } else if (node instanceof PlanNode.Gather g) {
@@ -629,8 +626,8 @@ public final class PlanCodec {
                 AggCall.AggKind kind = name(AggCall.AggKind.class);
                 int at = in.position();
                 int arg = i32();
-                // -1 is COUNT(*); every other call reads a column.
-                if (arg < -1 || arg >= width || (arg == -1 && kind != AggCall.AggKind.COUNT)) {
+                // -1 is COUNT(*) or APPROX_COUNT(*); every other call reads a column.
+                if (arg < -1 || arg >= width || (arg == -1 && !kind.argumentOptional())) {
                     throw violation("the " + kind + " argument " + arg + " at byte " + at + " is outside its input's "
                             + width + " columns");
                 }

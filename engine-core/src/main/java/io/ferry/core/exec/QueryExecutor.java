@@ -89,6 +89,10 @@ public final class QueryExecutor implements AutoCloseable {
         default boolean keepsRows() {
             return false;
         }
+
+        /** Every batch of the morsel the thread claimed has been consumed (a scan's morsel is one whole block). */
+        default void morselDone() {
+        }
     }
 
     /** The state of one execution: table versions it holds and the hash tables it built. */
@@ -319,6 +323,7 @@ public final class QueryExecutor implements AutoCloseable {
                             }
                             ctx.check();
                             p.source().read(m, batch -> push(p.transforms(), 0, batch, sink, transientBytes));
+                            sink.morselDone();
                         }
                     } catch (RuntimeException | Error e) {
                         failed.set(true);
@@ -431,6 +436,11 @@ public final class QueryExecutor implements AutoCloseable {
         @Override
         public void consume(Batch batch) {
             aggregator.add(batch);
+        }
+
+        @Override
+        public void morselDone() {
+            aggregator.endUnit();
         }
     }
 

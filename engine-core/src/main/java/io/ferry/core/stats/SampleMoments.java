@@ -30,16 +30,30 @@ public final class SampleMoments {
     public record Estimate(double value, double lower, double upper) {
     }
 
-    private long units;
     private double t;
     private double m;
     private double tt;
     private double mm;
     private double tm;
 
+    /** An empty sample. */
+    public SampleMoments() {
+    }
+
+    /**
+     * A sample given by its sums over units: Σt, Σm, Σt², Σm², Σtm — the partial state an aggregate keeps
+     * ({@code Accumulator.Moments}) and merges by adding column by column.
+     */
+    public SampleMoments(double sumT, double sumM, double sumTT, double sumMM, double sumTM) {
+        t = sumT;
+        m = sumM;
+        tt = sumTT;
+        mm = sumMM;
+        tm = sumTM;
+    }
+
     /** Adds one sampled unit: its total {@code t} of the measured value and its {@code m} rows. */
     public void add(double unitTotal, double unitRows) {
-        units++;
         t += unitTotal;
         m += unitRows;
         tt += unitTotal * unitTotal;
@@ -49,7 +63,6 @@ public final class SampleMoments {
 
     /** Adds another sample's sums (a partial aggregate from another node or thread). */
     public void merge(SampleMoments other) {
-        units += other.units;
         t += other.t;
         m += other.m;
         tt += other.tt;
@@ -57,9 +70,9 @@ public final class SampleMoments {
         tm += other.tm;
     }
 
-    /** Sampled units. */
-    public long units() {
-        return units;
+    /** Rows sampled: Σm. */
+    public double rows() {
+        return m;
     }
 
     /** The population total of the measured value, at inclusion probability {@code pi}. */

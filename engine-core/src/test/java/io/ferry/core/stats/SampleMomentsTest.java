@@ -100,7 +100,7 @@ class SampleMomentsTest {
             }
         }
         b.merge(a);
-        assertEquals(whole.units(), b.units());
+        assertEquals(whole.rows(), b.rows());
         // the same sums added in another order: equal up to rounding
         SampleMoments.Estimate w = whole.total(0.2, SampleMoments.Z95);
         SampleMoments.Estimate m = b.total(0.2, SampleMoments.Z95);

@@ -118,4 +118,57 @@ class ClusterInProcessTest {
             }
         }
     }
+
+    /**
+     * A sample is a function of its seed and each row's block and position, so function shipping (workers sample)
+     * and data shipping (the coordinator samples blocks it read) keep the same rows, and the estimates built from
+     * them — per-row moments under BERNOULLI, per-block under SYSTEM, merged from partial states — agree.
+     */
+    @Test
+    void everyShippingModeSamplesTheSameRowsAndEstimatesAlike() throws SQLException {
+        try (Connection c = coordinator.engine().connect(); Statement s = c.createStatement()) {
+            for (String sample : List.of("BERNOULLI(10) REPEATABLE(3)", "SYSTEM(40) REPEATABLE(5)")) {
+                Map<String, List<String>> rows = new TreeMap<>();
+                Map<String, List<double[]>> estimates = new TreeMap<>();
+                for (String mode : List.of("function", "data", "auto")) {
+                    s.execute("SET shipping = '" + mode + "'");
+                    List<String> kept = new ArrayList<>();
+                    try (ResultSet rs = s.executeQuery("SELECT a, b FROM r TABLESAMPLE " + sample + " ORDER BY a")) {
+                        while (rs.next()) {
+                            kept.add(rs.getLong(1) + ":" + rs.getLong(2));
+                        }
+                    }
+                    rows.put(mode, kept);
+                    List<double[]> e = new ArrayList<>();
+                    try (ResultSet rs = s.executeQuery("SELECT b, APPROX_COUNT(*), APPROX_SUM(a), "
+                            + "APPROX_SUM_LOWER(a), APPROX_AVG_UPPER(a), COUNT(*) FROM r TABLESAMPLE " + sample
+                            + " GROUP BY b ORDER BY b")) {
+                        while (rs.next()) {
+                            e.add(new double[] {rs.getLong(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4),
+                                    rs.getDouble(5), rs.getLong(6)});
+                        }
+                    }
+                    estimates.put(mode, e);
+                }
+                List<String> fs = rows.get("function");
+                assertTrue(fs.size() > 500 && fs.size() < 19_000, sample + " kept " + fs.size());
+                assertEquals(fs, rows.get("data"), sample);
+                assertEquals(fs, rows.get("auto"), sample);
+                List<double[]> f = estimates.get("function");
+                assertFalse(f.isEmpty(), sample);
+                for (String mode : List.of("data", "auto")) {
+                    List<double[]> o = estimates.get(mode);
+                    assertEquals(f.size(), o.size(), sample + " groups in " + mode);
+                    for (int i = 0; i < f.size(); i++) {
+                        for (int k = 0; k < f.get(i).length; k++) {
+                            // the same sums, added in another order: equal up to rounding
+                            assertEquals(f.get(i)[k], o.get(i)[k], 1e-9 * Math.abs(f.get(i)[k]),
+                                    sample + " " + mode + " group " + i + " column " + k);
+                        }
+                    }
+                }
+            }
+            s.execute("SET shipping = 'auto'");
+        }
+    }
 }

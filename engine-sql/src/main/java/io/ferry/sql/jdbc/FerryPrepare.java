@@ -1,7 +1,23 @@
 package io.ferry.sql.jdbc;
 
-import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import java.lang.reflect.Type;
+import java.util.function.UnaryOperator;
+
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.interpreter.BindableConvention;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.CalciteSqlValidator;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlValidator;
 
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare;
@@ -23,6 +39,7 @@ import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
 
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.schema.FerrySchema;
 
@@ -82,6 +99,34 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     static FerryEngine engineOf(CalciteSchema root) {
         CalciteSchema ferry = root.getSubSchema(FerrySchema.NAME, false);
         return ferry != null && ferry.schema instanceof FerrySchema s ? s.engine() : null;
+    }
+
+    /** Calcite's statement preparation, with Ferry's functions ({@link FerryOperatorTable}) known to the validator. */
+    @Override
+    protected CalcitePreparingStmt getPreparingStmt(Context context, Type elementType,
+            CalciteCatalogReader catalogReader, RelOptPlanner planner) {
+        JavaTypeFactory javaTypes = context.getTypeFactory();
+        EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY
+                : EnumerableRel.Prefer.CUSTOM;
+        Convention result = enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE;
+        return new CalcitePreparingStmt(this, context, catalogReader, javaTypes, context.getRootSchema(), prefer,
+                createCluster(planner, new RexBuilder(javaTypes)), result, createConvertletTable()) {
+            @Override
+            protected SqlValidator createSqlValidator(Prepare.CatalogReader reader,
+                    UnaryOperator<SqlValidator.Config> configTransform) {
+                // As Calcite's own, with Ferry's operators chained between the standard ones and the schema's
+                CalciteConnectionConfig config = context.config();
+                SqlOperatorTable operators = SqlOperatorTables.chain(
+                        config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()),
+                        FerryOperatorTable.instance(), reader);
+                return new CalciteSqlValidator(operators, (CalciteCatalogReader) reader, javaTypes,
+                        configTransform.apply(SqlValidator.Config.DEFAULT
+                                .withLenientOperatorLookup(config.lenientOperatorLookup())
+                                .withConformance(config.conformance())
+                                .withDefaultNullCollation(config.defaultNullCollation())
+                                .withIdentifierExpansion(true)));
+            }
+        };
     }
 
     @Override

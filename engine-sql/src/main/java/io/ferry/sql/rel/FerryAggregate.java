@@ -15,9 +15,13 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 import io.ferry.core.exec.AggCall;
 import io.ferry.core.exec.AggCall.AggKind;
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.core.exec.PlanNode;
+import io.ferry.core.exec.SampleDesign;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TypeKind;
+import io.ferry.sql.fun.ApproxAggFunction;
 import io.ferry.sql.translate.RexTranslator;
 import io.ferry.sql.translate.UnsupportedExpression;
 
@@ -66,6 +70,10 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
         int distinctArg = -1;
         boolean anyPlain = false;
         for (AggregateCall call : agg.getAggCallList()) {
+            if (call.getAggregation() instanceof ApproxAggFunction && call.isDistinct()) {
+                throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, call.getAggregation().getName()
+                        + "(DISTINCT ...) is not an estimate Ferry makes; drop DISTINCT");
+            }
             if (call.filterArg >= 0 || call.getArgList().size() > 1 || !call.collation.getFieldCollations().isEmpty()) {
                 throw new UnsupportedExpression("aggregate " + call);
             }
@@ -104,7 +112,8 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             if (argMap != null && arg >= 0) {
                 arg = argMap[arg];
             }
-            AggKind kind = switch (call.getAggregation().getKind()) {
+            AggKind kind = call.getAggregation() instanceof ApproxAggFunction f ? f.kind()
+                    : switch (call.getAggregation().getKind()) {
                 case COUNT -> AggKind.COUNT;
                 case SUM -> AggKind.SUM;
                 case SUM0 -> AggKind.SUM0;
@@ -116,7 +125,7 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             if (kind == AggKind.AVG && type.kind() != TypeKind.DOUBLE) {
                 throw new UnsupportedExpression("AVG returning " + type);
             }
-            if (kind != AggKind.COUNT && arg < 0) {
+            if (!kind.argumentOptional() && arg < 0) {
                 throw new UnsupportedExpression(kind + " without an argument");
             }
             if ((kind == AggKind.SUM || kind == AggKind.SUM0 || kind == AggKind.AVG) && arg >= 0) {
@@ -135,6 +144,12 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             }
             calls.add(new AggCall(kind, arg, type));
         }
-        return source == null ? null : new PlanNode.Aggregate(source, keys, calls);
+        if (source == null) {
+            return null;
+        }
+        if (calls.stream().anyMatch(c -> c.kind().approximate())) {
+            SampleDesign.of(source); // refuses, with a sentence, a sample the estimates cannot use
+        }
+        return new PlanNode.Aggregate(source, keys, calls);
     }
 }
