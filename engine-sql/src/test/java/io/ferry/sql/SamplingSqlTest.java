@@ -59,6 +59,28 @@ class SamplingSqlTest {
         assertEquals(sum, count("SELECT SUM(a) FROM t TABLESAMPLE SYSTEM(50) REPEATABLE(3) WHERE b = 'v1'"));
     }
 
+    private String explain(String sql) throws Exception {
+        StringBuilder plan = new StringBuilder();
+        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            while (rs.next()) {
+                plan.append(rs.getString(1));
+            }
+        }
+        return plan.toString();
+    }
+
+    /** a rises with the load order, b cycles through 13 values: SYSTEM sampling on a can miss groups, on b not. */
+    @Test
+    void explainWarnsWhenClusterSamplingCanMissGroups() throws Exception {
+        String grouped = explain("SELECT a, COUNT(*) FROM t TABLESAMPLE SYSTEM(10) GROUP BY a");
+        assertTrue(grouped.contains("warning0=[GROUP BY a on t TABLESAMPLE SYSTEM"), grouped);
+        String filtered = explain("SELECT COUNT(*) FROM t TABLESAMPLE SYSTEM(10) WHERE a BETWEEN 10 AND 20");
+        assertTrue(filtered.contains("warning0=[WHERE a on t"), filtered);
+        assertTrue(!explain("SELECT a, COUNT(*) FROM t TABLESAMPLE BERNOULLI(10) GROUP BY a").contains("warning"));
+        assertTrue(!explain("SELECT b, COUNT(*) FROM t TABLESAMPLE SYSTEM(10) GROUP BY b").contains("warning"));
+        assertTrue(!explain("SELECT a, COUNT(*) FROM t GROUP BY a").contains("warning"));
+    }
+
     @Test
     void explainShowsTheSample() throws Exception {
         StringBuilder plan = new StringBuilder();

@@ -6,6 +6,7 @@ import java.sql.NClob;
 import java.sql.ResultSet;
 import java.sql.RowId;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.SQLXML;
 
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -13,10 +14,13 @@ import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.avatica.Meta;
 
 /**
- * A prepared statement whose {@link #cancel()} and query timeout reach the server ({@link ServerCancel}); the JDBC
+ * A prepared statement whose {@link #cancel()}, query timeout and {@link #getWarnings()} reach the server
+ * ({@link ServerStatement}); the JDBC
  * 4.x parameter setters go to Avatica's parameter sites, as in Avatica's own JDBC 4.1 statement.
  */
 final class FerryPreparedStatement extends AvaticaPreparedStatement {
+    private final StatementWarnings warnings = new StatementWarnings();
+
     FerryPreparedStatement(AvaticaConnection connection, Meta.StatementHandle h, Meta.Signature signature,
             int resultSetType, int resultSetConcurrency, int resultSetHoldability) throws SQLException {
         super(connection, h, signature, resultSetType, resultSetConcurrency, resultSetHoldability);
@@ -24,23 +28,36 @@ final class FerryPreparedStatement extends AvaticaPreparedStatement {
 
     @Override
     public ResultSet executeQuery() throws SQLException {
-        return ServerCancel.withTimeout(connection, handle, getQueryTimeout(), super::executeQuery);
+        warnings.executing();
+        return ServerStatement.withTimeout(connection, handle, getQueryTimeout(), super::executeQuery);
     }
 
     @Override
     public boolean execute() throws SQLException {
-        return ServerCancel.withTimeout(connection, handle, getQueryTimeout(), super::execute);
+        warnings.executing();
+        return ServerStatement.withTimeout(connection, handle, getQueryTimeout(), super::execute);
     }
 
     /** {@code executeUpdate} (final in Avatica) comes here too. */
     @Override
     public long executeLargeUpdate() throws SQLException {
-        return ServerCancel.withTimeout(connection, handle, getQueryTimeout(), super::executeLargeUpdate);
+        warnings.executing();
+        return ServerStatement.withTimeout(connection, handle, getQueryTimeout(), super::executeLargeUpdate);
+    }
+
+    @Override
+    public SQLWarning getWarnings() throws SQLException {
+        return warnings.get(connection, handle);
+    }
+
+    @Override
+    public void clearWarnings() {
+        warnings.clear();
     }
 
     @Override
     public void cancel() throws SQLException {
-        ServerCancel.cancel(connection, handle);
+        ServerStatement.cancel(connection, handle);
         super.cancel();
     }
 

@@ -1,13 +1,19 @@
 package io.ferry.jdbc;
 
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
 
-/** A statement whose {@link #cancel()} and query timeout reach the server ({@link ServerCancel}). */
+/**
+ * A statement whose {@link #cancel()} and query timeout reach the server, and whose {@link #getWarnings()} come from it
+ * ({@link ServerStatement}).
+ */
 final class FerryStatement extends AvaticaStatement {
+    private final StatementWarnings warnings = new StatementWarnings();
+
     FerryStatement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType, int resultSetConcurrency,
             int resultSetHoldability) {
         super(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
@@ -15,7 +21,8 @@ final class FerryStatement extends AvaticaStatement {
 
     @Override
     protected void executeInternal(String sql) throws SQLException {
-        ServerCancel.withTimeout(connection, handle, getQueryTimeout(), () -> {
+        warnings.executing();
+        ServerStatement.withTimeout(connection, handle, getQueryTimeout(), () -> {
             super.executeInternal(sql);
             return null;
         });
@@ -26,8 +33,18 @@ final class FerryStatement extends AvaticaStatement {
      * the query ends.
      */
     @Override
+    public SQLWarning getWarnings() throws SQLException {
+        return warnings.get(connection, handle);
+    }
+
+    @Override
+    public void clearWarnings() {
+        warnings.clear();
+    }
+
+    @Override
     public void cancel() throws SQLException {
-        ServerCancel.cancel(connection, handle);
+        ServerStatement.cancel(connection, handle);
         super.cancel();
     }
 }

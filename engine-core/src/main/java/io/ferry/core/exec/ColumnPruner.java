@@ -161,7 +161,8 @@ public final class ColumnPruner {
         return m;
     }
 
-    private static void refs(Expr e, BitSet out) {
+    /** Sets the input columns {@code e} reads. */
+    static void refs(Expr e, BitSet out) {
         if (e instanceof InputRef r) {
             out.set(r.index());
         } else if (e instanceof Call c) {

@@ -13,12 +13,33 @@ import static java.util.Objects.requireNonNull;
  * @param range     smallest and largest non-NULL value, or null when every row is NULL (or there is none)
  * @param sketch    the frozen sketch {@code distinct} comes from, kept so that later appends and other nodes' stats
  *                  can be merged into it
+ * @param layout    how the values lie in load order
  */
-public record ColumnStats(long rowCount, long nullCount, long distinct, ValueRange range, DistinctSketch sketch) {
-    private static final ColumnStats EMPTY = of(0, 0, null, new DistinctSketch());
+public record ColumnStats(long rowCount, long nullCount, long distinct, ValueRange range, DistinctSketch sketch,
+        Layout layout) {
+    private static final ColumnStats EMPTY = of(0, 0, null, new DistinctSketch(), Layout.NONE);
+
+    /**
+     * How a column's non-NULL values follow one another in load order, within each append: of the adjacent pairs,
+     * how many differ, rise and fall. Sums, so appends merge by adding. What {@link #clustered} reads.
+     */
+    public record Layout(long pairs, long changes, long rises, long falls) {
+        /** Nothing seen in order. */
+        public static final Layout NONE = new Layout(0, 0, 0, 0);
+
+        Layout plus(Layout other) {
+            return new Layout(pairs + other.pairs, changes + other.changes, rises + other.rises, falls + other.falls);
+        }
+    }
+
+    /** Stats with nothing known of the layout. */
+    public ColumnStats(long rowCount, long nullCount, long distinct, ValueRange range, DistinctSketch sketch) {
+        this(rowCount, nullCount, distinct, range, sketch, Layout.NONE);
+    }
 
     public ColumnStats {
         requireNonNull(sketch, "sketch is null");
+        requireNonNull(layout, "layout is null");
         if (nullCount < 0 || nullCount > rowCount || distinct < 0 || distinct > rowCount - nullCount) {
             throw new IllegalArgumentException("inconsistent column stats: " + rowCount + " rows, " + nullCount
                     + " nulls, " + distinct + " distinct");
@@ -31,7 +52,8 @@ public record ColumnStats(long rowCount, long nullCount, long distinct, ValueRan
     }
 
     /** Stats with {@code distinct} taken from the sketch (freezing it). */
-    public static ColumnStats of(long rowCount, long nullCount, ValueRange range, DistinctSketch sketch) {
+    public static ColumnStats of(long rowCount, long nullCount, ValueRange range, DistinctSketch sketch,
+            Layout layout) {
         long nonNull = rowCount - nullCount;
         // The estimate can stray past the truth by its error; it can never be more than the values there are, nor,
         // for values stored as longs (dates, decimals, booleans too), than the integers from min to max: a BOOLEAN
@@ -40,7 +62,7 @@ public record ColumnStats(long rowCount, long nullCount, long distinct, ValueRan
         if (range instanceof ValueRange.LongRange r && r.max() - r.min() >= 0 && r.max() - r.min() < distinct) {
             distinct = r.max() - r.min() + 1;
         }
-        return new ColumnStats(rowCount, nullCount, distinct, range, sketch);
+        return new ColumnStats(rowCount, nullCount, distinct, range, sketch, layout);
     }
 
     /** A column with no rows. */
@@ -62,6 +84,24 @@ public record ColumnStats(long rowCount, long nullCount, long distinct, ValueRan
             return other;
         }
         ValueRange merged = range == null ? other.range : other.range == null ? range : range.union(other.range);
-        return of(rowCount + other.rowCount, nullCount + other.nullCount, merged, sketch.merge(other.sketch));
+        return of(rowCount + other.rowCount, nullCount + other.nullCount, merged, sketch.merge(other.sketch),
+                layout.plus(other.layout));
+    }
+
+    /**
+     * Whether rows with equal or near values of this column lie together in load order — sorted (nearly: at most 1%
+     * of steps against the grain), or in runs at least ten times longer than a random order makes — so that each
+     * block holds a narrow slice of it. SYSTEM sampling keeps or drops blocks whole, so a GROUP BY or WHERE on such a
+     * column can miss groups and rows altogether (ship-or-not section II-B.2). Needs most rows seen in order: rows
+     * inserted one statement at a time tell nothing of their layout.
+     */
+    public boolean clustered() {
+        long nonNull = rowCount - nullCount;
+        if (distinct < 2 || layout.pairs() < Math.max(1, (nonNull - 1) / 2)) {
+            return false;
+        }
+        boolean sorted = Math.min(layout.rises(), layout.falls()) <= layout.pairs() / 100;
+        double randomChanges = layout.pairs() * (1 - 1.0 / distinct);
+        return sorted || layout.changes() < randomChanges / 10;
     }
 }

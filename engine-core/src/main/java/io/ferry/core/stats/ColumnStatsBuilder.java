@@ -26,6 +26,14 @@ final class ColumnStatsBuilder {
     private long doubleMaxKey = Long.MIN_VALUE;
     private byte[] bytesMin;
     private byte[] bytesMax;
+    // The layout in load order: adjacent non-NULL pairs, and how many of them differ, rise and fall
+    private long pairs;
+    private long changes;
+    private long rises;
+    private long falls;
+    private boolean hasLast;
+    private long last; // a LONG value, or a DOUBLE's order key
+    private byte[] lastBytes;
 
     ColumnStatsBuilder(Physical physical) {
         this.physical = physical;
@@ -65,6 +73,11 @@ final class ColumnStatsBuilder {
         }
         longMin = min;
         longMax = max;
+        for (int i = 0; i < count; i++) {
+            if (mask == null || !mask[i]) {
+                follow(x[i]);
+            }
+        }
         sketch.addLongs(x, mask, 0, count);
     }
 
@@ -81,12 +94,30 @@ final class ColumnStatsBuilder {
                 long key = orderKey(x[i]);
                 min = Math.min(min, key);
                 max = Math.max(max, key);
+                follow(key);
             }
         }
         nulls += n;
         doubleMinKey = min;
         doubleMaxKey = max;
         sketch.addDoubles(x, mask, 0, count);
+    }
+
+    /** The next non-NULL value in load order (a long, or a double's order key): counts the pair it ends. */
+    private void follow(long value) {
+        if (hasLast) {
+            pairs++;
+            if (value != last) {
+                changes++;
+                if (value > last) {
+                    rises++;
+                } else {
+                    falls++;
+                }
+            }
+        }
+        hasLast = true;
+        last = value;
     }
 
     /**
@@ -127,6 +158,7 @@ final class ColumnStatsBuilder {
             }
         }
         nulls += n;
+        followBytes(data, offsets, mask, count);
         sketch.addBytes(data, offsets, mask, 0, count);
         if (minRow < 0) {
             return;
@@ -138,6 +170,38 @@ final class ColumnStatsBuilder {
         if (bytesMax == null || Arrays.compareUnsigned(data, offsets[maxRow], offsets[maxRow + 1], bytesMax, 0,
                 bytesMax.length) > 0) {
             bytesMax = Arrays.copyOfRange(data, offsets[maxRow], offsets[maxRow + 1]);
+        }
+    }
+
+    /** {@link #follow} for strings: each value against the one before it, the vector's first against the last kept. */
+    private void followBytes(byte[] data, int[] offsets, boolean[] mask, int count) {
+        int prev = -1;
+        for (int i = 0; i < count; i++) {
+            if (mask != null && mask[i]) {
+                continue;
+            }
+            int c;
+            if (prev >= 0) {
+                c = compare(data, offsets, i, prev);
+            } else if (lastBytes != null) {
+                c = Arrays.compareUnsigned(data, offsets[i], offsets[i + 1], lastBytes, 0, lastBytes.length);
+            } else {
+                prev = i;
+                continue;
+            }
+            pairs++;
+            if (c != 0) {
+                changes++;
+                if (c > 0) {
+                    rises++;
+                } else {
+                    falls++;
+                }
+            }
+            prev = i;
+        }
+        if (prev >= 0) {
+            lastBytes = Arrays.copyOfRange(data, offsets[prev], offsets[prev + 1]);
         }
     }
 
@@ -155,6 +219,6 @@ final class ColumnStatsBuilder {
                 case BYTES -> new ValueRange.BytesRange(bytesMin, bytesMax);
             };
         }
-        return ColumnStats.of(rows, nulls, range, sketch);
+        return ColumnStats.of(rows, nulls, range, sketch, new ColumnStats.Layout(pairs, changes, rises, falls));
     }
 }

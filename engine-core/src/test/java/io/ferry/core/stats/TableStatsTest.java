@@ -98,6 +98,49 @@ class TableStatsTest {
         assertNotEquals(new ValueRange.BytesRange(new byte[] {1}, new byte[] {9}), r);
     }
 
+    private static LongVector longs(int n, java.util.function.IntToLongFunction value) {
+        long[] v = new long[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = value.applyAsLong(i);
+        }
+        return new LongVector(v, null);
+    }
+
+    /**
+     * Clustered: sorted either way (even across batches, even in separate appends), or in runs far longer than a
+     * random order makes; not: values scattered, a constant, or rows appended one at a time (nothing seen in order).
+     */
+    @Test
+    void theLayoutTellsClusteredColumnsFromScatteredOnes() {
+        assertTrue(statsOf(FerryType.BIGINT, longs(5000, i -> i), longs(5000, i -> 5000 + i)).column(0).clustered());
+        assertTrue(statsOf(FerryType.BIGINT, longs(5000, i -> -i)).column(0).clustered());
+        assertTrue(statsOf(FerryType.BIGINT, longs(5000, i -> i)).merge(statsOf(FerryType.BIGINT,
+                longs(5000, i -> i))).column(0).clustered(), "each append sorted: blocks still hold narrow slices");
+        // runs of 100 equal values in no order: 50 values, 49 changes where a random order would make ~4900
+        assertTrue(statsOf(FerryType.BIGINT, longs(5000, i -> (i / 100 * 7919L) % 50)).column(0).clustered());
+        assertTrue(!statsOf(FerryType.BIGINT, longs(5000, i -> (i * 7919L) % 50)).column(0).clustered());
+        assertTrue(!statsOf(FerryType.BIGINT, longs(5000, i -> i % 2)).column(0).clustered(), "two values, alternating");
+        assertTrue(!statsOf(FerryType.BIGINT, longs(5000, i -> 4)).column(0).clustered(), "one value");
+        TableStats oneAtATime = TableStats.empty(1);
+        for (int i = 0; i < 100; i++) {
+            oneAtATime = oneAtATime.merge(statsOf(FerryType.BIGINT, new LongVector(new long[] {i}, null)));
+        }
+        assertTrue(!oneAtATime.column(0).clustered(), "single-row appends show no layout");
+        double[] sorted = new double[3000];
+        for (int i = 0; i < sorted.length; i++) {
+            sorted[i] = i * 0.5 - 700;
+        }
+        assertTrue(statsOf(FerryType.DOUBLE, new DoubleVector(sorted, null, sorted.length)).column(0).clustered());
+        BytesVector.Builder names = new BytesVector.Builder(3000);
+        BytesVector.Builder shuffled = new BytesVector.Builder(3000);
+        for (int i = 0; i < 3000; i++) {
+            names.append(String.format("name%05d", i).getBytes(StandardCharsets.UTF_8));
+            shuffled.append(String.format("name%05d", (i * 7919) % 3000).getBytes(StandardCharsets.UTF_8));
+        }
+        assertTrue(statsOf(FerryType.VARCHAR, names.build()).column(0).clustered());
+        assertTrue(!statsOf(FerryType.VARCHAR, shuffled.build()).column(0).clustered());
+    }
+
     @Test
     void mergeAddsCountsWidensRangesAndUnitesSketches() {
         TableStats a = statsOf(FerryType.BIGINT, new LongVector(new long[] {5, 6, 7, 0}, new boolean[] {false, false,

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.calcite.avatica.AvaticaSeverity;
@@ -30,6 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ferry.core.SqlStates;
+import io.ferry.sql.QueryWarnings;
 import io.ferry.sql.SqlErrors;
 
 /**
@@ -53,6 +55,9 @@ final class FerryMeta extends JdbcMeta {
     private static final int NO_ERROR_CODE = -1;
 
     private static final Set<String> CLIENT_PROPERTIES = Set.of("user", "password");
+
+    /** The warnings of each statement's last execution, by {@link #key}, while it has any. */
+    private final Map<String, List<String>> warnings = new ConcurrentHashMap<>();
 
     FerryMeta(String embeddedUrl) throws SQLException {
         super(embeddedUrl, cacheSettings());
@@ -90,16 +95,11 @@ final class FerryMeta extends JdbcMeta {
      * nodes running its fragments).
      */
     boolean cancel(String connectionId, int statementId) {
-        StatementInfo info = getStatementCache().getIfPresent(statementId);
-        Connection owner = getConnectionCache().getIfPresent(connectionId);
-        if (info == null || owner == null) {
+        java.sql.Statement statement = embedded(connectionId, statementId);
+        if (statement == null) {
             return false;
         }
         try {
-            java.sql.Statement statement = (java.sql.Statement) EMBEDDED_STATEMENT.get(info);
-            if (statement.getConnection() != owner) {
-                return false;
-            }
             if (statement instanceof AvaticaStatement embedded) {
                 // Not cancel(): it is synchronized, and a running PreparedStatement holds the statement's lock
                 // until its query ends. The flag is what the running query checks.
@@ -111,6 +111,55 @@ final class FerryMeta extends JdbcMeta {
         } catch (SQLException | IllegalAccessException e) {
             LOG.warn("cancelling statement {} failed: {}", statementId, e.toString());
             return false;
+        }
+    }
+
+    /**
+     * The warnings of the last execution of statement {@code statementId} of connection {@code connectionId}, or
+     * null if the connection has no such statement. Avatica's protocol carries no warnings; Ferry's driver asks for
+     * them here when {@code Statement.getWarnings()} is called.
+     */
+    List<String> warnings(String connectionId, int statementId) {
+        return embedded(connectionId, statementId) == null ? null
+                : warnings.getOrDefault(key(connectionId, statementId), List.of());
+    }
+
+    /** The embedded statement behind client statement {@code statementId}, if connection {@code connectionId} owns it. */
+    private java.sql.Statement embedded(String connectionId, int statementId) {
+        StatementInfo info = getStatementCache().getIfPresent(statementId);
+        Connection owner = getConnectionCache().getIfPresent(connectionId);
+        if (info == null || owner == null) {
+            return null;
+        }
+        try {
+            java.sql.Statement statement = (java.sql.Statement) EMBEDDED_STATEMENT.get(info);
+            return statement.getConnection() == owner ? statement : null;
+        } catch (SQLException | IllegalAccessException e) {
+            LOG.warn("reaching statement {} failed: {}", statementId, e.toString());
+            return null;
+        }
+    }
+
+    private static String key(String connectionId, int statementId) {
+        return connectionId + "/" + statementId;
+    }
+
+    /** An execution, collecting the warnings its queries report ({@link QueryWarnings}) for the statement. */
+    private interface Execution<T> {
+        T run() throws NoSuchStatementException;
+    }
+
+    private <T> T collectingWarnings(StatementHandle h, Execution<T> execution) throws NoSuchStatementException {
+        List<String> into = QueryWarnings.collect();
+        try {
+            return execution.run();
+        } finally {
+            QueryWarnings.stop();
+            if (into.isEmpty()) {
+                warnings.remove(key(h.connectionId, h.id));
+            } else {
+                warnings.put(key(h.connectionId, h.id), List.copyOf(into));
+            }
         }
     }
 
@@ -171,6 +220,7 @@ final class FerryMeta extends JdbcMeta {
     @Override
     public void closeConnection(ConnectionHandle ch) {
         try {
+            warnings.keySet().removeIf(k -> k.startsWith(ch.id + "/"));
             super.closeConnection(ch);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -218,6 +268,7 @@ final class FerryMeta extends JdbcMeta {
     @Override
     public void closeStatement(StatementHandle h) {
         try {
+            warnings.remove(key(h.connectionId, h.id));
             super.closeStatement(h);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -237,7 +288,8 @@ final class FerryMeta extends JdbcMeta {
     public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
             PrepareCallback callback) throws NoSuchStatementException {
         try {
-            return super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback);
+            return collectingWarnings(h, () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame,
+                    callback));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -258,7 +310,7 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return super.execute(h, parameterValues, maxRowCount);
+            return collectingWarnings(h, () -> super.execute(h, parameterValues, maxRowCount));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -269,7 +321,7 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return super.execute(h, parameterValues, maxRowsInFirstFrame);
+            return collectingWarnings(h, () -> super.execute(h, parameterValues, maxRowsInFirstFrame));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }

@@ -82,7 +82,7 @@ public final class JdbcServer implements AutoCloseable {
                 }
             }
             List<Handler> handlers = new ArrayList<>(extra);
-            handlers.add(new CancelEndpoint(meta));
+            handlers.add(new StatementEndpoint(meta));
             handlers.add(server.getHandler());
             server.setHandler(new HandlerList(handlers.toArray(Handler[]::new)));
         };

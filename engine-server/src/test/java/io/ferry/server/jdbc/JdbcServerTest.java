@@ -1,6 +1,8 @@
 package io.ferry.server.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -12,6 +14,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.PreparedStatement;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
@@ -213,6 +217,45 @@ class JdbcServerTest {
             assertTrue(rs.next());
             assertEquals(10_000, rs.getLong(1));
             assertEquals(100, rs.getLong(2));
+        }
+    }
+
+    /**
+     * r's key a rises with the load order, so SYSTEM sampling with a GROUP BY or WHERE on it can miss groups: the
+     * statement says so with a warning (ship-or-not section II-B.2). BERNOULLI, and a column spread over the blocks,
+     * give none; a new execution replaces the warnings of the last.
+     */
+    @Test
+    void aSampleThatCanMissGroupsWarns() throws SQLException {
+        try (Connection c = DriverManager.getConnection(server.ferryUrl()); Statement s = c.createStatement()) {
+            drain(s.executeQuery("SELECT a, COUNT(*) FROM r TABLESAMPLE SYSTEM(50) REPEATABLE(1) GROUP BY a"));
+            SQLWarning w = s.getWarnings();
+            assertNotNull(w, "a warning for GROUP BY on the ordered column");
+            assertEquals("01000", w.getSQLState());
+            assertTrue(w.getMessage().contains("GROUP BY a") && w.getMessage().contains("BERNOULLI"), w.getMessage());
+            assertNull(w.getNextWarning());
+            assertSame(w, s.getWarnings(), "asked once per execution");
+            drain(s.executeQuery("SELECT a, COUNT(*) FROM r TABLESAMPLE BERNOULLI(50) GROUP BY a"));
+            assertNull(s.getWarnings(), "BERNOULLI has no such bias");
+            drain(s.executeQuery("SELECT b, COUNT(*) FROM r TABLESAMPLE SYSTEM(50) GROUP BY b"));
+            assertNull(s.getWarnings(), "b is spread over the blocks");
+            drain(s.executeQuery("SELECT COUNT(*) FROM r TABLESAMPLE SYSTEM(50) WHERE a < 100"));
+            assertTrue(s.getWarnings().getMessage().startsWith("WHERE a"), s.getWarnings().getMessage());
+            s.clearWarnings();
+            assertNull(s.getWarnings());
+            try (PreparedStatement p = c.prepareStatement("SELECT a, SUM(b) FROM r TABLESAMPLE SYSTEM(20) "
+                    + "WHERE b > 3 GROUP BY a")) {
+                drain(p.executeQuery());
+                assertNotNull(p.getWarnings(), "prepared statements warn too");
+            }
+        }
+    }
+
+    private static void drain(ResultSet rs) throws SQLException {
+        try (rs) {
+            while (rs.next()) {
+                rs.getObject(1);
+            }
         }
     }
 

@@ -12,8 +12,10 @@ import org.apache.calcite.rel.type.RelDataType;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.QueryMemory;
+import io.ferry.core.exec.SampleWarnings;
 import io.ferry.core.vector.Batch;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.QueryWarnings;
 import io.ferry.sql.schema.FerrySchema;
 
 /**
@@ -42,6 +44,7 @@ public final class FerryQuery {
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
         QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(), timeout == null ? 0 : timeout,
                 new QueryMemory(engine.config().queryMemoryLimit()));
+        QueryWarnings.report(SampleWarnings.of(plan));
         List<Batch> result = engine.runner().run(plan, ctx, schema.session());
         return new AbstractEnumerable<>() {
             @Override

@@ -23,6 +23,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 
 import io.ferry.core.exec.ColumnPruner;
 import io.ferry.core.exec.PlanNode;
+import io.ferry.core.exec.SampleWarnings;
 import io.ferry.sql.schema.FerrySchema;
 
 /**
@@ -46,17 +47,21 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
 
     /**
      * EXPLAIN shows how the plan would run now: for each point where it crosses the network, the shipping mode per
-     * node, both costs and the inputs behind them. Only for EXPLAIN's writer: digests must not depend on live load.
+     * node, both costs and the inputs behind them; then any warning on the quality of its samples. Only for EXPLAIN's writer: digests must not depend on live load.
      */
     @Override
     public RelWriter explainTerms(RelWriter pw) {
         RelWriter w = super.explainTerms(pw);
         FerrySchema schema = pw instanceof RelWriterImpl ? schemaOf(getInput()) : null;
         if (schema != null) {
-            List<String> lines = schema.engine().runner().explain(ColumnPruner.prune(FerryRel.plan(getInput())),
-                    schema.session());
+            PlanNode plan = ColumnPruner.prune(FerryRel.plan(getInput()));
+            List<String> lines = schema.engine().runner().explain(plan, schema.session());
             for (int i = 0; i < lines.size(); i++) {
                 w.item("shipping" + i, lines.get(i));
+            }
+            List<String> warnings = SampleWarnings.of(plan);
+            for (int i = 0; i < warnings.size(); i++) {
+                w.item("warning" + i, warnings.get(i));
             }
         }
         return w;

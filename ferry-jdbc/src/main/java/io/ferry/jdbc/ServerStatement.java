@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.SQLWarning;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,13 +19,21 @@ import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.Meta;
 
 /**
- * Cancel and query timeout that reach the server, for {@link FerryStatement} and {@link FerryPreparedStatement}.
- * Avatica's client only flags a cancel on its own side and ignores the timeout, so a long query would run on; this
- * also asks the server's cancel endpoint to stop it, which stops it on every node that runs part of it. A query
- * stopped by its timeout fails with {@link SQLTimeoutException}, SQLSTATE 57014.
+ * What {@link FerryStatement} and {@link FerryPreparedStatement} ask of the server beside Avatica's protocol, at its
+ * statement endpoint:
+ * <ul>
+ *   <li>Cancel and query timeout that reach the server. Avatica's client only flags a cancel on its own side and
+ *       ignores the timeout, so a long query would run on; this also asks the server to stop it, which stops it on
+ *       every node that runs part of it. A query stopped by its timeout fails with {@link SQLTimeoutException},
+ *       SQLSTATE 57014.</li>
+ *   <li>Warnings of the last execution (Avatica carries none), such as a sample that may miss groups.</li>
+ * </ul>
  */
-final class ServerCancel {
+final class ServerStatement {
     private static final String CANCEL_PATH = "/ferry/cancel";
+    private static final String WARNINGS_PATH = "/ferry/warnings";
+    /** SQLSTATE of a warning: class 01, no subclass. */
+    static final String WARNING = "01000";
     private static final Duration CANCEL_WAIT = Duration.ofSeconds(10);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(CANCEL_WAIT).build();
     private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -38,7 +47,7 @@ final class ServerCancel {
         T run() throws SQLException;
     }
 
-    private ServerCancel() {
+    private ServerStatement() {
     }
 
     /** Runs {@code execution}, cancelling the statement on the server once {@code timeoutSeconds} (> 0) have passed. */
@@ -68,14 +77,47 @@ final class ServerCancel {
     /** Best effort: a server that cannot be reached has lost the query anyway. */
     static void cancel(AvaticaConnection connection, Meta.StatementHandle handle) {
         try {
-            URI endpoint = URI.create(connection.config().url()).resolve(CANCEL_PATH + "?connection="
-                    + connection.id + "&statement=" + handle.id);
-            HTTP.send(HttpRequest.newBuilder(endpoint).timeout(CANCEL_WAIT)
+            HTTP.send(HttpRequest.newBuilder(endpoint(connection, handle, CANCEL_PATH)).timeout(CANCEL_WAIT)
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
         } catch (IOException | RuntimeException e) {
             // the query fails or finishes on its own; there is nothing the caller could do about this
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The warnings of the statement's last execution, chained; null if it had none. */
+    static SQLWarning warnings(AvaticaConnection connection, Meta.StatementHandle handle) throws SQLException {
+        HttpResponse<String> response;
+        try {
+            response = HTTP.send(HttpRequest.newBuilder(endpoint(connection, handle, WARNINGS_PATH))
+                    .timeout(CANCEL_WAIT).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new SQLException("cannot reach the server for the statement's warnings: " + e.getMessage(),
+                    "08006", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while asking the server for warnings", "57014", e);
+        }
+        if (response.statusCode() != 200) {
+            return null; // the statement is gone on the server, and its warnings with it
+        }
+        SQLWarning first = null;
+        for (String line : response.body().split("\n")) {
+            if (!line.isBlank()) {
+                SQLWarning w = new SQLWarning(line.strip(), WARNING);
+                if (first == null) {
+                    first = w;
+                } else {
+                    first.setNextWarning(w);
+                }
+            }
+        }
+        return first;
+    }
+
+    private static URI endpoint(AvaticaConnection connection, Meta.StatementHandle handle, String path) {
+        return URI.create(connection.config().url()).resolve(path + "?connection=" + connection.id + "&statement="
+                + handle.id);
     }
 }
