@@ -18,9 +18,11 @@ import io.ferry.server.cluster.control.WireWriter;
  * @param lz4BytesPerSecond  bytes a core compresses per second with LZ4
  * @param ipcBytesPerSecond  bytes of a partial-aggregate result a core encodes as Arrow IPC and decodes again per
  *                           second (without compression): what shipping a result costs besides the link
+ * @param bernoulliRowsPerSecond rows a core reads and tests for a BERNOULLI sample per second (a 1% sample, so
+ *                           what passes costs next to nothing): what sampling adds to every row of the table
  */
 public record Calibration(double scanBytesPerSecond, double aggFew, double aggSome, double aggMany,
-        double lz4BytesPerSecond, double ipcBytesPerSecond) {
+        double lz4BytesPerSecond, double ipcBytesPerSecond, double bernoulliRowsPerSecond) {
     public static final int FEW = 1 << 10;
     public static final int SOME = 1 << 15;
     public static final int MANY = 1 << 19;
@@ -44,11 +46,11 @@ public record Calibration(double scanBytesPerSecond, double aggFew, double aggSo
 
     void encode(WireWriter w) {
         w.writeDouble(scanBytesPerSecond).writeDouble(aggFew).writeDouble(aggSome).writeDouble(aggMany)
-                .writeDouble(lz4BytesPerSecond).writeDouble(ipcBytesPerSecond);
+                .writeDouble(lz4BytesPerSecond).writeDouble(ipcBytesPerSecond).writeDouble(bernoulliRowsPerSecond);
     }
 
     static Calibration decode(WireReader r) {
         return new Calibration(r.readDouble(), r.readDouble(), r.readDouble(), r.readDouble(), r.readDouble(),
-                r.readDouble());
+                r.readDouble(), r.readDouble());
     }
 }

@@ -9,6 +9,7 @@ import io.ferry.core.exec.AggCall;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.QueryExecutor;
+import io.ferry.core.exec.SampleSpec;
 import io.ferry.core.ipc.BatchIpc;
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.BlockStore;
@@ -58,7 +59,11 @@ public final class Calibrator {
                     agg[k] = ROWS / best(one, new PlanNode.Aggregate(scan, new int[] {1 + k},
                             List.of(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT))));
                 }
-                return new Calibration(bytes / scanSeconds, agg[0], agg[1], agg[2], lz4Rate(r), ipcRate(allocator));
+                double bernoulli = ROWS / best(one, new PlanNode.Aggregate(new PlanNode.Scan(r, new int[] {0},
+                        new SampleSpec(SampleSpec.Method.BERNOULLI, 1, 1)), new int[0],
+                        List.of(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT))));
+                return new Calibration(bytes / scanSeconds, agg[0], agg[1], agg[2], lz4Rate(r), ipcRate(allocator),
+                        bernoulli);
             } finally {
                 catalog.clear();
             }

@@ -223,14 +223,18 @@ public final class ClusterRunner implements QueryRunner {
         // coordinator's cores: more workers mean less data per worker and a busier coordinator, and favour
         // function shipping (ship-or-not section II-A).
         double coordCores = engine.config().threads() / (double) concurrent / Math.max(1, units.size());
+        // BERNOULLI reads every row and keeps this share; SYSTEM has kept whole blocks above (section II-B.1)
+        SampleSpec sample = scan.sample();
+        double rowFraction = sample != null && sample.method() == SampleSpec.Method.BERNOULLI
+                ? sample.percent() / 100 : 1;
         for (Unit u : units) {
-            decide(u, fragment, table, session, coordCores, concurrent);
+            decide(u, fragment, table, session, coordCores, concurrent, rowFraction);
         }
         return units;
     }
 
     private void decide(Unit u, PlanNode fragment, Table table, SessionSettings session, double coordCores,
-            int concurrent) {
+            int concurrent, double rowFraction) {
         if (u.runner == null) {
             u.function = false;
             u.reason = "memory server " + u.holder.name() + " runs no query code and no compute server is up";
@@ -240,16 +244,19 @@ public final class ClusterRunner implements QueryRunner {
         // Fragments this coordinator has running there now, not the last heartbeat's count: back-to-back queries
         // would find the previous one's fragment in it and price the node at half its cores.
         double workerCores = u.runner.availableCores() / (1 + u.runner.fragmentsInFlight());
-        long resultRows = ResultEstimate.rows(fragment, table, u.rows);
+        long resultRows = ResultEstimate.rows(fragment, table, Math.round(u.rows * rowFraction));
         long resultBytes = ResultEstimate.bytes(fragment, resultRows);
         long groups = ResultEstimate.groups(fragment, resultRows);
         boolean compress = compress(session, u.runner);
         u.compress = compress;
         double link = Math.min(u.runner.bytesPerSecond(), u.holder.bytesPerSecond());
-        u.inputs = new ShippingModel.Inputs(u.rows, u.bytes, u.blocks.size(), resultRows, resultBytes, groups,
+        u.inputs = new ShippingModel.Inputs(u.rows, rowFraction, u.bytes, u.blocks.size(), resultRows, resultBytes,
+                groups,
                 compress ? ResultEstimate.LZ4_RATIO : 1.0, Math.max(1, link), u.runner.latencySeconds(),
-                new ShippingModel.Node(coordCores, engine.config().threads(), rates.aggRowsPerSecond(groups)),
-                new ShippingModel.Node(workerCores, w.threads(), w.rates().aggRowsPerSecond(groups)),
+                new ShippingModel.Node(coordCores, engine.config().threads(), rates.aggRowsPerSecond(groups),
+                        rates.bernoulliRowsPerSecond()),
+                new ShippingModel.Node(workerCores, w.threads(), w.rates().aggRowsPerSecond(groups),
+                        w.rates().bernoulliRowsPerSecond()),
                 w.rates().lz4BytesPerSecond(),
                 Math.min(rates.ipcBytesPerSecond(), w.rates().ipcBytesPerSecond()), concurrent);
         u.costs = ShippingModel.price(u.inputs);

@@ -24,9 +24,10 @@ import java.util.Locale;
  * <li>C_coordAgg: merging the unit's result into the final aggregate on one thread. The paper counts it for
  * function shipping only; a data-shipped unit also ends as a partial result, so it is paid in both modes here. It
  * does not sway the choice, but keeps the prices comparable with measured times.
- * <li>C_sample: the same in both modes for BERNOULLI (every row is read and tested), so it is folded into the
- * execution terms; SYSTEM sampling has already cut the unit to the sampled blocks, so it shrinks C_read too
- * (section II-B).
+ * <li>C_sample: BERNOULLI reads and tests every row of the unit, at the calibrated sampling rate, on whichever node
+ * executes — the worker in function shipping, the coordinator (after reading every block) in data shipping — and
+ * only the kept share goes on to be grouped; so it is folded into that node's execution term. SYSTEM sampling has
+ * already cut the unit to the sampled blocks, so it shrinks C_read and both executions alike (section II-B.1).
  * </ul>
  *
  * <p>docs/experiments.md compares these prices with measured times.
@@ -46,13 +47,19 @@ public final class ShippingModel {
      * @param rowsPerSecond  rows a core groups per second, at the unit's number of groups; also the rate at which it
      *                       merges partial rows, since a merged row costs what a grouped one does (one probe, one
      *                       update per aggregate)
+     * @param bernoulliRowsPerSecond rows a core reads and tests for a BERNOULLI sample per second
      */
-    public record Node(double cores, int threads, double rowsPerSecond) {
-        /** Seconds to aggregate {@code rows} rows into {@code groups} groups and merge the threads' tables. */
-        double execute(long rows, long groups) {
-            double perThread = Math.min(groups, Math.ceil(rows / (double) Math.max(1, threads)));
+    public record Node(double cores, int threads, double rowsPerSecond, double bernoulliRowsPerSecond) {
+        /**
+         * Seconds to sample {@code rows} rows by BERNOULLI keeping {@code rowFraction} of them (1: no row sampling),
+         * aggregate those into {@code groups} groups and merge the threads' tables.
+         */
+        double execute(long rows, double rowFraction, long groups) {
+            double test = rowFraction < 1 ? rows / (bernoulliRowsPerSecond * cores) : 0;
+            double kept = rows * rowFraction;
+            double perThread = Math.min(groups, Math.ceil(kept / Math.max(1, threads)));
             double merge = groups <= 1 ? 0 : Math.max(1, threads) * perThread / rowsPerSecond;
-            return rows / (rowsPerSecond * cores) + merge;
+            return test + kept / (rowsPerSecond * cores) + merge;
         }
     }
 
@@ -60,6 +67,7 @@ public final class ShippingModel {
      * What one unit of work costs in each mode, and why.
      *
      * @param rows          rows the unit's blocks hold (after SYSTEM sampling)
+     * @param rowFraction   the share of those rows a BERNOULLI sample keeps (1 without one)
      * @param bytes         bytes of those blocks
      * @param resultRows    estimated rows of the unit's result (groups of a partial aggregate)
      * @param resultBytes   estimated encoded result bytes before compression
@@ -68,7 +76,7 @@ public final class ShippingModel {
      * @param ipcBytesPerSecond result bytes encoded as Arrow IPC at the worker and decoded at the coordinator per
      *                      second (the slower of the two nodes' calibrations)
      */
-    public record Inputs(long rows, long bytes, int blocks, long resultRows, long resultBytes, long groups,
+    public record Inputs(long rows, double rowFraction, long bytes, int blocks, long resultRows, long resultBytes, long groups,
             double compressRatio, double linkBytesPerSecond, double linkLatency, Node coordinator, Node worker,
             double workerLz4PerSecond, double ipcBytesPerSecond, int concurrent) {
     }
@@ -91,8 +99,8 @@ public final class ShippingModel {
 
     public static Costs price(Inputs in) {
         double read = in.bytes() / in.linkBytesPerSecond() + Math.ceil(in.blocks() / (double) DEPTH) * in.linkLatency();
-        double coordExec = in.coordinator().execute(in.rows(), in.groups());
-        double workerExec = in.worker().execute(in.rows(), in.groups());
+        double coordExec = in.coordinator().execute(in.rows(), in.rowFraction(), in.groups());
+        double workerExec = in.worker().execute(in.rows(), in.rowFraction(), in.groups());
         double shipped = in.resultBytes() * in.compressRatio();
         double write = shipped / in.linkBytesPerSecond() + in.linkLatency()
                 + (in.compressRatio() < 1 ? in.resultBytes() / in.workerLz4PerSecond() : 0)
@@ -104,10 +112,12 @@ public final class ShippingModel {
     /** One line of EXPLAIN / sys.fragments for a decision. */
     public static String describe(Inputs in, Costs c) {
         return String.format(Locale.ROOT, "FS %.2f ms (exec %.2f + write %.2f + merge %.2f) vs DS %.2f ms (read %.2f "
-                + "overlapping exec %.2f, + merge %.2f); %,d rows, %s in %d blocks, result ~%,d rows / %s%s, link %.0f MB/s, "
+                + "overlapping exec %.2f, + merge %.2f); %,d rows%s, %s in %d blocks, result ~%,d rows / %s%s, link %.0f MB/s, "
                 + "worker %.1f cores, coordinator %.1f cores, %d concurrent", ms(c.functionShipping()),
                 ms(c.workerExec()), ms(c.write()), ms(c.coordAgg()), ms(c.dataShipping()), ms(c.read()),
-                ms(c.coordExec()), ms(c.coordAgg()), in.rows(), bytes(in.bytes()), in.blocks(), in.resultRows(),
+                ms(c.coordExec()), ms(c.coordAgg()), in.rows(), in.rowFraction() < 1
+                        ? String.format(Locale.ROOT, " (BERNOULLI tests all, keeps %.3g%%)", 100 * in.rowFraction())
+                        : "", bytes(in.bytes()), in.blocks(), in.resultRows(),
                 bytes(in.resultBytes()), in.compressRatio() < 1 ? " (lz4)" : "", in.linkBytesPerSecond() / 1e6,
                 in.worker().cores(), in.coordinator().cores(), in.concurrent());
     }

@@ -38,7 +38,7 @@ class CostInputsTest {
 
     @Test
     void groupingRatesComeFromTheMeasuredPointsAndFallBetweenThem() {
-        Calibration c = new Calibration(1e9, 400e6, 100e6, 25e6, 1e9, 1e9);
+        Calibration c = new Calibration(1e9, 400e6, 100e6, 25e6, 1e9, 1e9, 500e6);
         assertEquals(400e6, c.aggRowsPerSecond(1), 1, "fewer groups than measured: the fastest rate");
         assertEquals(400e6, c.aggRowsPerSecond(Calibration.FEW), 1);
         assertEquals(100e6, c.aggRowsPerSecond(Calibration.SOME), 1);
@@ -58,14 +58,58 @@ class CostInputsTest {
 
     /** The paper's setup in miniature: 16M rows, a 1.2 GB/s link, a 2-core coordinator and a 1-core worker. */
     private static ShippingModel.Costs price(long groups, double workerCores) {
-        Calibration c = new Calibration(2e9, 160e6, 60e6, 25e6, 700e6, 400e6);
-        long rows = 16_000_000;
-        long resultRows = Math.min(rows, groups);
+        return price(groups, workerCores, 16_000_000, 1);
+    }
+
+    /** {@code rows} read (SYSTEM sampling reads fewer), {@code rowFraction} of them kept by BERNOULLI. */
+    private static ShippingModel.Costs price(long groups, double workerCores, long rows, double rowFraction) {
+        return price(groups, workerCores, rows, rowFraction, 250e6);
+    }
+
+    private static ShippingModel.Costs price(long groups, double workerCores, long rows, double rowFraction,
+            double bernoulliRate) {
+        Calibration c = new Calibration(2e9, 160e6, 60e6, 25e6, 700e6, 400e6, bernoulliRate);
+        long resultRows = Math.min(Math.round(rows * rowFraction), groups);
         long resultBytes = 1024 + 16 * resultRows;
-        return ShippingModel.price(new ShippingModel.Inputs(rows, 16 * rows, 245, resultRows, resultBytes, groups, 1.0,
-                1.2e9, 300e-6, new ShippingModel.Node(2, 2, c.aggRowsPerSecond(groups)),
-                new ShippingModel.Node(workerCores, 1, c.aggRowsPerSecond(groups)),
+        return ShippingModel.price(new ShippingModel.Inputs(rows, rowFraction, 16 * rows, (int) (rows / 65536),
+                resultRows, resultBytes, groups, 1.0, 1.2e9, 300e-6,
+                new ShippingModel.Node(2, 2, c.aggRowsPerSecond(groups), c.bernoulliRowsPerSecond()),
+                new ShippingModel.Node(workerCores, 1, c.aggRowsPerSecond(groups), c.bernoulliRowsPerSecond()),
                 c.lz4BytesPerSecond(), c.ipcBytesPerSecond(), 1));
+    }
+
+    /**
+     * Ship-or-not section II-B.1: a 10% BERNOULLI sample reads and tests every row where it executes, and data
+     * shipping moves every block; a 10% SYSTEM sample reads a tenth of the blocks in both modes. So SYSTEM is cheaper
+     * in both, and BERNOULLI's testing falls on the worker under function shipping: the costlier the test, the more
+     * worker cores function shipping needs to win (Fig. 2, "random sampling is more computation intensive and favors
+     * data shipping"). Whether BERNOULLI then needs more cores than SYSTEM depends on the rates: it does when testing
+     * a row costs about as much as grouping one.
+     */
+    @Test
+    void samplingIsPricedWhereItRuns() {
+        ShippingModel.Costs bernoulli = price(2, 1, 16_000_000, 0.1);
+        ShippingModel.Costs system = price(2, 1, 1_600_000, 1);
+        assertTrue(system.functionShipping() < bernoulli.functionShipping());
+        assertTrue(system.dataShipping() < bernoulli.dataShipping());
+        assertEquals(10, bernoulli.read() / system.read(), 0.5, "DS reads every block for BERNOULLI");
+        assertTrue(bernoulli.workerExec() > price(2, 1, 1_600_000, 1).workerExec(), "testing every row costs");
+        double cheapTest = crossing(250e6, 16_000_000, 0.1);
+        double dearTest = crossing(25e6, 16_000_000, 0.1);
+        double systemCross = crossing(250e6, 1_600_000, 1);
+        assertTrue(cheapTest > 0 && dearTest > cheapTest, "a costlier test needs more worker cores: " + cheapTest
+                + " vs " + dearTest);
+        assertTrue(dearTest > systemCross, "then more than SYSTEM: " + dearTest + " vs " + systemCross);
+    }
+
+    /** The fewest worker cores, in steps of 0.05 up to 4, at which function shipping wins. */
+    private static double crossing(double bernoulliRate, long rows, double rowFraction) {
+        for (double cores = 0.05; cores <= 4; cores += 0.05) {
+            if (price(2, cores, rows, rowFraction, bernoulliRate).functionWins()) {
+                return cores;
+            }
+        }
+        return Double.NaN;
     }
 
     @Test
