@@ -189,4 +189,32 @@ class OracleQueriesTest {
     void sameOrderedRowsAsDuckDb(String sql) throws SQLException {
         ResultComparison.assertSameResult(ferry, duck, sql, true);
     }
+
+    /**
+     * Every table of a join may be sampled, each by its own method and seed: the sampled join is the join of the two
+     * samples. t1's unique id lets DuckDB hold exactly the rows each of Ferry's samples kept.
+     */
+    @org.junit.jupiter.api.Test
+    void aJoinOfSampledTablesJoinsTheSamples() throws SQLException {
+        String system = "t1 TABLESAMPLE SYSTEM(40) REPEATABLE(11)";
+        String bernoulli = "t1 TABLESAMPLE BERNOULLI(30) REPEATABLE(12)";
+        for (String[] sample : new String[][] {{"sa", system}, {"sb", bernoulli}}) {
+            List<String> ids = new ArrayList<>();
+            for (List<Object> row : ResultComparison.rows(ferry, "SELECT id FROM " + sample[1])) {
+                ids.add(String.valueOf(row.get(0)));
+            }
+            org.junit.jupiter.api.Assertions.assertTrue(ids.size() > 300 && ids.size() < 5000,
+                    sample[1] + " kept " + ids.size());
+            try (Statement d = duck.createStatement()) {
+                d.execute("CREATE TABLE " + sample[0] + " AS SELECT * FROM t1 WHERE id IN (" + String.join(", ", ids)
+                        + ")");
+            }
+        }
+        // Calcite takes the alias before TABLESAMPLE
+        String join = "SELECT x.k, COUNT(*), SUM(y.v), MIN(y.s) FROM %s JOIN %s ON x.k = y.k WHERE y.flag GROUP BY x.k";
+        ResultComparison.assertSameResult(ferry, String.format(join, system.replace("t1", "t1 x"),
+                bernoulli.replace("t1", "t1 y")), duck, String.format(join, "sa x", "sb y"), false);
+        ResultComparison.assertSameResult(ferry, String.format(join, bernoulli.replace("t1", "t1 x"),
+                system.replace("t1", "t1 y")), duck, String.format(join, "sb x", "sa y"), false);
+    }
 }

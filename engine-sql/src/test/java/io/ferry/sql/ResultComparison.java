@@ -58,13 +58,20 @@ public final class ResultComparison {
 
     public static void assertSameResult(Connection ferry, Connection duck, String sql, boolean ordered)
             throws SQLException {
+        assertSameResult(ferry, sql, duck, sql, ordered);
+    }
+
+    /** Ferry's answer to {@code ferrySql} against DuckDB's to {@code duckSql} (for what DuckDB spells otherwise). */
+    public static void assertSameResult(Connection ferry, String ferrySql, Connection duck, String duckSql,
+            boolean ordered) throws SQLException {
+        String sql = ferrySql;
         List<List<Object>> expected;
         try {
-            expected = rows(duck, sql);
+            expected = rows(duck, duckSql);
         } catch (SQLException e) {
-            throw new AssertionError("DuckDB rejected the test query (fix the test): " + sql, e);
+            throw new AssertionError("DuckDB rejected the test query (fix the test): " + duckSql, e);
         }
-        List<List<Object>> actual = rows(ferry, sql);
+        List<List<Object>> actual = rows(ferry, ferrySql);
         if (!ordered) {
             expected.sort(ROW_ORDER);
             actual.sort(ROW_ORDER);

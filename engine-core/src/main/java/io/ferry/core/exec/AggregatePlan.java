@@ -35,7 +35,6 @@ public final class AggregatePlan {
 
     public AggregatePlan(PlanNode.Aggregate agg) {
         this.agg = agg;
-        List<FerryType> in = agg.input().types();
         int keys = agg.groupKeys().length;
         this.stateOf = new int[agg.calls().size()];
         this.design = agg.calls().stream().anyMatch(c -> c.kind().approximate()) ? SampleDesign.of(agg.input())
@@ -67,7 +66,7 @@ public final class AggregatePlan {
                     merge.add(new AggCall(AggKind.SUM0, keys + states++, FerryType.BIGINT));
                 }
                 case AVG -> {
-                    FerryType argType = in.get(c.arg());
+                    FerryType argType = agg.input().types().get(c.arg());
                     FerryType sumType = argType.physical() == Physical.DOUBLE ? FerryType.DOUBLE
                             : argType.kind() == TypeKind.DECIMAL ? FerryType.decimal(18, argType.scale())
                             : FerryType.BIGINT;
@@ -82,6 +81,23 @@ public final class AggregatePlan {
                 }
             }
         }
+    }
+
+    /**
+     * Columns of {@code agg}'s partial output — group keys, then each call's states — counted without looking at
+     * its input, so that a decoder checks a nested plan's references in linear time.
+     */
+    public static int partialWidth(PlanNode.Aggregate agg) {
+        int width = agg.groupKeys().length;
+        java.util.Set<Integer> momentsArgs = new java.util.HashSet<>();
+        for (AggCall c : agg.calls()) {
+            if (c.kind().approximate()) {
+                width += momentsArgs.add(c.arg()) ? MOMENTS : 0;
+            } else {
+                width += c.kind() == AggKind.AVG ? 2 : 1;
+            }
+        }
+        return width;
     }
 
     public List<AggCall> partialCalls() {

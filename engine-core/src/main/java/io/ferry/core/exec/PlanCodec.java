@@ -575,7 +575,7 @@ public final class PlanCodec {
                 width = a.groupKeys().length + a.calls().size();
             } else if (node instanceof PlanNode.PartialAggregate p) {
                 // Group keys, then each call's states (AVG two, APPROX_ moments five): AggregatePlan.partialTypes.
-                width = p.types().size();
+                width = AggregatePlan.partialWidth(p.aggregate());
             } else if (node instanceof PlanNode.MergeAggregate m) {
                 width = width(m.aggregate());
             } else if (node instanceof PlanNode.Gather g) {

@@ -73,7 +73,7 @@ class ErrorsOverJdbcTest {
                 Arguments.of("SELECT b, COUNT(*) FROM r GROUP BY b", "53200", "memory limit"),
                 Arguments.of("SELECT * FROM t TABLESAMPLE BERNOULLI(150)", "2", "100"),
                 Arguments.of("SELECT * FROM t TABLESAMPLE SYSTEM('ten')", "42601", "syntax"),
-                Arguments.of("SELECT APPROX_SUM(s) FROM t TABLESAMPLE BERNOULLI(10)", "22018", "DECIMAL"),
+                Arguments.of("SELECT APPROX_SUM(s) FROM t", "22018", "DECIMAL"),
                 Arguments.of("SELECT APPROX_SUM(x.a) FROM t x TABLESAMPLE BERNOULLI(10) JOIN t y TABLESAMPLE "
                         + "SYSTEM(50) ON x.a = y.a", "0A000", "one sampled table"),
                 Arguments.of("SELECT APPROX_COUNT(*) FROM (SELECT n, COUNT(*) FROM t TABLESAMPLE BERNOULLI(50) "
