@@ -1,6 +1,7 @@
 package io.ferry.bench.experiment;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.List;
 
 import me.tongfei.progressbar.ProgressBar;
@@ -24,6 +25,13 @@ interface Experiment {
 
     /** Writes the chart next to {@code markdown} and returns the markdown section. */
     String report(List<Point> points, Settings s, Path dir) throws Exception;
+
+    /** Creates {@code r_D}, r with {@code distinct} values of b (see {@link #derive}), and returns its name. */
+    static String create(Probe probe, long distinct) throws SQLException {
+        String table = "r_" + distinct;
+        probe.execute(derive(table, distinct));
+        return table;
+    }
 
     /** r with {@code distinct} values of b, exactly as {@code PaperTable} would generate it, from r's key a. */
     static String derive(String table, long distinct) {
