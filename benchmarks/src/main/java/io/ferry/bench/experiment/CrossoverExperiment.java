@@ -87,38 +87,8 @@ final class CrossoverExperiment implements Experiment {
                     Report.ms(fs.median()), Report.ms(ds.median()), fs.median() <= ds.median() ? "FS" : "DS", paper,
                     auto.shipped(), Report.ms(auto.median()), Report.ms(auto.fsCostMs()), Report.ms(auto.dsCostMs())));
         }
-        md.append('\n').append(crossover(points)).append('\n');
+        md.append('\n').append(Crossing.describe(points, "", p -> "a " + Report.bytes(p.x() * 1e6) + " result",
+                "FS ≤ 4 MB, DS ≥ 8 MB")).append('\n');
         return md.toString();
-    }
-
-    /**
-     * Where the faster mode changed, in words: the largest result at which function shipping won, and the smallest
-     * from which data shipping won at every larger point; or, when noise made the winners alternate, both lists.
-     */
-    static String crossover(List<Point> points) {
-        int lastFs = -1;
-        for (int i = 0; i < points.size(); i++) {
-            if (fsWins(points.get(i))) {
-                lastFs = i;
-            }
-        }
-        if (lastFs == points.size() - 1) {
-            return "Function shipping was faster at the largest result measured.";
-        }
-        boolean clean = true;
-        for (int i = 0; i < lastFs; i++) {
-            clean &= fsWins(points.get(i));
-        }
-        String from = Report.bytes(points.get(lastFs + 1).x() * 1e6);
-        if (lastFs < 0) {
-            return "Data shipping was faster at every point measured.";
-        }
-        String upTo = Report.bytes(points.get(lastFs).x() * 1e6);
-        return String.format(Locale.ROOT, "Cross-over: function shipping faster %s a %s result, data shipping from %s "
-                + "on (paper: FS ≤ 4 MB, DS ≥ 8 MB).", clean ? "up to" : "(with exceptions below) up to", upTo, from);
-    }
-
-    private static boolean fsWins(Point p) {
-        return p.get("function").median() <= p.get("data").median();
     }
 }

@@ -27,10 +27,15 @@ import picocli.CommandLine.Parameters;
                 "  crossover  ship-or-not Fig. 1: result size vs function/data shipping",
                 "  load       ship-or-not Fig. 2 analogue: a busy worker core vs function/data shipping",
                 "  lz4        LZ4 poster: result shipping over a shaped link, compression off/on/auto (root)",
-                "  auto       all three, and auto's choices against the better forced setting", "",
+                "  sampling   ship-or-not Fig. 2, 10%% sample: BERNOULLI/SYSTEM, busy worker",
+                "  concurrency  ship-or-not Fig. 3: 1-5 sampled queries at once",
+                "  scanrate   the cost of sampling: rows/s of full, BERNOULLI, SYSTEM scans",
+                "  auto       crossover, load, lz4, sampling; auto vs the better forced setting",
+                "  sampling-all  sampling, concurrency and scanrate", "",
                 "Results and how to read them: docs/experiments.md"})
 public final class ExperimentCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "NAME", description = "crossover, load, lz4 or auto.")
+    @Parameters(index = "0", paramLabel = "NAME", description = "crossover, load, lz4, sampling, concurrency, "
+            + "scanrate, auto or sampling-all.")
     private String name;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/experiments",
@@ -58,8 +63,16 @@ public final class ExperimentCommand implements Callable<Integer> {
     private int[] links;
 
     @Option(names = "--loads", split = ",", paramLabel = "CORES",
-            description = "load's other work on the worker's core, in cores, non-decreasing.")
+            description = "load's and sampling's other work on the worker's core, in cores, non-decreasing.")
     private double[] loads;
+
+    @Option(names = "--queries", split = ",", paramLabel = "N",
+            description = "concurrency's numbers of queries started together (default 1,2,3,4,5; --quick 1,2).")
+    private int[] queries;
+
+    @Option(names = "--percents", split = ",", paramLabel = "P",
+            description = "scanrate's sampling rates, percent (default 1,10,50; --quick 10).")
+    private double[] percents;
 
     @Option(names = "--fabric", paramLabel = "tcp|rdma", defaultValue = "tcp",
             description = "The nodes' fabric (default: ${DEFAULT-VALUE}).")
@@ -99,23 +112,35 @@ public final class ExperimentCommand implements Callable<Integer> {
         // Fig. 1: the coordinator has every core, the worker one (the paper: 28 and 14); over loopback
         ExperimentCluster.Layout fig1 = new ExperimentCluster.Layout(all, cores, last, Math.max(1, cores / 4), 0);
         // Fig. 2: the worker's core is the one loaded, and the coordinator keeps off it
-        ExperimentCluster.Layout fig2 = new ExperimentCluster.Layout(cores == 2 ? "0" : "0-" + (cores - 2), cores - 1, last,
-                1, 0);
+        ExperimentCluster.Layout fig2 = new ExperimentCluster.Layout(cpus(0, cores - 2), cores - 1, last, 1, 0);
+        // Fig. 3 and the scan rate: the paper gives both nodes all their cores; here each gets half the machine
+        ExperimentCluster.Layout even = new ExperimentCluster.Layout(cpus(0, cores / 2 - 1), cores / 2,
+                cpus(cores / 2, cores - 1), cores - cores / 2, 0);
         List<Experiment> experiments = new ArrayList<>();
         Experiment crossover = new CrossoverExperiment(distinct != null ? distinct : quick
                 ? new long[] {1_000, 100_000, 400_000}
                 : new long[] {1_000, 10_000, 100_000, 250_000, 500_000, 1_000_000, 2_000_000, 4_000_000}, fig1);
-        Experiment load = new LoadExperiment(quick ? 1_000 : 10_000, loads != null ? loads : quick
-                ? new double[] {0, 1} : new double[] {0, 0.5, 1, 1.5, 2, 3}, fig2);
+        double[] sweep = loads != null ? loads : quick ? new double[] {0, 1} : new double[] {0, 0.5, 1, 1.5, 2, 3};
+        Experiment load = new LoadExperiment(quick ? 1_000 : 10_000, sweep, fig2);
         Experiment lz4 = new Lz4Experiment(quick ? 100_000 : 1_000_000, links != null ? links : quick
                 ? new int[] {100} : new int[] {100, 300, 1000, 3000}, fig1);
+        // ship-or-not §III-B and §III-C: a 10% sample; Fig. 2 with two distinct b
+        Experiment sampling = new SamplingExperiment(10, 2, sweep, fig2);
+        Experiment concurrency = new ConcurrencyExperiment(10, queries != null ? queries : quick
+                ? new int[] {1, 2} : new int[] {1, 2, 3, 4, 5}, even);
+        Experiment scanrate = new ScanRateExperiment(percents != null ? percents : quick ? new double[] {10}
+                : new double[] {1, 10, 50}, even);
         switch (name) {
             case "crossover" -> experiments.add(crossover);
             case "load" -> experiments.add(load);
             case "lz4" -> experiments.add(lz4);
-            case "auto" -> experiments.addAll(List.of(crossover, load, lz4));
+            case "sampling" -> experiments.add(sampling);
+            case "concurrency" -> experiments.add(concurrency);
+            case "scanrate" -> experiments.add(scanrate);
+            case "auto" -> experiments.addAll(List.of(crossover, load, lz4, sampling));
+            case "sampling-all" -> experiments.addAll(List.of(sampling, concurrency, scanrate));
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown experiment '" + name
-                    + "'; choose crossover, load, lz4 or auto");
+                    + "'; choose crossover, load, lz4, sampling, concurrency, scanrate, auto or sampling-all");
         }
         Files.createDirectories(out);
         long total = experiments.stream().mapToLong(e -> e.runs(s)).sum();
@@ -141,6 +166,11 @@ public final class ExperimentCommand implements Callable<Integer> {
         System.out.println("Results in " + out.toAbsolutePath() + " (" + name + ".md, .csv, .png; node logs in "
                 + out.resolve("logs") + ")");
         return 0;
+    }
+
+    /** A taskset CPU list from {@code first} to {@code last}. */
+    private static String cpus(int first, int last) {
+        return first == last ? Integer.toString(first) : first + "-" + last;
     }
 
     private static Path harnessJar() throws URISyntaxException {

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.ferry.bench.NodeProcess;
 import me.tongfei.progressbar.ProgressBar;
 
 /**
@@ -44,28 +43,13 @@ final class LoadExperiment implements Experiment {
         try (ExperimentCluster cluster = ExperimentCluster.start(s, layout, 1_000, logs);
                 Connection c = cluster.connect()) {
             Probe probe = new Probe(c, s, progress);
-            String table = "r_" + distinct;
-            probe.execute(Experiment.derive(table, Math.min(distinct, s.rows())));
+            String table = Experiment.create(probe, Math.min(distinct, s.rows()));
             probe.execute("SET compression = 'auto'");
             String q = String.format(Locale.ROOT, GROUP_BY, table);
-            double placed = 0;
-            int burners = 0;
+            WorkerLoad other = new WorkerLoad(cluster, s, layout.workerCpus(), logs);
             for (double load : otherCores) {
-                // add burners until the load is there, each taking what is missing up to a whole core: with steps of
-                // 0.5 every burner runs at 50%, so load 2 is four processes each busy half the time
-                while (placed < load - 1e-9) {
-                    double duty = Math.min(1, load - placed);
-                    cluster.alsoRun(NodeProcess.start("burner-" + ++burners, s.burner(layout.workerCpus(), duty),
-                            logs));
-                    placed += duty;
-                }
-                if (placed > load + 1e-9) {
-                    throw new IllegalArgumentException("the load sweep must not decrease: " + load + " after "
-                            + placed);
-                }
                 progress.setExtraMessage(String.format(Locale.ROOT, "%.1f other cores", load));
-                // the coordinator judges load by the least busy of the last four heartbeats (2 s)
-                Thread.sleep(load > 0 ? 3000 : 0);
+                other.raiseTo(load);
                 List<Measurement> m = probe.shippingModes(q);
                 points.add(new Point(name(), String.format(Locale.ROOT, "%.1f", load), load, m));
             }

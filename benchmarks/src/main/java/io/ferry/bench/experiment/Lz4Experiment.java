@@ -54,10 +54,10 @@ final class Lz4Experiment implements Experiment {
                 probe.execute("SET shipping = 'function'");
                 progress.setExtraMessage(rate + " Mbit/s");
                 String q = String.format(Locale.ROOT, GROUP_BY, "r");
-                List<Measurement> m = probe.interleaved(q, List.of(
-                        new Probe.Series("off", "SET compression = 'off'"),
-                        new Probe.Series("on", "SET compression = 'on'"),
-                        new Probe.Series("auto", "SET compression = 'auto'")));
+                List<Measurement> m = probe.interleaved(List.of(
+                        new Probe.Series("off", "SET compression = 'off'", q),
+                        new Probe.Series("on", "SET compression = 'on'", q),
+                        new Probe.Series("auto", "SET compression = 'auto'", q)));
                 points.add(new Point(name(), rate + " Mbit/s", rate, m));
             }
         }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -81,6 +82,77 @@ class ExperimentHarnessIT {
         String md = Files.readString(out.resolve("crossover.md"), StandardCharsets.UTF_8);
         assertTrue(md.contains("| 200,000 |") && md.contains("paper") && md.contains("Auto chose the faster setting"),
                 md);
+    }
+
+    @Test
+    void theSamplingSweepShipsBothMethodsInBothModesAndSystemMovesOnlyTheChosenBlocks() throws IOException {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "the harness needs two cores");
+        // enough rows that a BERNOULLI scan costs the worker measurable CPU (the kernel counts it in 10 ms ticks)
+        long n = 2_000_000;
+        assertEquals(0, run("sampling", "--quick", "--rows", Long.toString(n), "--loads", "0,1"));
+        Map<String, Map<String, String>> rows = csv(out.resolve("sampling.csv"));
+        assertEquals(12, rows.size(), rows.keySet().toString());
+        String md = Files.readString(out.resolve("sampling.md"), StandardCharsets.UTF_8);
+        double workerCpu = 0;
+        for (String load : List.of("0.0", "1.0")) {
+            for (String method : Experiment.METHODS) {
+                Map<String, String> fs = rows.get(load + "/" + method + " function");
+                Map<String, String> ds = rows.get(load + "/" + method + " data");
+                assertEquals("function", fs.get("shipped"), fs.toString());
+                assertTrue(Long.parseLong(fs.get("result_bytes")) > 0, fs.toString());
+                assertEquals("data", ds.get("shipped"), ds.toString());
+                assertEquals("0", ds.get("result_bytes"), ds.toString());
+                // the worker's fragment covers the same blocks the coordinator reads when it ships the data
+                assertEquals(fs.get("block_bytes"), ds.get("block_bytes"));
+                String auto = rows.get(load + "/" + method + " auto").get("shipped");
+                assertTrue(List.of("function", "data").contains(auto), auto);
+                String line = md.lines().filter(l -> l.startsWith("| " + load + " cores | " + method + " | "))
+                        .findFirst().orElseThrow(() -> new AssertionError("no row for " + load + " " + method + md));
+                assertTrue(line.contains("| " + auto), line);
+            }
+            Map<String, String> bernoulli = rows.get(load + "/BERNOULLI data");
+            Map<String, String> system = rows.get(load + "/SYSTEM data");
+            // BERNOULLI under data shipping moves every block and samples at the coordinator (ship-or-not §II-B)
+            assertEquals(Long.toString(n), bernoulli.get("block_rows"));
+            // SYSTEM(10) moves only the blocks it chose: some, and far fewer than all
+            long systemBytes = Long.parseLong(system.get("block_bytes"));
+            assertTrue(systemBytes > 0 && 2 * systemBytes < Long.parseLong(bernoulli.get("block_bytes")),
+                    system + " " + bernoulli);
+            workerCpu += Double.parseDouble(rows.get(load + "/BERNOULLI function").get("node_cpu_ms"));
+        }
+        assertTrue(workerCpu > 0, "function shipping ran the BERNOULLI scan on the worker, which used no CPU");
+        isPng(out.resolve("sampling.png"));
+        Map<String, String> system = rows.get("0.0/SYSTEM data");
+        assertTrue(md.contains(Report.bytes(Long.parseLong(system.get("block_bytes"))) + " of blocks ("
+                + String.format(Locale.ROOT, "%,d", Long.parseLong(system.get("block_rows"))) + " rows) under SYSTEM"),
+                md);
+        assertTrue(md.contains("(paper: 6.5×)") && md.contains("| sampling | 1.0 SYSTEM |")
+                && md.contains("Auto chose the faster setting"), md);
+    }
+
+    @Test
+    void theScanRateComparesEverySampleWithTheFullScanInBothModes() throws IOException {
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "the harness needs two cores");
+        assertEquals(0, run("scanrate", "--quick", "--percents", "10"));
+        Map<String, Map<String, String>> rows = csv(out.resolve("scanrate.csv"));
+        assertEquals(6, rows.size(), rows.keySet().toString());
+        String md = Files.readString(out.resolve("scanrate.md"), StandardCharsets.UTF_8);
+        for (String scan : List.of("full", "BERNOULLI 10%", "SYSTEM 10%")) {
+            Map<String, String> fs = rows.get("scan/" + scan + " function");
+            Map<String, String> ds = rows.get("scan/" + scan + " data");
+            assertEquals("function", fs.get("shipped"), fs.toString());
+            assertEquals("data", ds.get("shipped"), ds.toString());
+            assertTrue(md.contains(String.format(Locale.ROOT, "| %s | %s | %,d |", scan,
+                    Report.bytes(Long.parseLong(ds.get("block_bytes"))), Long.parseLong(ds.get("block_rows")))), md);
+        }
+        long all = Long.parseLong(rows.get("scan/full data").get("block_rows"));
+        assertEquals(400_000, all);
+        assertEquals(all, Long.parseLong(rows.get("scan/BERNOULLI 10% data").get("block_rows")));
+        long system = Long.parseLong(rows.get("scan/SYSTEM 10% data").get("block_rows"));
+        assertTrue(system > 0 && system < all, "SYSTEM(10) read " + system + " of " + all + " rows");
+        assertTrue(md.contains("| full | ") && md.contains(" 1.00× |"), md);
+        isPng(out.resolve("scanrate.png"));
+        assertFalse(md.contains("Auto chose"), "no auto series, so no auto table: " + md);
     }
 
     @Test
