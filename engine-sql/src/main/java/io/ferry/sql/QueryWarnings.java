@@ -2,6 +2,7 @@ package io.ferry.sql;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Warnings of the statements a thread executes, for a server to hand to its client (the JDBC server's
@@ -25,11 +26,11 @@ public final class QueryWarnings {
         COLLECTING.remove();
     }
 
-    /** Adds warnings of the statement running on this thread, if anyone collects them. */
-    public static void report(List<String> warnings) {
+    /** Adds warnings of the statement running on this thread, worked out only if anyone collects them. */
+    public static void report(Supplier<List<String>> warnings) {
         List<String> into = COLLECTING.get();
         if (into != null) {
-            into.addAll(warnings);
+            into.addAll(warnings.get());
         }
     }
 }

@@ -410,15 +410,16 @@ abstract class Accumulator {
             }
         }
 
-        /** The argument as doubles in real units (1 per row for COUNT(*)), converted in one pass. */
+        /** The argument as doubles in real units (1 per row for COUNT(*)): a DOUBLE column as it is, else converted. */
         private double[] values(Vector v, int n) {
+            if (v instanceof DoubleVector d) {
+                return d.values();
+            }
             if (x.length < n) {
                 x = new double[Math.max(n, Vector.MAX_ROWS)];
             }
             if (v == null) {
                 Arrays.fill(x, 0, n, 1);
-            } else if (v instanceof DoubleVector d) {
-                System.arraycopy(d.values(), 0, x, 0, n);
             } else {
                 long[] longs = ((LongVector) v).values();
                 for (int i = 0; i < n; i++) {

@@ -114,19 +114,37 @@ public final class Distribution {
         return new SampleSpec(drawn.method(), drawn.percent(), drawn.seed(), true);
     }
 
-    /** The table column a plan's output column {@code column} passes through unchanged, or -1. */
-    public static int sourceColumn(PlanNode node, int column) {
+    /** A scan and the table column of it that a plan's output column passes through unchanged from. */
+    public record Origin(PlanNode.Scan scan, int column) {
+    }
+
+    /**
+     * Where output column {@code column} of {@code node} comes from unchanged — through filters, sorts, plain column
+     * references, group keys and either side of a join — or null for a computed column.
+     */
+    public static Origin origin(PlanNode node, int column) {
         if (node instanceof PlanNode.Scan s) {
-            return s.columns()[column];
+            return new Origin(s, s.columns()[column]);
         } else if (node instanceof PlanNode.Filter f) {
-            return sourceColumn(f.input(), column);
+            return origin(f.input(), column);
+        } else if (node instanceof PlanNode.Sort s) {
+            return origin(s.input(), column);
         } else if (node instanceof PlanNode.Project p) {
-            return p.exprs().get(column) instanceof io.ferry.core.expr.InputRef ref
-                    ? sourceColumn(p.input(), ref.index()) : -1;
+            return p.exprs().get(column) instanceof io.ferry.core.expr.InputRef ref ? origin(p.input(), ref.index())
+                    : null;
+        } else if (node instanceof PlanNode.Aggregate a) {
+            return column < a.groupKeys().length ? origin(a.input(), a.groupKeys()[column]) : null;
         } else if (node instanceof PlanNode.Join j) {
-            return column < j.left().types().size() ? sourceColumn(j.left(), column) : -1;
+            int left = j.left().types().size();
+            return column < left ? origin(j.left(), column) : origin(j.right(), column - left);
         }
-        return -1;
+        return null;
+    }
+
+    /** The column of the fragment's divided table that output column {@code column} of the spine passes through, or -1. */
+    public static int sourceColumn(PlanNode spine, int column) {
+        Origin o = origin(spine, column);
+        return o != null && o.scan() == partitionedScan(spine) ? o.column() : -1;
     }
 
     /** Group keys of the aggregate a fragment computes partially, or null if it computes none. */

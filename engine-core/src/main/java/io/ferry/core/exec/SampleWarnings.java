@@ -6,7 +6,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.ferry.core.expr.InputRef;
 import io.ferry.core.storage.Table;
 import io.ferry.core.stats.TableStats;
 
@@ -44,42 +43,20 @@ public final class SampleWarnings {
     }
 
     private static void check(PlanNode input, int column, String clause, Set<String> out) {
-        Origin o = origin(input, column);
-        if (o == null || o.scan.sample() == null || o.scan.sample().method() != SampleSpec.Method.SYSTEM
-                || !(o.scan.table() instanceof Table table)) {
+        Distribution.Origin o = Distribution.origin(input, column);
+        if (o == null || o.scan().sample() == null || o.scan().sample().method() != SampleSpec.Method.SYSTEM
+                || !(o.scan().table() instanceof Table table)) {
             return;
         }
         TableStats stats = table.stats();
-        if (!stats.column(o.column).clustered()) {
+        if (!stats.column(o.column()).clustered()) {
             return;
         }
-        String name = table.schema().column(o.column).name();
+        String name = table.schema().column(o.column()).name();
         out.add(clause + " " + name + " on " + table.name() + " TABLESAMPLE SYSTEM: the table is stored in order of "
                 + name + ", and SYSTEM sampling keeps or drops whole blocks, so it can miss " + (clause.equals("WHERE")
                 ? "every row the condition selects, or keep them from a block or two"
                 : "whole groups, and estimates the rest from a few blocks") + "; use TABLESAMPLE BERNOULLI for this query "
                 + "(ship-or-not section II-B.2)");
-    }
-
-    /** The scan and table column an output column of {@code node} passes through unchanged from. */
-    private record Origin(PlanNode.Scan scan, int column) {
-    }
-
-    private static Origin origin(PlanNode node, int column) {
-        if (node instanceof PlanNode.Scan s) {
-            return new Origin(s, s.columns()[column]);
-        } else if (node instanceof PlanNode.Filter f) {
-            return origin(f.input(), column);
-        } else if (node instanceof PlanNode.Sort s) {
-            return origin(s.input(), column);
-        } else if (node instanceof PlanNode.Project p) {
-            return p.exprs().get(column) instanceof InputRef ref ? origin(p.input(), ref.index()) : null;
-        } else if (node instanceof PlanNode.Aggregate a) {
-            return column < a.groupKeys().length ? origin(a.input(), a.groupKeys()[column]) : null;
-        } else if (node instanceof PlanNode.Join j) {
-            int left = j.left().types().size();
-            return column < left ? origin(j.left(), column) : origin(j.right(), column - left);
-        }
-        return null;
     }
 }

@@ -44,7 +44,7 @@ public final class FerryQuery {
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
         QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(), timeout == null ? 0 : timeout,
                 new QueryMemory(engine.config().queryMemoryLimit()));
-        QueryWarnings.report(SampleWarnings.of(plan));
+        QueryWarnings.report(() -> SampleWarnings.of(plan));
         List<Batch> result = engine.runner().run(plan, ctx, schema.session());
         return new AbstractEnumerable<>() {
             @Override
