@@ -29,6 +29,10 @@ public final class SqlStates {
     public static final String FEATURE_NOT_SUPPORTED = "0A000";
     public static final String UNDEFINED_OBJECT = "42704";
     public static final String INTERNAL_ERROR = "XX000";
+    public static final String DUPLICATE_COLUMN = "42701";
+    public static final String INVALID_SCHEMA_NAME = "3F000";
+    public static final String WRONG_NUMBER_OF_PARAMETERS = "07001";
+    public static final String DATETIME_FIELD_OVERFLOW = "22008";
 
     private SqlStates() {
     }

@@ -20,6 +20,10 @@ public final class SqlErrors {
     private static final Pattern TABLE_NOT_FOUND = Pattern.compile("Table '([^']*)' not found");
     private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found");
     private static final Pattern NO_MATCH_FUNCTION = Pattern.compile("No match found for function signature (.*)");
+    private static final Pattern MODIFY_OPERATION = Pattern.compile("operation=\\[(UPDATE|DELETE|MERGE)\\]");
+    private static final Pattern MISSING_OPERATOR = Pattern.compile("Missing conversions? (?:is|are) (\\w+)");
+    private static final Pattern ENCOUNTERED_WORD = Pattern.compile("Encountered \"([A-Za-z_]+)\"");
+    private static final Pattern DDL_NOT_SUPPORTED = Pattern.compile("DDL not supported: (\\w+(?: \\w+)?)");
 
     private SqlErrors() {
     }
@@ -39,7 +43,12 @@ public final class SqlErrors {
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof SqlParseException p) {
-                return new Translated(SqlStates.SYNTAX_ERROR, "syntax error: " + firstLine(p.getMessage()));
+                return parse(p);
+            }
+            if (c instanceof StackOverflowError) {
+                return new Translated(SqlStates.STATEMENT_TOO_COMPLEX, "statement too complex: its expressions or "
+                        + "subqueries nest deeper than Ferry can plan; write long OR chains as IN lists, and flatten "
+                        + "nested CASE and subqueries");
             }
             if (c instanceof CalciteContextException ctx) {
                 return validation(ctx);
@@ -64,13 +73,49 @@ public final class SqlErrors {
                 return new Translated(s.getSQLState(), s.getMessage());
             }
         }
-        String message = t.getMessage() == null ? t.toString() : t.getMessage();
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.toString() : root.getMessage();
+        Matcher m;
+        if ((m = DDL_NOT_SUPPORTED.matcher(message)).find()) {
+            return new Translated(SqlStates.FEATURE_NOT_SUPPORTED, "Ferry does not support " + m.group(1)
+                    + " statements yet; see docs/sql.md for the statements it runs");
+        }
+        if (message.contains("Year out of range")) {
+            return new Translated(SqlStates.DATETIME_FIELD_OVERFLOW, "date out of range: " + firstLine(message)
+                    + "; years run from 1 to 9999");
+        }
+        if (message.contains("due to overflow")) {
+            return new Translated(SqlStates.NUMERIC_OUT_OF_RANGE, "numeric value out of range: " + firstLine(message)
+                    .replaceFirst("^.*Cannot convert", "cannot convert") + "; use a smaller value");
+        }
         if (message.contains("There are not enough rules to produce a node")
                 || message.contains("could not be implemented")) {
-            return new Translated(SqlStates.FEATURE_NOT_SUPPORTED, "Ferry cannot run this statement: "
-                    + firstLine(message));
+            m = MODIFY_OPERATION.matcher(message);
+            if (m.find()) {
+                return new Translated(SqlStates.FEATURE_NOT_SUPPORTED, "Ferry does not support " + m.group(1)
+                        + " statements yet; see docs/sql.md for the statements it runs");
+            }
+            m = MISSING_OPERATOR.matcher(message);
+            return new Translated(SqlStates.FEATURE_NOT_SUPPORTED, "Ferry cannot run this statement yet"
+                    + (m.find() ? ": it has no operator for " + m.group(1).replaceFirst("^Logical", "")
+                            .toLowerCase(java.util.Locale.ROOT) + " here" : "")
+                    + "; see docs/sql.md for what Ferry runs");
         }
         return new Translated(SqlStates.INTERNAL_ERROR, "internal error: " + firstLine(message));
+    }
+
+    private static Translated parse(SqlParseException p) {
+        String text = firstLine(p.getMessage());
+        Matcher m = ENCOUNTERED_WORD.matcher(text);
+        if (m.find()) {
+            String word = m.group(1);
+            return new Translated(SqlStates.SYNTAX_ERROR, "syntax error: " + text + " '" + word + "' is a reserved word:"
+                    + " to use it as a name, quote it (\"" + word.toLowerCase(java.util.Locale.ROOT) + "\")");
+        }
+        return new Translated(SqlStates.SYNTAX_ERROR, "syntax error: " + text);
     }
 
     private static Translated validation(CalciteContextException ctx) {
@@ -94,6 +139,9 @@ public final class SqlErrors {
                 || inner.startsWith("Illegal TIME literal")) {
             return new Translated(SqlStates.INVALID_DATETIME_FORMAT, text
                     + "; write DATE 'YYYY-MM-DD' or TIMESTAMP 'YYYY-MM-DD HH:MM:SS' with a real calendar date");
+        }
+        if (inner.startsWith("Year out of range") || inner.contains("out of range for DATE")) {
+            return new Translated(SqlStates.DATETIME_FIELD_OVERFLOW, text + "; years run from 1 to 9999");
         }
         if (inner.contains("TABLESAMPLE percentage")) {
             return new Translated(SqlStates.INVALID_PARAMETER_VALUE, text);

@@ -155,7 +155,49 @@ class OracleQueriesTest {
                 "SELECT x.k, x.c FROM (SELECT k, COUNT(*) AS c FROM t1 GROUP BY k) x JOIN t2 ON x.k = t2.k",
                 "SELECT k FROM t1 UNION SELECT k FROM t2",
                 "SELECT k FROM t1 UNION ALL SELECT k FROM t2",
-                "SELECT id, ROW_NUMBER() OVER (PARTITION BY k ORDER BY id) FROM t1");
+                "SELECT id, ROW_NUMBER() OVER (PARTITION BY k ORDER BY id) FROM t1",
+                // Regressions (issue 15): a row value under DISTINCT counts its fields, NULLs included
+                "SELECT COUNT(DISTINCT (k, v % 10)) FROM t1",
+                "SELECT k % 5, COUNT(DISTINCT (s, flag)), COUNT(DISTINCT (k, dt)) FROM t1 GROUP BY k % 5",
+                // moments accumulate in DOUBLE: products of integer sums overflowed BIGINT, quotients truncated
+                "SELECT COVAR_SAMP(k, v), COVAR_POP(id, k), VAR_SAMP(v), VAR_POP(k), STDDEV_SAMP(v), STDDEV_POP(id) "
+                        + "FROM t1",
+                "SELECT k % 3, COVAR_SAMP(id, v), COVAR_POP(k, id), STDDEV_SAMP(p) FROM t1 GROUP BY k % 3",
+                // arithmetic with a NULL literal is NULL
+                "SELECT id, v + NULL, 37 / CAST(NULL AS INTEGER), k * CAST(NULL AS DECIMAL(5, 2)) FROM t1",
+                "SELECT COUNT(*) FROM t1 WHERE k > NULL + 1 OR v = v + NULL",
+                // UTF-8 literals, the largest BIGINT literal
+                "SELECT id, 'Zürich ✓ 東京', s || ' ✓' FROM t1 WHERE s = 'épsilon'",
+                "SELECT id, 9223372036854775807 - v FROM t1 WHERE v < 9223372036854775807 AND v >= 0 AND id < 50",
+                // a quotient with a DECIMAL operand is a DOUBLE (DuckDB's rule), not a DECIMAL cut to 6 places
+                "SELECT SUM(p * k) / SUM(p * 1.0), SUM(p) / COUNT(*), AVG(p) FROM t1",
+                "SELECT id, p / 3, p / k, k / p FROM t1 WHERE k <> 0 AND p <> 0",
+                // IN and NOT IN over many constants: one sorted-list lookup per row
+                "SELECT id FROM t1 WHERE k IN (" + constants(40, 3) + ") OR v IN (" + constants(30, 1) + ")",
+                "SELECT id, s FROM t1 WHERE k NOT IN (" + constants(25, 2) + ") AND s NOT IN ('alpha', 'beta', 'gamma',"
+                        + " 'delta', 'zeta', 'eta', 'theta', 'x', 'y')",
+                "SELECT id FROM t1 WHERE dt IN (" + dates(20) + ")",
+                // an OR of ANDs that share the join key is a hash join with a residual filter
+                "SELECT t1.id, t2.name FROM t1, t2 WHERE (t1.k = t2.k AND t2.w < 300 AND t1.v > 0) "
+                        + "OR (t2.k = t1.k AND t2.w > 700) OR (t1.k = t2.k AND t1.s = 'beta')");
+    }
+
+    /** {@code n} integer constants, {@code step} apart. */
+    private static String constants(int n, int step) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(String.valueOf(i * step));
+        }
+        return String.join(", ", out);
+    }
+
+    /** {@code n} DATE literals a week apart in t1's range. */
+    private static String dates(int n) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add("DATE '" + LocalDate.of(1993, 1, 1).plusDays(7L * i) + "'");
+        }
+        return String.join(", ", out);
     }
 
     static Stream<String> ordered() {

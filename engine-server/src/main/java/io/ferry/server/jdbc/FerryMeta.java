@@ -59,6 +59,8 @@ final class FerryMeta extends JdbcMeta {
     /** The warnings of each statement's last execution, by {@link #key}, while it has any. */
     private final Map<String, List<String>> warnings = new ConcurrentHashMap<>();
 
+    private final StatementThreads threads = new StatementThreads();
+
     FerryMeta(String embeddedUrl) throws SQLException {
         super(embeddedUrl, cacheSettings());
     }
@@ -87,6 +89,7 @@ final class FerryMeta extends JdbcMeta {
         }
         getStatementCache().invalidateAll();
         getConnectionCache().invalidateAll();
+        threads.close();
     }
 
     /**
@@ -100,7 +103,8 @@ final class FerryMeta extends JdbcMeta {
             return false;
         }
         try {
-            if (statement instanceof AvaticaStatement embedded) {
+            if (statement.isWrapperFor(AvaticaStatement.class)) {
+                AvaticaStatement embedded = statement.unwrap(AvaticaStatement.class);
                 // Not cancel(): it is synchronized, and a running PreparedStatement holds the statement's lock
                 // until its query ends. The flag is what the running query checks.
                 ((AtomicBoolean) CANCEL_FLAG.get(embedded)).set(true);
@@ -173,10 +177,11 @@ final class FerryMeta extends JdbcMeta {
             return; // super reports the missing statement
         }
         try {
-            if (EMBEDDED_STATEMENT.get(info) instanceof AvaticaStatement embedded) {
-                ((AtomicBoolean) CANCEL_FLAG.get(embedded)).set(false);
+            java.sql.Statement statement = (java.sql.Statement) EMBEDDED_STATEMENT.get(info);
+            if (statement.isWrapperFor(AvaticaStatement.class)) {
+                ((AtomicBoolean) CANCEL_FLAG.get(statement.unwrap(AvaticaStatement.class))).set(false);
             }
-        } catch (IllegalAccessException e) {
+        } catch (IllegalAccessException | SQLException e) {
             throw new IllegalStateException("cannot reach a statement's cancel flag", e);
         }
     }
@@ -197,6 +202,12 @@ final class FerryMeta extends JdbcMeta {
     }
 
     // ---- connections -------------------------------------------------------------------------------------
+
+    /** The embedded connection, with results in the proleptic Gregorian calendar ({@link ProlepticDates}). */
+    @Override
+    protected Connection createConnection(String url, Properties info) throws SQLException {
+        return ProlepticDates.wrap(super.createConnection(url, info));
+    }
 
     @Override
     public void openConnection(ConnectionHandle ch, Map<String, String> info) {
@@ -278,7 +289,7 @@ final class FerryMeta extends JdbcMeta {
     @Override
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         try {
-            return super.prepare(ch, sql, maxRowCount);
+            return threads.run(() -> super.prepare(ch, sql, maxRowCount));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -288,10 +299,29 @@ final class FerryMeta extends JdbcMeta {
     public ExecuteResult prepareAndExecute(StatementHandle h, String sql, long maxRowCount, int maxRowsInFirstFrame,
             PrepareCallback callback) throws NoSuchStatementException {
         try {
-            return collectingWarnings(h, () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame,
-                    callback));
+            checkPlainStatement(sql);
+            return threads.run(() -> collectingWarnings(h, () -> super.prepareAndExecute(h, sql, maxRowCount,
+                    maxRowsInFirstFrame, callback)));
         } catch (RuntimeException | Error e) {
             throw translated(e);
+        }
+    }
+
+    /**
+     * A statement run without preparing it must be one, with no parameter markers: Calcite would bind a missing
+     * parameter as NULL and answer as if nothing were wrong.
+     */
+    private static void checkPlainStatement(String sql) {
+        StatementText text = StatementText.of(sql);
+        if (text.isEmpty()) {
+            throw new AvaticaRuntimeException("empty statement: there is no SQL to run; send a statement such as "
+                    + "SELECT 1", NO_ERROR_CODE, SqlStates.SYNTAX_ERROR, AvaticaSeverity.ERROR);
+        }
+        if (text.parameterMarkers() > 0) {
+            throw new AvaticaRuntimeException("the statement has " + text.parameterMarkers() + " parameter marker(s) "
+                    + "(?) and no values for them: run it as a PreparedStatement and set each parameter, or write the"
+                    + " values into the SQL", NO_ERROR_CODE, SqlStates.WRONG_NUMBER_OF_PARAMETERS,
+                    AvaticaSeverity.ERROR);
         }
     }
 
@@ -299,7 +329,10 @@ final class FerryMeta extends JdbcMeta {
     public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h, List<String> sqlCommands)
             throws NoSuchStatementException {
         try {
-            return super.prepareAndExecuteBatch(h, sqlCommands);
+            for (String sql : sqlCommands) {
+                checkPlainStatement(sql);
+            }
+            return threads.run(() -> super.prepareAndExecuteBatch(h, sqlCommands));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -310,7 +343,7 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return collectingWarnings(h, () -> super.execute(h, parameterValues, maxRowCount));
+            return threads.run(() -> collectingWarnings(h, () -> super.execute(h, parameterValues, maxRowCount)));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -321,7 +354,8 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return collectingWarnings(h, () -> super.execute(h, parameterValues, maxRowsInFirstFrame));
+            return threads.run(() -> collectingWarnings(h, () -> super.execute(h, parameterValues,
+                    maxRowsInFirstFrame)));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -332,7 +366,7 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return super.executeBatch(h, parameterValues);
+            return threads.run(() -> super.executeBatch(h, parameterValues));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -342,7 +376,7 @@ final class FerryMeta extends JdbcMeta {
     public ExecuteBatchResult executeBatchProtobuf(StatementHandle h, List<Requests.UpdateBatch> parameterValues)
             throws NoSuchStatementException {
         try {
-            return super.executeBatchProtobuf(h, parameterValues);
+            return threads.run(() -> super.executeBatchProtobuf(h, parameterValues));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -352,9 +386,27 @@ final class FerryMeta extends JdbcMeta {
     public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
             throws NoSuchStatementException, MissingResultsException {
         try {
-            return super.fetch(h, offset, fetchMaxRowCount);
+            return threads.run(() -> {
+                try {
+                    return super.fetch(h, offset, fetchMaxRowCount);
+                } catch (MissingResultsException e) {
+                    throw new MissingResults(e);
+                }
+            });
+        } catch (MissingResults e) {
+            throw e.missing;
         } catch (RuntimeException | Error e) {
             throw translated(e);
+        }
+    }
+
+    /** Carries a fetch's checked MissingResultsException off the statement thread. */
+    private static final class MissingResults extends RuntimeException {
+        final MissingResultsException missing;
+
+        MissingResults(MissingResultsException missing) {
+            super(missing);
+            this.missing = missing;
         }
     }
 
@@ -468,7 +520,8 @@ final class FerryMeta extends JdbcMeta {
      * since the client only sees a sentence.
      */
     static RuntimeException translated(Throwable e) {
-        if (e instanceof VirtualMachineError vm && !(vm instanceof OutOfMemoryError)) {
+        if (e instanceof VirtualMachineError vm && !(vm instanceof OutOfMemoryError)
+                && !(vm instanceof StackOverflowError)) {
             throw vm;
         }
         if (e instanceof NoSuchConnectionException || e instanceof AvaticaRuntimeException) {

@@ -78,10 +78,26 @@ class ErrorsOverJdbcTest {
                         + "SYSTEM(50) ON x.a = y.a", "0A000", "one sampled table"),
                 Arguments.of("SELECT APPROX_COUNT(*) FROM (SELECT n, COUNT(*) FROM t TABLESAMPLE BERNOULLI(50) "
                         + "GROUP BY n)", "0A000", "below a subquery"),
-                Arguments.of("SELECT APPROX_AVG(DISTINCT a) FROM t", "0A000", "DISTINCT"));
+                Arguments.of("SELECT APPROX_AVG(DISTINCT a) FROM t", "0A000", "DISTINCT"),
+                Arguments.of("SELECT ?", "07001", "PreparedStatement"),
+                Arguments.of("SELECT a FROM t WHERE a = ?", "07001", "parameter"),
+                Arguments.of("", "42601", "empty statement"),
+                Arguments.of("  ; -- nothing here", "42601", "empty statement"),
+                Arguments.of("DROP VIEW nosuch", "0A000", "DROP VIEW"),
+                Arguments.of("SELECT 1 AS select", "42601", "quote it"),
+                Arguments.of("CREATE TABLE t2 (a INT, a INT)", "42701", "twice"),
+                Arguments.of("SELECT DATE '99999-01-01'", "22008", "9999"),
+                Arguments.of("SELECT * FROM t LIMIT 999999999999999999999999999999", "22003", "out of range"),
+                Arguments.of("CREATE TABLE sys.x (a INT)", "0A000", "system tables"),
+                Arguments.of("DROP TABLE sys.nodes", "0A000", "system tables"),
+                Arguments.of("CREATE TABLE nope.x (a INT)", "3F000", "nope"));
     }
 
-    @ParameterizedTest(name = "{0}")
+    /** A Java class name in a message means an internal detail leaked to the user. */
+    private static final java.util.regex.Pattern CLASS_NAME =
+            java.util.regex.Pattern.compile("\\b(?:java|javax|org|com|io)\\.[a-z]+\\.[\\w.$]*[A-Z]");
+
+    @ParameterizedTest(name = "[{index}] {0}")
     @MethodSource("badStatements")
     void failsWithSqlState(String sql, String state, String mentions) throws SQLException {
         SQLException e = assertThrows(SQLException.class, () -> {
@@ -95,6 +111,7 @@ class ErrorsOverJdbcTest {
                 sql + " gave SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
         assertTrue(e.getMessage().toLowerCase().contains(mentions.toLowerCase()),
                 "message should mention '" + mentions + "': " + e.getMessage());
+        assertFalse(CLASS_NAME.matcher(e.getMessage()).find(), "message names a Java class: " + e.getMessage());
         assertServerStillAnswers();
     }
 
@@ -105,7 +122,8 @@ class ErrorsOverJdbcTest {
                 Arguments.of("INSERT INTO t VALUES (4, 3000000000, 'z', NULL)", "22003"),
                 Arguments.of("INSERT INTO t VALUES (4, 1, 'z', DATE '2020-02-30')", "22007"),
                 Arguments.of("INSERT INTO t (a, n) SELECT a, CAST(a AS INTEGER) / 0 FROM t", "22012"),
-                Arguments.of("INSERT INTO nowhere VALUES (1)", "42P01"));
+                Arguments.of("INSERT INTO nowhere VALUES (1)", "42P01"),
+                Arguments.of("INSERT INTO t VALUES (4, 1, 'z', NULL, 5)", "42601"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -132,6 +150,41 @@ class ErrorsOverJdbcTest {
             s.execute("DROP TABLE IF EXISTS nope");
         }
         assertEquals(3, count("t"));
+    }
+
+    /**
+     * Statements nested deeper than a request thread's stack can plan run on the server's deep-stack statement
+     * threads; each answers as its flat equivalent does.
+     */
+    @Test
+    void deeplyNestedStatementsAnswer() throws SQLException {
+        assertEquals(answer("SELECT COUNT(*) FROM t WHERE a > 1"),
+                answer("SELECT COUNT(*) FROM t WHERE " + "NOT ".repeat(3000) + "(a > 1)"));
+        String nested = "SELECT a FROM t";
+        for (int i = 0; i < 500; i++) {
+            nested = "SELECT * FROM (" + nested + ") q" + i;
+        }
+        assertEquals(answer("SELECT COUNT(*) FROM t"), answer("SELECT COUNT(*) FROM (" + nested + ") q"));
+        assertEquals(answer("SELECT SUM(CASE WHEN a > 1 THEN 1 ELSE 0 END) FROM t"), answer("SELECT SUM("
+                + "CASE WHEN a > 1 THEN ".repeat(200) + "1" + " ELSE 0 END".repeat(200) + ") FROM t"));
+        // deeper CASE nesting is refused with the limit rather than planned for half a minute
+        SQLException tooDeep = assertThrows(SQLException.class, () -> answer("SELECT SUM("
+                + "CASE WHEN a > 1 THEN ".repeat(1000) + "1" + " ELSE 0 END".repeat(1000) + ") FROM t"));
+        assertEquals("54001", tooDeep.getSQLState(), tooDeep.getMessage());
+        assertTrue(tooDeep.getMessage().contains("256"), tooDeep.getMessage());
+        StringBuilder ors = new StringBuilder("SELECT COUNT(*) FROM r WHERE a = -1");
+        for (int i = 0; i < 5000; i++) {
+            ors.append(" OR a = ").append(i * 7);
+        }
+        assertEquals(answer("SELECT COUNT(*) FROM r WHERE a >= 0 AND a < 35000 AND MOD(a, 7) = 0"),
+                answer(ors.toString()));
+    }
+
+    private String answer(String sql) throws SQLException {
+        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next(), sql);
+            return rs.getString(1);
+        }
     }
 
     private void assertServerStillAnswers() throws SQLException {

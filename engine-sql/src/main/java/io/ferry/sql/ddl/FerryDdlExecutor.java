@@ -36,6 +36,7 @@ import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.schema.FerrySchema;
+import io.ferry.sql.schema.SystemSchema;
 import io.ferry.sql.schema.TableInserter;
 
 /** Runs CREATE TABLE [AS], DROP TABLE and SET/RESET against the engine's catalog. Calcite dispatches here by method signature. */
@@ -71,13 +72,13 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
     }
 
     public void execute(SqlDropTable drop, CalcitePrepare.Context context) {
-        engine(context).catalog().drop(drop.name.names.get(drop.name.names.size() - 1), drop.ifExists);
+        engine(context).catalog().drop(tableName(drop.name), drop.ifExists);
     }
 
     public void execute(SqlCreateTable create, CalcitePrepare.Context context) {
         FerryEngine engine = engine(context);
         Catalog catalog = engine.catalog();
-        String name = create.name.names.get(create.name.names.size() - 1);
+        String name = tableName(create.name);
         if (create.ifNotExists && catalog.get(name) != null) {
             return;
         }
@@ -89,6 +90,27 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             return;
         }
         createAs(engine, name, create);
+    }
+
+    /**
+     * The table a DDL statement names: user tables live in schema {@value FerrySchema#NAME}, which is also the
+     * default; {@code sys} holds Ferry's own read-only tables, and there are no other schemas.
+     */
+    private static String tableName(SqlIdentifier id) {
+        if (id.names.size() > 1) {
+            String schema = id.names.get(id.names.size() - 2);
+            if (SystemSchema.NAME.equalsIgnoreCase(schema)) {
+                throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "schema " + SystemSchema.NAME
+                        + " holds Ferry's system tables, which cannot be created or dropped; create tables in schema "
+                        + FerrySchema.NAME + " (the default)");
+            }
+            if (!FerrySchema.NAME.equalsIgnoreCase(schema) || id.names.size() > 2) {
+                throw new FerryException(SqlStates.INVALID_SCHEMA_NAME, "schema '" + String.join(".",
+                        id.names.subList(0, id.names.size() - 1)) + "' does not exist; tables live in schema "
+                        + FerrySchema.NAME + " (the default)");
+            }
+        }
+        return id.names.get(id.names.size() - 1);
     }
 
     private static List<Column> columns(SqlCreateTable create) {
@@ -103,7 +125,12 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             }
             boolean nullable = d.strategy != ColumnStrategy.NOT_NULLABLE
                     && !Boolean.FALSE.equals(d.dataType.getNullable());
-            columns.add(new Column(Catalog.normalize(d.name.getSimple()), type(d), nullable));
+            String name = Catalog.normalize(d.name.getSimple());
+            if (columns.stream().anyMatch(c -> c.name().equals(name))) {
+                throw new FerryException(SqlStates.DUPLICATE_COLUMN, "column '" + name + "' is declared twice in "
+                        + "CREATE TABLE " + tableName(create.name) + "; give each column its own name");
+            }
+            columns.add(new Column(name, type(d), nullable));
         }
         return columns;
     }

@@ -1,6 +1,7 @@
 package io.ferry.sql.jdbc;
 
 import java.lang.reflect.Type;
+import java.math.BigDecimal;
 import java.util.function.UnaryOperator;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -14,6 +15,14 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.fun.SqlCase;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
@@ -38,9 +47,12 @@ import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
 
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.rel.FerryRules;
+import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.schema.FerrySchema;
 
 /**
@@ -55,7 +67,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         // have become joins. Prepare consults this hook before falling back to the standard program.
         Hook.PROGRAM.add((Consumer<Holder<Program>>) holder -> {
             if (holder.get() == null) {
-                holder.set(Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), joinOrder(),
+                holder.set(Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                        LogicalRewrites.program(), joinOrder(),
                         Programs.standard()));
             }
         });
@@ -119,7 +132,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 SqlOperatorTable operators = SqlOperatorTables.chain(
                         config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()),
                         FerryOperatorTable.instance(), reader);
-                return new CalciteSqlValidator(operators, (CalciteCatalogReader) reader, javaTypes,
+                return new FerryValidator(operators, (CalciteCatalogReader) reader, javaTypes,
                         configTransform.apply(SqlValidator.Config.DEFAULT
                                 .withLenientOperatorLookup(config.lenientOperatorLookup())
                                 .withConformance(config.conformance())
@@ -139,5 +152,71 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         // EnumerableValues trips over DECIMAL literals in nullable DOUBLE columns; Ferry's VALUES converts them.
         planner.removeRule(EnumerableRules.ENUMERABLE_VALUES_RULE);
         return planner;
+    }
+
+    /** Planning 256 nested CASE levels takes about half a second, 500 levels 3.5 s, 1000 levels 32 s. */
+    static final int MAX_CASE_DEPTH = 256;
+
+    /** How deep CASE expressions nest in {@code node}. */
+    static int caseDepth(SqlNode node) {
+        if (!(node instanceof SqlCall call)) {
+            return node instanceof SqlNodeList list ? list.stream().mapToInt(FerryPrepare::caseDepth).max().orElse(0)
+                    : 0;
+        }
+        int inner = 0;
+        for (SqlNode operand : call.getOperandList()) {
+            if (operand != null) {
+                inner = Math.max(inner, caseDepth(operand));
+            }
+        }
+        return inner + (call instanceof SqlCase ? 1 : 0);
+    }
+
+    /** Calcite's validator, with the literal and complexity rules Ferry needs. */
+    private static final class FerryValidator extends CalciteSqlValidator {
+        FerryValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types,
+                SqlValidator.Config config) {
+            super(operators, reader, types, config);
+        }
+
+        /**
+         * An integer literal that fits a BIGINT is a BIGINT ({@code SqlNumericLiteral} types it so), even with 19
+         * digits: Calcite checks every exact literal against the largest DECIMAL precision (18 here) and refused
+         * {@code 9223372036854775807}.
+         */
+        @Override
+        public void validateLiteral(SqlLiteral literal) {
+            if (literal instanceof SqlNumericLiteral n && n.isExact() && n.getValueAs(BigDecimal.class).scale() == 0
+                    && n.getValueAs(BigDecimal.class).unscaledValue().bitLength() < 64) {
+                return;
+            }
+            super.validateLiteral(literal);
+        }
+
+        @Override
+        public SqlNode validate(SqlNode topNode) {
+            int depth = caseDepth(topNode);
+            if (depth > MAX_CASE_DEPTH) {
+                throw new FerryException(SqlStates.STATEMENT_TOO_COMPLEX, "statement too complex: CASE expressions "
+                        + "nest " + depth + " deep, and Ferry plans at most " + MAX_CASE_DEPTH + " nested CASE levels"
+                        + " (Calcite's simplifier takes time cubic in the depth); write nested CASEs as one CASE with "
+                        + "more WHEN branches");
+            }
+            return super.validate(topNode);
+        }
+
+        /** Calcite indexes past the target's columns when an INSERT supplies more values than the table has. */
+        @Override
+        protected RelDataType getLogicalTargetRowType(RelDataType targetRowType, SqlInsert insert) {
+            RelDataType sourceRowType = getValidatedNodeTypeIfKnown(insert.getSource());
+            int targets = insert.getTargetColumnList() == null ? targetRowType.getFieldCount()
+                    : insert.getTargetColumnList().size();
+            if (sourceRowType != null && sourceRowType.getFieldCount() > targets) {
+                throw new FerryException(SqlStates.SYNTAX_ERROR, "INSERT has more values (" + sourceRowType
+                        .getFieldCount() + ") than target columns (" + targets + "); name the columns to fill, as in"
+                        + " INSERT INTO t (a, b) VALUES …, or drop the extra values");
+            }
+            return super.getLogicalTargetRowType(targetRowType, insert);
+        }
     }
 }

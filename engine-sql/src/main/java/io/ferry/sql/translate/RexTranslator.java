@@ -3,6 +3,7 @@ package io.ferry.sql.translate;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexBuilder;
@@ -10,9 +11,13 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.Sarg;
+
+import com.google.common.collect.Range;
 
 import io.ferry.core.expr.Call;
 import io.ferry.core.expr.Expr;
@@ -94,7 +99,8 @@ public final class RexTranslator {
     private Expr call(RexCall call) {
         SqlKind kind = call.getKind();
         if (kind == SqlKind.SEARCH) {
-            return translate(RexUtil.expandSearch(rexBuilder, null, call));
+            Expr in = pointList(call);
+            return in != null ? in : translate(RexUtil.expandSearch(rexBuilder, null, call));
         }
         FerryType type = type(call.getType());
         List<RexNode> ops = call.getOperands();
@@ -184,6 +190,38 @@ public final class RexTranslator {
             default -> throw new UnsupportedExpression(kind.toString());
         }
     }
+
+    /**
+     * {@code x IN (c1, …, cn)} and {@code x NOT IN (…)} with many constants, which Calcite writes as a search over
+     * points (or their complement): one sorted-list lookup per row instead of n comparisons ORed together (an IN of
+     * 5000 values over a million rows took 15 s as ORs). Null if the search is over ranges or a short list.
+     */
+    private Expr pointList(RexCall search) {
+        if (!(search.getOperands().get(1) instanceof RexLiteral literal)) {
+            return null;
+        }
+        Sarg<?> sarg = literal.getValueAs(Sarg.class);
+        boolean negated = sarg != null && !sarg.isPoints() && sarg.isComplementedPoints();
+        if (sarg == null || sarg.nullAs != RexUnknownAs.UNKNOWN || !(sarg.isPoints() || negated)) {
+            return null;
+        }
+        Set<? extends Range<?>> points = (negated ? sarg.rangeSet.complement() : sarg.rangeSet).asRanges();
+        if (points.size() < MIN_POINT_LIST) {
+            return null;
+        }
+        RexNode value = search.getOperands().get(0);
+        List<Expr> args = new ArrayList<>();
+        args.add(translate(value));
+        for (Range<?> point : points) {
+            args.add(cast(translate(rexBuilder.makeLiteral(point.lowerEndpoint(), value.getType(), false)),
+                    args.get(0).type()));
+        }
+        Expr in = new Call(Op.IN, args, FerryType.BOOLEAN);
+        return negated ? new Call(Op.NOT, List.of(in), FerryType.BOOLEAN) : in;
+    }
+
+    /** Below this many constants an IN stays a chain of comparisons. */
+    private static final int MIN_POINT_LIST = 8;
 
     private Expr function(RexCall call, FerryType type) {
         String name = call.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
