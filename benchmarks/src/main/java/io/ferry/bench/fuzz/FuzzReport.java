@@ -1,0 +1,135 @@
+package io.ferry.bench.fuzz;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Counts of outcomes per target and per construct family, and the shrunk findings, of one run. */
+public final class FuzzReport {
+    private final long seed;
+    private final Map<String, EnumMap<Outcome, Integer>> byTarget = new LinkedHashMap<>();
+    private final Map<Construct, EnumMap<Outcome, Integer>> byFamily = new EnumMap<>(Construct.class);
+    private final List<Finding> findings = new ArrayList<>();
+    private int queries;
+    private Duration elapsed = Duration.ZERO;
+    private Duration querying = Duration.ZERO;
+
+    FuzzReport(long seed) {
+        this.seed = seed;
+    }
+
+    void query() {
+        queries++;
+    }
+
+    void record(String target, Set<Construct> families, Outcome outcome) {
+        byTarget.computeIfAbsent(target, t -> new EnumMap<>(Outcome.class)).merge(outcome, 1, Integer::sum);
+        for (Construct c : families) {
+            byFamily.computeIfAbsent(c, f -> new EnumMap<>(Outcome.class)).merge(outcome, 1, Integer::sum);
+        }
+    }
+
+    void add(Finding f) {
+        findings.add(f);
+    }
+
+    /** Time spent running the queries, and in all (with shrinking). */
+    void elapsed(Duration queries, Duration all) {
+        querying = queries;
+        elapsed = all;
+    }
+
+    public int queries() {
+        return queries;
+    }
+
+    public Duration elapsed() {
+        return elapsed;
+    }
+
+    /** Runs with this outcome, over all targets. */
+    public int count(Outcome outcome) {
+        return byTarget.values().stream().mapToInt(m -> m.getOrDefault(outcome, 0)).sum();
+    }
+
+    public int count(String target, Outcome outcome) {
+        return byTarget.getOrDefault(target, new EnumMap<>(Outcome.class)).getOrDefault(outcome, 0);
+    }
+
+    public List<Finding> findings() {
+        return Collections.unmodifiableList(findings);
+    }
+
+    /** Whether any query gave a wrong answer or an internal error. */
+    public boolean failed() {
+        return count(Outcome.MISMATCH) + count(Outcome.INTERNAL_ERROR) > 0;
+    }
+
+    /** The console summary: a table of outcomes per target and per family, then one line per finding. */
+    public String summary() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("ferry fuzz --seed %d: %d queries in %.1f s, %.1f s with shrinking%n%n", seed,
+                queries, querying.toMillis() / 1000.0, elapsed.toMillis() / 1000.0));
+        sb.append(table("target", byTarget));
+        sb.append('\n');
+        Map<String, EnumMap<Outcome, Integer>> families = new LinkedHashMap<>();
+        byFamily.forEach((c, m) -> families.put(c.cliName(), m));
+        sb.append(table("family (runs using it)", families));
+        if (!findings.isEmpty()) {
+            sb.append(String.format("%n%d distinct failures (shrunk):%n", findings.size()));
+            for (int i = 0; i < findings.size(); i++) {
+                Finding f = findings.get(i);
+                sb.append(String.format("%n#%d %s on %s, seen %d time%s (first: query %d)%n  %s%n  Ferry:  %s%n"
+                        + "  DuckDB: %s%n", i + 1, f.shrunkVerdict().outcome().label(), f.where(), f.occurrences(),
+                        f.occurrences() == 1 ? "" : "s", f.index(), f.shrunk().sql(), f.shrunkVerdict().ferry()
+                                .describe(), f.shrunkVerdict().duck().describe()));
+                if (f.shrunkVerdict().outcome() == Outcome.MISMATCH) {
+                    sb.append("  ").append(f.shrunkVerdict().detail()).append('\n');
+                }
+            }
+        }
+        sb.append(failed() ? "\nFAILED: wrong answers or internal errors (above)\n" : "\nOK\n");
+        return sb.toString();
+    }
+
+    private static String table(String title, Map<String, EnumMap<Outcome, Integer>> rows) {
+        StringBuilder sb = new StringBuilder(String.format("%-24s", title));
+        for (Outcome o : Outcome.values()) {
+            sb.append(String.format(" %" + Math.max(8, o.label().length()) + "s", o.label()));
+        }
+        sb.append('\n');
+        rows.forEach((name, counts) -> {
+            sb.append(String.format("%-24s", name));
+            for (Outcome o : Outcome.values()) {
+                sb.append(String.format(" %" + Math.max(8, o.label().length()) + "d", counts.getOrDefault(o, 0)));
+            }
+            sb.append('\n');
+        });
+        return sb.toString();
+    }
+
+    /** report.md: the summary, then each finding with its original query and its regression test. */
+    public String markdown() {
+        StringBuilder sb = new StringBuilder("# Fuzz report\n\n```\n").append(summary()).append("```\n");
+        for (int i = 0; i < findings.size(); i++) {
+            Finding f = findings.get(i);
+            sb.append("\n## #").append(i + 1).append(' ').append(f.shrunkVerdict().outcome().label()).append(" on ")
+                    .append(f.where()).append("\n\n");
+            sb.append("Minimal query:\n\n```sql\n").append(f.shrunk().sql()).append("\n```\n\n");
+            sb.append("- Ferry: ").append(f.shrunkVerdict().ferry().describe()).append('\n');
+            sb.append("- DuckDB: ").append(f.shrunkVerdict().duck().describe()).append('\n');
+            if (!f.shrunkVerdict().detail().isEmpty()) {
+                sb.append("- Difference: ").append(f.shrunkVerdict().detail()).append('\n');
+            }
+            sb.append("- Seen ").append(f.occurrences()).append(" time(s); data: ").append(f.dataNote()).append('\n');
+            sb.append("\nAs generated (query ").append(f.index()).append("):\n\n```sql\n").append(f.query().sql())
+                    .append("\n```\n\nRegression test:\n\n```java\n").append(f.repro()).append("```\n");
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,246 @@
+package io.ferry.bench.fuzz;
+
+import static java.util.Objects.requireNonNull;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+import java.util.function.Predicate;
+
+/**
+ * The differential fuzzer: loads one random {@link Dataset} into DuckDB and into Ferry (local mode, and optionally
+ * a two-worker cluster), runs random queries on all of them, classifies each Ferry answer against DuckDB's, and
+ * shrinks what fails — first the query, then, in a scratch local engine, the rows — into a regression test.
+ */
+public final class Fuzzer implements AutoCloseable {
+    /**
+     * @param cluster     also start a two-worker cluster
+     * @param alternate   with a cluster, run each query on one Ferry in turn (local, cluster, local, ...) instead of
+     *                    on both: twice the queries in the same time, for a time-boxed test
+     * @param scale       row counts relative to the default (about 850 rows over up to four tables)
+     * @param maxShrinks  distinct failures to shrink; later ones of the same kind are only counted
+     * @param shrinkTries candidate queries (and row subsets) tried per shrink
+     */
+    public record Options(long seed, int queries, boolean cluster, boolean alternate, Constructs constructs,
+            Duration timeout, double scale, int maxShrinks, int shrinkTries) {
+        public Options {
+            requireNonNull(constructs, "constructs is null");
+            requireNonNull(timeout, "timeout is null");
+        }
+
+        public static Options defaults(long seed, int queries) {
+            return new Options(seed, queries, false, false, Constructs.ALL, Duration.ofSeconds(20), 1.0, 25, 250);
+        }
+
+        public Options withCluster(boolean on, boolean alternating) {
+            return new Options(seed, queries, on, alternating, constructs, timeout, scale, maxShrinks, shrinkTries);
+        }
+
+        public Options withConstructs(Constructs c) {
+            return new Options(seed, queries, cluster, alternate, c, timeout, scale, maxShrinks, shrinkTries);
+        }
+
+        public Options withTimeout(Duration t) {
+            return new Options(seed, queries, cluster, alternate, constructs, t, scale, maxShrinks, shrinkTries);
+        }
+
+        public Options withShrinking(int shrinks, int tries) {
+            return new Options(seed, queries, cluster, alternate, constructs, timeout, scale, shrinks, tries);
+        }
+
+        public Options withScale(double s) {
+            return new Options(seed, queries, cluster, alternate, constructs, timeout, s, maxShrinks, shrinkTries);
+        }
+    }
+
+    /** A failing run before shrinking. */
+    private record Failure(int index, Query query, FerryTarget target, String shipping, Verdict verdict) {
+    }
+
+    private final Options options;
+    private final Dataset data;
+    private final QueryGenerator generator;
+    private final Execution execution;
+    private final List<AutoCloseable> closing = new ArrayList<>();
+    private final Connection duck;
+    private final List<FerryTarget> targets = new ArrayList<>();
+
+    private Fuzzer(Options options) throws SQLException {
+        this.options = options;
+        this.data = Dataset.generate(options.seed(), options.scale());
+        this.generator = new QueryGenerator(data, options.constructs());
+        this.execution = new Execution(options.timeout());
+        closing.add(execution);
+        this.duck = DriverManager.getConnection("jdbc:duckdb:");
+        closing.add(duck);
+    }
+
+    /** Generates the dataset and loads it into DuckDB, Ferry local mode and (with options.cluster) a cluster. */
+    public static Fuzzer start(Options options) throws SQLException {
+        Fuzzer f = new Fuzzer(options);
+        try {
+            f.load(f.duck, "DuckDB");
+            f.targets.add(f.started(FerryTarget.local()));
+            if (options.cluster()) {
+                f.targets.add(f.started(FerryTarget.cluster()));
+            }
+            for (FerryTarget t : f.targets) {
+                f.load(t.connection(), "Ferry " + t.name());
+            }
+            return f;
+        } catch (SQLException | RuntimeException e) {
+            f.close();
+            throw e;
+        }
+    }
+
+    private FerryTarget started(FerryTarget t) {
+        closing.add(0, t);
+        return t;
+    }
+
+    private void load(Connection c, String who) throws SQLException {
+        for (LoadStatement s : data.load()) {
+            try {
+                s.run(c);
+            } catch (SQLException e) {
+                throw new SQLException(who + " could not load the generated data (" + e.getMessage() + "): "
+                        + s.sql().substring(0, Math.min(300, s.sql().length())), e.getSQLState(), e);
+            }
+        }
+    }
+
+    /** The seed of query {@code index}: each query can be regenerated alone. */
+    static long querySeed(long seed, int index) {
+        return seed * 0x9E3779B97F4A7C15L + index;
+    }
+
+    /** Runs every query on every target, then shrinks the failures; {@code progress} hears of each query done. */
+    public FuzzReport run(IntConsumer progress) throws SQLException {
+        long start = System.nanoTime();
+        FuzzReport report = new FuzzReport(options.seed());
+        List<Failure> failures = new ArrayList<>();
+        for (int i = 0; i < options.queries(); i++) {
+            Query q = generator.generate(querySeed(options.seed(), i));
+            String sql = q.sql();
+            Result expected = execution.duck(duck, sql);
+            report.query();
+            List<FerryTarget> on = options.alternate() ? List.of(targets.get(i % targets.size())) : targets;
+            int turn = options.alternate() ? i / targets.size() : i;
+            for (FerryTarget t : on) {
+                String shipping = t.clustered() ? FerryTarget.SHIPPING.get(turn % FerryTarget.SHIPPING.size()) : null;
+                Verdict v = verdict(t, shipping, q, expected);
+                report.record(t.name(), q.families(), v.outcome());
+                if (v.outcome().failure()) {
+                    failures.add(new Failure(i, q, t, shipping, v));
+                }
+            }
+            progress.accept(i + 1);
+        }
+        Duration querying = Duration.ofNanos(System.nanoTime() - start);
+        shrinkAll(failures, report);
+        report.elapsed(querying, Duration.ofNanos(System.nanoTime() - start));
+        return report;
+    }
+
+    private Verdict verdict(FerryTarget t, String shipping, Query q, Result expected) throws SQLException {
+        if (shipping != null) {
+            t.shipping(shipping);
+        }
+        return Verdict.of(expected, execution.ferry(t.connection(), q.sql()), q.ordered());
+    }
+
+    /**
+     * Shrinks up to maxShrinks failures. Internal errors with the same signature are one failure (only the first
+     * is shrunk); mismatches cannot be told apart before shrinking, so each is shrunk, and failures that shrink to
+     * the same query on the same target are merged.
+     */
+    private void shrinkAll(List<Failure> failures, FuzzReport report) throws SQLException {
+        Map<String, Finding> found = new LinkedHashMap<>();
+        Map<String, String> bySignature = new LinkedHashMap<>();
+        int shrunk = 0;
+        for (Failure f : failures) {
+            String signature = f.target().name() + " " + f.verdict().signature();
+            if (f.verdict().outcome() == Outcome.INTERNAL_ERROR && bySignature.containsKey(signature)) {
+                String key = bySignature.get(signature);
+                found.put(key, found.get(key).seen(1));
+                continue;
+            }
+            if (shrunk >= options.maxShrinks()) {
+                String key = "unshrunk " + f.index() + " " + f.target().name();
+                found.put(key, finding(f, f.query(), f.verdict(), data.tables(), "not shrunk (over --max-shrinks)"));
+                continue;
+            }
+            shrunk++;
+            Finding finding = shrink(f);
+            String key = f.target().name() + " " + finding.shrunk().sql();
+            found.merge(key, finding, (a, b) -> a.seen(b.occurrences()));
+            bySignature.putIfAbsent(signature, key);
+        }
+        found.values().forEach(report::add);
+    }
+
+    private Finding shrink(Failure f) throws SQLException {
+        Predicate<Query> reproduces = candidate -> {
+            try {
+                Result expected = execution.duck(duck, candidate.sql());
+                return same(f.verdict(), verdict(f.target(), f.shipping(), candidate, expected));
+            } catch (SQLException e) {
+                return false;
+            }
+        };
+        Query small = new Shrinker(reproduces, options.shrinkTries()).shrink(f.query());
+        Verdict smallVerdict = verdict(f.target(), f.shipping(), small, execution.duck(duck, small.sql()));
+        List<TableDef> read = small.tableNames().stream().map(data::table).toList();
+        RowShrinker.Reduced reduced = new RowShrinker(execution, small, v -> same(f.verdict(), v))
+                .shrink(read, options.shrinkTries());
+        return finding(f, small, reduced.verdict() != null ? reduced.verdict() : smallVerdict, reduced.tables(),
+                reduced.note());
+    }
+
+    private static boolean same(Verdict original, Verdict candidate) {
+        return candidate.outcome() == original.outcome() && (original.outcome() != Outcome.INTERNAL_ERROR
+                || candidate.signature().equals(original.signature()));
+    }
+
+    private Finding finding(Failure f, Query small, Verdict v, List<TableDef> tables, String dataNote) {
+        String name = "fuzzSeed" + Long.toString(options.seed()).replace('-', 'm') + "Query" + f.index()
+                + (f.target().clustered() ? "Cluster" : "");
+        String comment = "Found by bin/ferry fuzz --seed " + options.seed() + " (query " + f.index() + ", "
+                + f.target().name() + (f.shipping() == null ? "" : ", shipping = '" + f.shipping() + "'") + "): "
+                + v.outcome().label() + ".\nFerry:  " + v.ferry().describe() + "\nDuckDB: " + v.duck().describe()
+                + (v.detail().isEmpty() || v.outcome() != Outcome.MISMATCH ? "" : "\n" + v.detail())
+                + "\nData: " + dataNote + ".";
+        return new Finding(f.index(), f.target().name(), f.shipping(), f.query(), f.verdict(), small, v, tables,
+                dataNote, 1, ReproWriter.junit(name, comment, tables, small));
+    }
+
+    /** Closes the cluster, local engine and DuckDB; an engine that leaked Arrow memory throws here. */
+    @Override
+    public void close() throws SQLException {
+        Exception first = null;
+        for (AutoCloseable a : closing) {
+            try {
+                a.close();
+            } catch (Exception e) {
+                first = first == null ? e : first;
+            }
+        }
+        closing.clear();
+        if (first instanceof SQLException s) {
+            throw s;
+        }
+        if (first instanceof RuntimeException r) {
+            throw r;
+        }
+        if (first != null) {
+            throw new SQLException(first);
+        }
+    }
+}

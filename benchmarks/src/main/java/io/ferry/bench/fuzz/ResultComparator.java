@@ -1,0 +1,200 @@
+package io.ferry.bench.fuzz;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Reads result sets into canonical values and compares two answers. Values become: exact numbers a BigDecimal
+ * (INTEGER, BIGINT, DuckDB's HUGEINT sums and every DECIMAL, compared with compareTo so that scales may differ),
+ * DOUBLE a Double with -0.0 folded into 0.0, DATE a LocalDate and TIMESTAMP a LocalDateTime parsed from the
+ * driver's string (java.sql.Date would shift dates before 1582 to the Julian calendar), booleans and strings as
+ * they are. Doubles match within a relative 1e-9 of the larger magnitude, or 1e-9 absolute below 1, since sums and
+ * averages may add in another order; a DOUBLE against an exact number is compared as doubles.
+ */
+public final class ResultComparator {
+    static final double TOLERANCE = 1e-9;
+    private static final MathContext SORT_DIGITS = new MathContext(10);
+
+    private ResultComparator() {
+    }
+
+    public static Result.Rows read(ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        int[] types = new int[n];
+        for (int i = 0; i < n; i++) {
+            types[i] = md.getColumnType(i + 1);
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        while (rs.next()) {
+            List<Object> row = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                row.add(canonical(rs, i + 1, types[i]));
+            }
+            rows.add(row);
+        }
+        return new Result.Rows(rows);
+    }
+
+    private static Object canonical(ResultSet rs, int i, int type) throws SQLException {
+        Object o = rs.getObject(i);
+        if (o == null) {
+            return null;
+        }
+        if (type == Types.DATE) {
+            return LocalDate.parse(rs.getString(i).substring(0, 10));
+        }
+        if (type == Types.TIMESTAMP || type == Types.TIMESTAMP_WITH_TIMEZONE) {
+            return LocalDateTime.parse(rs.getString(i).trim().replace(' ', 'T'));
+        }
+        return canonical(o);
+    }
+
+    /** The canonical form of a driver's value. */
+    static Object canonical(Object o) {
+        if (o instanceof Double || o instanceof Float) {
+            double d = ((Number) o).doubleValue();
+            return d == 0 ? 0.0 : d;
+        }
+        if (o instanceof Number) {
+            return new BigDecimal(o.toString());
+        }
+        if (o instanceof Boolean || o instanceof String || o instanceof LocalDate || o instanceof LocalDateTime) {
+            return o;
+        }
+        return o.toString();
+    }
+
+    /** Null when the answers agree, else a sentence saying where they differ. */
+    public static String difference(Result.Rows duck, Result.Rows ferry, boolean ordered) {
+        List<List<Object>> expected = new ArrayList<>(duck.rows());
+        List<List<Object>> actual = new ArrayList<>(ferry.rows());
+        int expectedColumns = expected.isEmpty() ? -1 : expected.get(0).size();
+        int actualColumns = actual.isEmpty() ? -1 : actual.get(0).size();
+        if (expectedColumns >= 0 && actualColumns >= 0 && expectedColumns != actualColumns) {
+            return "DuckDB gives " + expectedColumns + " columns, Ferry " + actualColumns;
+        }
+        if (ordered) {
+            for (int r = 0; r < Math.min(expected.size(), actual.size()); r++) {
+                if (!sameRow(expected.get(r), actual.get(r))) {
+                    return "row " + (r + 1) + " of " + expected.size() + " (ordered): DuckDB " + expected.get(r)
+                            + ", Ferry " + actual.get(r);
+                }
+            }
+            return expected.size() == actual.size() ? null
+                    : "DuckDB gives " + expected.size() + " rows, Ferry " + actual.size() + " (the first "
+                            + Math.min(expected.size(), actual.size()) + " agree)";
+        }
+        expected.sort(ROW_ORDER);
+        actual.sort(ROW_ORDER);
+        List<List<Object>> onlyDuck = new ArrayList<>();
+        List<List<Object>> onlyFerry = new ArrayList<>();
+        int e = 0;
+        int a = 0;
+        while (e < expected.size() || a < actual.size()) {
+            if (e < expected.size() && a < actual.size() && sameRow(expected.get(e), actual.get(a))) {
+                e++;
+                a++;
+            } else if (a >= actual.size() || e < expected.size()
+                    && ROW_ORDER.compare(expected.get(e), actual.get(a)) <= 0) {
+                onlyDuck.add(expected.get(e++));
+            } else {
+                onlyFerry.add(actual.get(a++));
+            }
+        }
+        if (onlyDuck.isEmpty() && onlyFerry.isEmpty()) {
+            return null;
+        }
+        return "DuckDB gives " + expected.size() + " rows, Ferry " + actual.size() + "; only DuckDB's: "
+                + sample(onlyDuck) + "; only Ferry's: " + sample(onlyFerry);
+    }
+
+    private static String sample(List<List<Object>> rows) {
+        return rows.size() + (rows.isEmpty() ? "" : " " + rows.subList(0, Math.min(3, rows.size()))
+                + (rows.size() > 3 ? " ..." : ""));
+    }
+
+    static boolean sameRow(List<Object> x, List<Object> y) {
+        if (x.size() != y.size()) {
+            return false;
+        }
+        for (int i = 0; i < x.size(); i++) {
+            if (!same(x.get(i), y.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean same(Object x, Object y) {
+        if (x == null || y == null) {
+            return x == y;
+        }
+        if (x instanceof BigDecimal a && y instanceof BigDecimal b) {
+            return a.compareTo(b) == 0;
+        }
+        if (x instanceof Number a && y instanceof Number b) {
+            return sameDouble(a.doubleValue(), b.doubleValue());
+        }
+        return x.equals(y);
+    }
+
+    static boolean sameDouble(double a, double b) {
+        if (a == b || Double.isNaN(a) && Double.isNaN(b)) {
+            return true;
+        }
+        if (Double.isInfinite(a) || Double.isInfinite(b)) {
+            return false;
+        }
+        return Math.abs(a - b) <= TOLERANCE * Math.max(1, Math.max(Math.abs(a), Math.abs(b)));
+    }
+
+    /**
+     * A total order of rows for comparing multisets: NULL first, numbers by value rounded to 10 digits (so that a
+     * DOUBLE and its near-equal counterpart sort alike), everything else by its natural order.
+     */
+    static final Comparator<List<Object>> ROW_ORDER = (x, y) -> {
+        for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
+            int c = compareValues(x.get(i), y.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(x.size(), y.size());
+    };
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compareValues(Object x, Object y) {
+        if (x == null || y == null) {
+            return x == null ? (y == null ? 0 : -1) : 1;
+        }
+        if (x instanceof Number a && y instanceof Number b) {
+            return sortKey(a).compareTo(sortKey(b));
+        }
+        if (x.getClass() == y.getClass() && x instanceof Comparable c) {
+            return c.compareTo(y);
+        }
+        return x.getClass().getName().compareTo(y.getClass().getName());
+    }
+
+    private static BigDecimal sortKey(Number n) {
+        double d = n.doubleValue();
+        if (n instanceof BigDecimal b) {
+            return b.round(SORT_DIGITS);
+        }
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            return BigDecimal.valueOf(d > 0 || Double.isNaN(d) ? Double.MAX_VALUE : -Double.MAX_VALUE)
+                    .multiply(BigDecimal.TEN);
+        }
+        return new BigDecimal(d).round(SORT_DIGITS);
+    }
+}

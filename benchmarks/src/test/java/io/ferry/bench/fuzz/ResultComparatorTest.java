@@ -1,0 +1,122 @@
+package io.ferry.bench.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+
+class ResultComparatorTest {
+    private static Result.Rows rows(Object[]... rows) {
+        return new Result.Rows(Arrays.stream(rows).map(Arrays::asList).toList());
+    }
+
+    private static Object n(Object driverValue) {
+        return ResultComparator.canonical(driverValue);
+    }
+
+    @Test
+    void exactNumbersCompareByValueWhateverTheirScaleOrJavaType() {
+        assertTrue(ResultComparator.same(n(new BigDecimal("1.50")), n(new BigDecimal("1.5"))));
+        assertTrue(ResultComparator.same(n(BigInteger.valueOf(42)), n(42L)));
+        assertTrue(ResultComparator.same(n(7), n(7L)));
+        assertFalse(ResultComparator.same(n(new BigDecimal("0.13")), n(new BigDecimal("0.12"))));
+        assertFalse(ResultComparator.same(n(new BigDecimal("1000000000000000001")), n(new BigDecimal("1e18"))));
+    }
+
+    @Test
+    void doublesMatchWithinARelativeTolerance() {
+        assertTrue(ResultComparator.same(n(1e10), n(1e10 * (1 + 5e-10))));
+        assertFalse(ResultComparator.same(n(1e10), n(1e10 * (1 + 5e-9))));
+        assertTrue(ResultComparator.same(n(0.1 + 0.2), n(0.3)));
+        assertFalse(ResultComparator.same(n(Double.POSITIVE_INFINITY), n(Double.MAX_VALUE)));
+        assertTrue(ResultComparator.same(n(Double.NaN), n(Double.NaN)));
+        // a DOUBLE against a DECIMAL compares as doubles
+        assertTrue(ResultComparator.same(n(61.478), n(new BigDecimal("61.478"))));
+    }
+
+    @Test
+    void negativeZeroEqualsZero() {
+        assertEquals(0.0, n(-0.0));
+        assertTrue(ResultComparator.same(n(-0.0), n(0.0)));
+        assertNull(ResultComparator.difference(rows(new Object[] {n(-0.0)}), rows(new Object[] {n(0.0)}), true));
+    }
+
+    @Test
+    void nullsMatchOnlyNulls() {
+        assertTrue(ResultComparator.same(null, null));
+        assertFalse(ResultComparator.same(null, n(0)));
+        assertFalse(ResultComparator.same("", null));
+    }
+
+    @Test
+    void unorderedAnswersAreMultisets() {
+        Result.Rows a = rows(new Object[] {n(1), "x"}, new Object[] {n(2), null}, new Object[] {n(1), "x"});
+        Result.Rows b = rows(new Object[] {n(2L), null}, new Object[] {n(1L), "x"}, new Object[] {n(1L), "x"});
+        assertNull(ResultComparator.difference(a, b, false));
+        assertNotNull(ResultComparator.difference(a, b, true), "in order they differ");
+        Result.Rows fewer = rows(new Object[] {n(2L), null}, new Object[] {n(1L), "x"});
+        String d = ResultComparator.difference(a, fewer, false);
+        assertTrue(d.contains("DuckDB gives 3 rows, Ferry 2") && d.contains("only DuckDB's: 1 [[1, x]]"), d);
+    }
+
+    @Test
+    void nearlyEqualDoublesPairUpWhenSorted() {
+        Result.Rows duck = rows(new Object[] {n(0.30000000000000004), "b"}, new Object[] {n(0.3), "a"});
+        Result.Rows ferry = rows(new Object[] {n(0.3), "b"}, new Object[] {n(0.30000000000000004), "a"});
+        assertNull(ResultComparator.difference(duck, ferry, false));
+    }
+
+    @Test
+    void datesAndStringsCompareByValue() {
+        LocalDate d = LocalDate.of(1500, 3, 1);
+        assertNull(ResultComparator.difference(rows(new Object[] {d, "Zürich ✓ 東京"}),
+                rows(new Object[] {LocalDate.parse("1500-03-01"), "Zürich ✓ 東京"}), true));
+        assertNotNull(ResultComparator.difference(rows(new Object[] {"a"}), rows(new Object[] {"a "}), true));
+    }
+
+    @Test
+    void aDifferentNumberOfColumnsIsADifference() {
+        String d = ResultComparator.difference(rows(new Object[] {n(1), n(2)}), rows(new Object[] {n(1)}), false);
+        assertEquals("DuckDB gives 2 columns, Ferry 1", d);
+    }
+
+    @Test
+    void verdictsClassifyErrors() {
+        Result ok = rows(new Object[] {n(1)});
+        assertEquals(Outcome.MATCH, Verdict.of(ok, rows(new Object[] {n(1L)}), false).outcome());
+        assertEquals(Outcome.MISMATCH, Verdict.of(ok, rows(new Object[] {n(2L)}), false).outcome());
+        assertEquals(Outcome.INTERNAL_ERROR, Verdict.of(ok, new Result.Failure("XX000", "internal error", false),
+                false).outcome());
+        assertEquals(Outcome.INTERNAL_ERROR, Verdict.of(ok, new Result.Failure(null, "no state", false), false)
+                .outcome());
+        assertEquals(Outcome.INTERNAL_ERROR, Verdict.of(ok, new Result.Failure("22000",
+                "java.lang.NullPointerException at ...", false), false).outcome());
+        assertEquals(Outcome.UNSUPPORTED, Verdict.of(ok, new Result.Failure("0A000", "cannot run", false), false)
+                .outcome());
+        assertEquals(Outcome.FERRY_ERROR, Verdict.of(ok, new Result.Failure("22003", "numeric overflow", false),
+                false).outcome());
+        Result duckError = new Result.Failure(null, "Out of Range Error: Overflow", false);
+        assertEquals(Outcome.BOTH_ERROR, Verdict.of(duckError, new Result.Failure("22003", "numeric overflow", false),
+                false).outcome());
+        assertEquals(Outcome.DUCKDB_ERROR, Verdict.of(duckError, ok, false).outcome());
+        assertEquals(Outcome.TIMEOUT, Verdict.of(ok, new Result.Failure("57014", "canceled", true), false).outcome());
+    }
+
+    @Test
+    void internalErrorSignaturesIgnoreNamesAndNumbers() {
+        Result ok = rows(new Object[] {n(1)});
+        Verdict a = Verdict.of(ok, new Result.Failure("XX000", "internal error: Index 3 out of bounds for 'a0.k'",
+                false), false);
+        Verdict b = Verdict.of(ok, new Result.Failure("XX000", "internal error: Index 7 out of bounds for 'b1.g'",
+                false), false);
+        assertEquals(a.signature(), b.signature());
+    }
+}
