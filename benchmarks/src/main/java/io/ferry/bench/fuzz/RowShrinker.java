@@ -16,6 +16,8 @@ import java.util.function.Predicate;
  * seen only in a cluster keeps all its rows.
  */
 final class RowShrinker {
+    /** Each attempt plans the INSERTs anew, about a second for the default tables: a few dozen at most. */
+    static final int MAX_ATTEMPTS = 40;
     /** The tables with the rows kept, the verdict on them (null if the failure did not reproduce), a note. */
     record Reduced(List<TableDef> tables, Verdict verdict, String note) {
     }
@@ -35,7 +37,8 @@ final class RowShrinker {
         this.reproduces = requireNonNull(reproduces, "reproduces is null");
     }
 
-    Reduced shrink(List<TableDef> tables, int maxTries) throws SQLException {
+    Reduced shrink(List<TableDef> tables, int tries) throws SQLException {
+        int maxTries = Math.min(tries, MAX_ATTEMPTS);
         Verdict first = attempt(tables);
         int total = tables.stream().mapToInt(t -> t.rows().size()).sum();
         if (!reproduces.test(first)) {
