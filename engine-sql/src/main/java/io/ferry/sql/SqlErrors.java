@@ -115,6 +115,10 @@ public final class SqlErrors {
             return new Translated(SqlStates.SYNTAX_ERROR, "syntax error: " + text + " '" + word + "' is a reserved word:"
                     + " to use it as a name, quote it (\"" + word.toLowerCase(java.util.Locale.ROOT) + "\")");
         }
+        if (text.contains("near the keyword")) {
+            return new Translated(SqlStates.SYNTAX_ERROR, "syntax error: " + text + " If a reserved word there is "
+                    + "meant as a name, quote it, as in SELECT 1 AS \"select\"");
+        }
         return new Translated(SqlStates.SYNTAX_ERROR, "syntax error: " + text);
     }
 

@@ -85,6 +85,7 @@ class ErrorsOverJdbcTest {
                 Arguments.of("  ; -- nothing here", "42601", "empty statement"),
                 Arguments.of("DROP VIEW nosuch", "0A000", "DROP VIEW"),
                 Arguments.of("SELECT 1 AS select", "42601", "quote it"),
+                Arguments.of("SELECT a AS from FROM t", "42601", "quote it"),
                 Arguments.of("CREATE TABLE t2 (a INT, a INT)", "42701", "twice"),
                 Arguments.of("SELECT DATE '99999-01-01'", "22008", "9999"),
                 Arguments.of("SELECT * FROM t LIMIT 999999999999999999999999999999", "22003", "out of range"),

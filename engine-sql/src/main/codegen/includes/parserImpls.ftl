@@ -1,0 +1,164 @@
+<#--
+  Ferry's DDL grammar, included into Calcite's Parser.jj template. The statements build Calcite's DDL nodes
+  (SqlDdlNodes), which FerryDdlExecutor runs.
+-->
+
+/** IF NOT EXISTS, or nothing. */
+boolean IfNotExistsOpt() :
+{
+}
+{
+    <IF> <NOT> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+/** IF EXISTS, or nothing. */
+boolean IfExistsOpt() :
+{
+}
+{
+    <IF> <EXISTS> { return true; }
+|
+    { return false; }
+}
+
+/** CASCADE or RESTRICT after a DROP: accepted as PostgreSQL does; Ferry has no dependent objects to drop. */
+void DropBehaviorOpt() :
+{
+}
+{
+    [ <CASCADE> | <RESTRICT> ]
+}
+
+/**
+ * One element of CREATE TABLE's list: a column (name, type, NOT NULL / NULL, DEFAULT, PRIMARY KEY, UNIQUE), or a
+ * table constraint ([CONSTRAINT name] PRIMARY KEY (...) | UNIQUE (...)). A column's PRIMARY KEY or UNIQUE becomes a
+ * table constraint over that column.
+ */
+void TableElement(List<SqlNode> list) :
+{
+    final SqlIdentifier id;
+    final SqlDataTypeSpec type;
+    boolean nullable = true;
+    SqlNode defaultValue = null;
+    SqlIdentifier constraintName = null;
+    final SqlNodeList columns;
+    final Span s = Span.of();
+}
+{
+    LOOKAHEAD(2) id = SimpleIdentifier() type = DataType()
+    (
+        <NOT> <NULL> { nullable = false; }
+    |
+        <NULL> { nullable = true; }
+    |
+        <DEFAULT_> defaultValue = Expression(ExprContext.ACCEPT_SUB_QUERY)
+    |
+        <PRIMARY> <KEY> {
+            nullable = false;
+            list.add(SqlDdlNodes.primary(s.end(this), null, new SqlNodeList(List.of(id), getPos())));
+        }
+    |
+        <UNIQUE> {
+            list.add(SqlDdlNodes.unique(s.end(this), null, new SqlNodeList(List.of(id), getPos())));
+        }
+    )*
+    {
+        list.add(SqlDdlNodes.column(s.add(id).end(this), id, type.withNullable(nullable), defaultValue,
+            defaultValue == null ? (nullable ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE)
+                : ColumnStrategy.DEFAULT));
+    }
+|
+    [ <CONSTRAINT> { s.add(this); } constraintName = SimpleIdentifier() ]
+    (
+        <PRIMARY> { s.add(this); } <KEY> columns = ParenthesizedSimpleIdentifierList() {
+            list.add(SqlDdlNodes.primary(s.end(columns), constraintName, columns));
+        }
+    |
+        <UNIQUE> { s.add(this); } columns = ParenthesizedSimpleIdentifierList() {
+            list.add(SqlDdlNodes.unique(s.end(columns), constraintName, columns));
+        }
+    )
+}
+
+SqlNodeList TableElementList() :
+{
+    final Span s;
+    final List<SqlNode> list = new ArrayList<SqlNode>();
+}
+{
+    <LPAREN> { s = span(); }
+    TableElement(list)
+    ( <COMMA> TableElement(list) )*
+    <RPAREN> {
+        return new SqlNodeList(list, s.end(this));
+    }
+}
+
+/** CREATE TABLE [IF NOT EXISTS] name (elements) | [ (elements) ] AS query */
+SqlCreate SqlCreateTable(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    SqlNodeList elements = null;
+    SqlNode query = null;
+}
+{
+    <TABLE> ifNotExists = IfNotExistsOpt() id = CompoundIdentifier()
+    [ elements = TableElementList() ]
+    [ <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) ]
+    {
+        return SqlDdlNodes.createTable(s.end(this), replace, ifNotExists, id, elements, query);
+    }
+}
+
+/** CREATE [OR REPLACE] VIEW name [(columns)] AS query */
+SqlCreate SqlCreateView(Span s, boolean replace) :
+{
+    final SqlIdentifier id;
+    SqlNodeList columns = null;
+    final SqlNode query;
+}
+{
+    <VIEW> id = CompoundIdentifier()
+    [ columns = ParenthesizedSimpleIdentifierList() ]
+    <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) {
+        return SqlDdlNodes.createView(s.end(this), replace, id, columns, query);
+    }
+}
+
+/** DROP TABLE [IF EXISTS] name [CASCADE | RESTRICT] */
+SqlDrop SqlDropTable(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <TABLE> ifExists = IfExistsOpt() id = CompoundIdentifier() DropBehaviorOpt() {
+        return SqlDdlNodes.dropTable(s.end(this), ifExists, id);
+    }
+}
+
+/** DROP VIEW [IF EXISTS] name [CASCADE | RESTRICT] */
+SqlDrop SqlDropView(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <VIEW> ifExists = IfExistsOpt() id = CompoundIdentifier() DropBehaviorOpt() {
+        return SqlDdlNodes.dropView(s.end(this), ifExists, id);
+    }
+}
+
+/** TRUNCATE [TABLE] name */
+SqlTruncate SqlTruncateTable(Span s) :
+{
+    final SqlIdentifier id;
+}
+{
+    [ <TABLE> ] id = CompoundIdentifier() {
+        return SqlDdlNodes.truncateTable(s.end(this), id, true);
+    }
+}
