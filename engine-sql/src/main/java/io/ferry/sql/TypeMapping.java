@@ -1,5 +1,7 @@
 package io.ferry.sql;
 
+import java.util.Map;
+
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -42,6 +44,20 @@ public final class TypeMapping {
         };
         return factory.createTypeWithNullability(t, nullable);
     }
+
+    /**
+     * Type names PostgreSQL and DuckDB accept that SQL's grammar lacks, and the standard type each stands for. They
+     * reach Calcite as user-defined type names, which the root schema resolves ({@code FerryDriver}) and DDL maps.
+     */
+    public static final Map<String, SqlTypeName> ALIASES = Map.of(
+            "text", SqlTypeName.VARCHAR,
+            "string", SqlTypeName.VARCHAR,
+            "int2", SqlTypeName.SMALLINT,
+            "int4", SqlTypeName.INTEGER,
+            "int8", SqlTypeName.BIGINT,
+            "float4", SqlTypeName.REAL,
+            "float8", SqlTypeName.DOUBLE,
+            "bool", SqlTypeName.BOOLEAN);
 
     public static boolean isExactInteger(FerryType t) {
         return t.kind() == TypeKind.INTEGER || t.kind() == TypeKind.BIGINT;

@@ -36,7 +36,10 @@ class OracleQueriesTest {
             "CREATE TABLE t1 (id INTEGER NOT NULL, k INTEGER, v BIGINT, d DOUBLE, p DECIMAL(10,2), s VARCHAR, "
                     + "dt DATE, flag BOOLEAN)",
             "CREATE TABLE t2 (k INTEGER, name VARCHAR, w BIGINT)",
-            "CREATE TABLE empty_t (k INTEGER, x BIGINT)"
+            "CREATE TABLE empty_t (k INTEGER, x BIGINT)",
+            "CREATE TABLE edge (id INTEGER, k INTEGER, d DOUBLE, s VARCHAR)",
+            "INSERT INTO edge VALUES (1, 1, CAST('-0.0' AS DOUBLE), '🦆x'), (2, 1, 0.0, 'Zürich ✓ 東京'), "
+                    + "(3, NULL, 1.5, ''), (4, 7, 0.0, '🦆x'), (5, 7, NULL, NULL)"
         };
         for (String sql : ddl) {
             exec(sql);
@@ -177,6 +180,28 @@ class OracleQueriesTest {
                 "SELECT id, s FROM t1 WHERE k NOT IN (" + constants(25, 2) + ") AND s NOT IN ('alpha', 'beta', 'gamma',"
                         + " 'delta', 'zeta', 'eta', 'theta', 'x', 'y')",
                 "SELECT id FROM t1 WHERE dt IN (" + dates(20) + ")",
+                // -0.0 and 0.0 are one value to windows, sorts, grouping and DISTINCT (fuzzer)
+                "SELECT id, COUNT(*) OVER (PARTITION BY d), RANK() OVER (ORDER BY d) FROM edge",
+                "SELECT d, COUNT(*) FROM edge GROUP BY d",
+                // lengths and substrings count characters, folded or computed, in Ferry or Calcite's operators
+                "SELECT id, CHAR_LENGTH(s), SUBSTRING(s FROM 2 FOR 1), CHAR_LENGTH('🦆'), SUBSTRING('🦆x' FROM 2) FROM edge",
+                "SELECT CHAR_LENGTH(e.s), (SELECT MAX(t2.w) FROM t2) FROM edge e",
+                "SELECT CAST(CAST('0.125' AS DOUBLE) AS DECIMAL(12, 2)), CAST(-0.125E0 AS DECIMAL(12, 2)) FROM edge",
+                // RIGHT and FULL joins without an equality keep duplicate unmatched rows
+                "SELECT a.id, b.k FROM edge a FULL JOIN edge b ON FALSE",
+                "SELECT a.id FROM edge a FULL JOIN edge b ON a.id < b.k",
+                "SELECT b.k FROM edge a RIGHT JOIN edge b ON a.id > b.k + 10",
+                "SELECT a.id, b.k FROM edge a FULL JOIN edge b ON a.id > b.k OR b.k IS NULL",
+                // an uncorrelated IN or EXISTS inside a correlated subquery is not dropped by decorrelation
+                "SELECT a.id FROM edge a WHERE (SELECT MAX(b.d) FROM edge b WHERE b.k = a.k AND 49 IN "
+                        + "(SELECT c.id * c.id FROM edge c)) IS NOT NULL",
+                "SELECT a.id FROM edge a WHERE (SELECT MAX(b.d) FROM edge b WHERE b.k = a.k AND 16 IN "
+                        + "(SELECT c.id * c.id FROM edge c)) IS NOT NULL",
+                "SELECT a.id, EXISTS (SELECT 1 FROM edge b WHERE b.k = a.k AND EXISTS "
+                        + "(SELECT 1 FROM edge c WHERE c.id > 9)) FROM edge a",
+                // a comparison with a NULL literal left by decorrelation
+                "SELECT id FROM edge a WHERE (SELECT MIN(b.d) FROM edge b WHERE CASE WHEN CAST(NULL AS BOOLEAN) "
+                        + "THEN b.id END <> b.k) IS NULL",
                 // an OR of ANDs that share the join key is a hash join with a residual filter
                 "SELECT t1.id, t2.name FROM t1, t2 WHERE (t1.k = t2.k AND t2.w < 300 AND t1.v > 0) "
                         + "OR (t2.k = t1.k AND t2.w > 700) OR (t1.k = t2.k AND t1.s = 'beta')");

@@ -54,7 +54,8 @@ final class Sorter {
             values = (a, b) -> Long.compare(x[a], x[b]);
         } else if (v instanceof DoubleVector d) {
             double[] x = d.values();
-            values = (a, b) -> Double.compare(x[a], x[b]);
+            // SQL orders -0.0 and 0.0 as equal (a tie the next key breaks); Double.compare puts -0.0 first
+            values = (a, b) -> x[a] == x[b] ? 0 : Double.compare(x[a], x[b]);
         } else {
             BytesVector s = (BytesVector) v;
             byte[] data = s.data();

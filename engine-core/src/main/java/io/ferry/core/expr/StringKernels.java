@@ -9,7 +9,7 @@ import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
 /** UPPER, LOWER, SUBSTRING, CONCAT (||) and CHAR_LENGTH; lengths and positions count characters, not bytes. */
-final class StringKernels {
+public final class StringKernels {
     private StringKernels() {
     }
 
@@ -75,7 +75,7 @@ final class StringKernels {
     }
 
     /** SQL SUBSTRING(s FROM start FOR len): 1-based, positions before 1 count against the length. */
-    static String substring(String s, long start, long len) {
+    public static String substring(String s, long start, long len) {
         int[] cps = s.codePoints().toArray();
         long from = Math.max(start, 1);
         long to = len == Long.MAX_VALUE ? cps.length + 1L : Math.min(start + len, cps.length + 1L);

@@ -10,10 +10,14 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.types.TableSchema;
 
-/** The tables of one node, by lower-case name, all stored in one {@link BlockStore}. */
+/**
+ * The tables and views of one node, by lower-case name (one namespace for both, as in SQL), the tables stored in one
+ * {@link BlockStore}.
+ */
 public final class Catalog {
     private final BlockStorage store;
     private final Map<String, Table> tables = new ConcurrentSkipListMap<>();
+    private final Map<String, ViewDefinition> views = new ConcurrentSkipListMap<>();
     private final AtomicLong version = new AtomicLong();
 
     public Catalog(BlockStorage store) {
@@ -36,8 +40,12 @@ public final class Catalog {
         return name.toLowerCase(Locale.ROOT);
     }
 
-    public Table create(String name, TableSchema schema, boolean ifNotExists) {
+    public synchronized Table create(String name, TableSchema schema, boolean ifNotExists) {
         String key = normalize(name);
+        if (views.containsKey(key)) {
+            throw new FerryException(SqlStates.DUPLICATE_TABLE, "'" + key + "' is already a view; DROP VIEW it first "
+                    + "or choose another name");
+        }
         Table table = new Table(key, schema, store, version::incrementAndGet);
         Table existing = tables.putIfAbsent(key, table);
         if (existing != null) {
@@ -64,14 +72,15 @@ public final class Catalog {
         return t;
     }
 
-    public boolean drop(String name, boolean ifExists) {
+    public synchronized boolean drop(String name, boolean ifExists) {
         Table t = tables.remove(normalize(name));
         if (t == null) {
             if (ifExists) {
                 return false;
             }
-            throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + normalize(name) + "' does not exist; "
-                    + "use DROP TABLE IF EXISTS to ignore that");
+            throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + normalize(name) + "' does not exist"
+                    + (views.containsKey(normalize(name)) ? "; it is a view: use DROP VIEW"
+                            : "; use DROP TABLE IF EXISTS to ignore that"));
         }
         t.drop();
         version.incrementAndGet();
@@ -82,8 +91,42 @@ public final class Catalog {
         return List.copyOf(tables.values());
     }
 
-    /** Drops every table; the store can then be closed with nothing live. */
+    /** Adds a view, or replaces one of that name with {@code replace}; a table of that name is an error. */
+    public synchronized void createView(ViewDefinition view, boolean replace) {
+        String key = normalize(view.name());
+        if (tables.containsKey(key)) {
+            throw new FerryException(SqlStates.DUPLICATE_TABLE, "'" + key + "' is already a table; choose another "
+                    + "name for the view");
+        }
+        if (!replace && views.containsKey(key)) {
+            throw new FerryException(SqlStates.DUPLICATE_TABLE, "view '" + key + "' already exists; DROP VIEW it "
+                    + "first or use CREATE OR REPLACE VIEW");
+        }
+        views.put(key, view);
+        version.incrementAndGet();
+    }
+
+    public synchronized boolean dropView(String name, boolean ifExists) {
+        String key = normalize(name);
+        if (views.remove(key) == null) {
+            if (ifExists) {
+                return false;
+            }
+            throw new FerryException(SqlStates.UNDEFINED_TABLE, "view '" + key + "' does not exist"
+                    + (tables.containsKey(key) ? "; it is a table: use DROP TABLE" : "; use DROP VIEW IF EXISTS to "
+                    + "ignore that"));
+        }
+        version.incrementAndGet();
+        return true;
+    }
+
+    public List<ViewDefinition> views() {
+        return List.copyOf(views.values());
+    }
+
+    /** Drops every table and view; the store can then be closed with nothing live. */
     public void clear() {
+        views.clear();
         for (String name : List.copyOf(tables.keySet())) {
             drop(name, true);
         }

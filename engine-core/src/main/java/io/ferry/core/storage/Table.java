@@ -93,6 +93,17 @@ public final class Table implements TableHandle {
         onChange.run();
     }
 
+    /** Removes every row at once; scans that began before see the rows they began with. */
+    public synchronized void truncate() {
+        if (dropped) {
+            throw new io.ferry.core.FerryException(io.ferry.core.SqlStates.UNDEFINED_TABLE,
+                    "table '" + name + "' was dropped");
+        }
+        current.close();
+        current = TableData.empty(schema.size());
+        onChange.run();
+    }
+
     synchronized void drop() {
         dropped = true;
         current.close();

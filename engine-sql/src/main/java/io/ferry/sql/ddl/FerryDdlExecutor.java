@@ -20,7 +20,10 @@ import org.apache.calcite.sql.SqlSetOption;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.ddl.SqlColumnDeclaration;
 import org.apache.calcite.sql.ddl.SqlCreateTable;
+import org.apache.calcite.sql.ddl.SqlCreateView;
 import org.apache.calcite.sql.ddl.SqlDropTable;
+import org.apache.calcite.sql.ddl.SqlDropView;
+import org.apache.calcite.sql.ddl.SqlTruncateTable;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.NlsString;
@@ -31,15 +34,20 @@ import io.ferry.core.expr.CastKernels;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
+import io.ferry.core.storage.ViewDefinition;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.TypeMapping;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.SystemSchema;
 import io.ferry.sql.schema.TableInserter;
 
-/** Runs CREATE TABLE [AS], DROP TABLE and SET/RESET against the engine's catalog. Calcite dispatches here by method signature. */
+/**
+ * Runs CREATE TABLE [AS], DROP TABLE, TRUNCATE, CREATE [OR REPLACE] VIEW, DROP VIEW and SET/RESET against the
+ * engine's catalog. Calcite dispatches here by method signature.
+ */
 public final class FerryDdlExecutor extends DdlExecutorImpl {
     public static final FerryDdlExecutor INSTANCE = new FerryDdlExecutor();
 
@@ -73,6 +81,48 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
 
     public void execute(SqlDropTable drop, CalcitePrepare.Context context) {
         engine(context).catalog().drop(tableName(drop.name), drop.ifExists);
+    }
+
+    public void execute(SqlTruncateTable truncate, CalcitePrepare.Context context) {
+        engine(context).catalog().require(tableName(truncate.name)).truncate();
+    }
+
+    public void execute(SqlDropView drop, CalcitePrepare.Context context) {
+        engine(context).catalog().dropView(tableName(drop.name), drop.ifExists);
+    }
+
+    /**
+     * CREATE [OR REPLACE] VIEW: the query is planned once here, so that a view that cannot run is refused when it is
+     * created, and its columns are known to metadata calls before anyone queries it.
+     */
+    public void execute(SqlCreateView create, CalcitePrepare.Context context) {
+        FerryEngine engine = engine(context);
+        String name = tableName(create.name);
+        String sql = create.query.toSqlString(CalciteSqlDialect.DEFAULT).getSql();
+        List<Column> columns = new ArrayList<>();
+        try (Connection conn = engine.connect(); java.sql.PreparedStatement p = conn.prepareStatement(sql)) {
+            ResultSetMetaData md = p.getMetaData();
+            if (create.columnList != null && create.columnList.size() != md.getColumnCount()) {
+                throw new FerryException(SqlStates.SYNTAX_ERROR, "view " + name + " names " + create.columnList.size()
+                        + " columns but its query gives " + md.getColumnCount());
+            }
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                String column = create.columnList != null ? ((SqlIdentifier) create.columnList.get(i - 1)).getSimple()
+                        : md.getColumnLabel(i);
+                columns.add(new Column(Catalog.normalize(column), fromJdbc(md, i),
+                        md.isNullable(i) != ResultSetMetaData.columnNoNulls));
+            }
+        } catch (SQLException e) {
+            io.ferry.sql.SqlErrors.Translated t = io.ferry.sql.SqlErrors.translate(e);
+            throw new FerryException(t.sqlState(), "view " + name + " cannot be created: " + t.message(), e);
+        }
+        if (columns.stream().map(Column::name).distinct().count() < columns.size()) {
+            throw new FerryException(SqlStates.DUPLICATE_COLUMN, "view " + name + " would have two columns of one "
+                    + "name; give them distinct aliases in its query or name them in CREATE VIEW " + name + " (...)");
+        }
+        String expanded = create.columnList == null ? sql : "SELECT * FROM (" + sql + ") AS v ("
+                + String.join(", ", columns.stream().map(c -> '"' + c.name() + '"').toList()) + ")";
+        engine.catalog().createView(new ViewDefinition(name, expanded, new TableSchema(columns)), create.getReplace());
     }
 
     public void execute(SqlCreateTable create, CalcitePrepare.Context context) {
@@ -137,7 +187,9 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
 
     private static FerryType type(SqlColumnDeclaration d) {
         SqlTypeNameSpec spec = d.dataType.getTypeNameSpec();
-        SqlTypeName name = SqlTypeName.get(spec.getTypeName().getSimple().toUpperCase(java.util.Locale.ROOT));
+        String typeName = spec.getTypeName().getSimple();
+        SqlTypeName name = TypeMapping.ALIASES.getOrDefault(typeName.toLowerCase(java.util.Locale.ROOT),
+                SqlTypeName.get(typeName.toUpperCase(java.util.Locale.ROOT)));
         int precision = spec instanceof SqlBasicTypeNameSpec b ? b.getPrecision() : -1;
         int scale = spec instanceof SqlBasicTypeNameSpec b ? b.getScale() : -1;
         if (name == null) {

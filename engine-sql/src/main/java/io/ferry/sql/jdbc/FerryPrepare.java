@@ -52,6 +52,7 @@ import io.ferry.core.SqlStates;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.rel.FerryRules;
+import io.ferry.sql.rewrite.FerryRexExecutor;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.schema.FerrySchema;
 
@@ -60,6 +61,17 @@ import io.ferry.sql.schema.FerrySchema;
  * into a RAND() filter is removed: Ferry samples in the scan, deterministically per block and row.
  */
 public final class FerryPrepare extends CalcitePrepareImpl {
+    /**
+     * Constants are folded by Ferry's kernels ({@link FerryRexExecutor}). Calcite installs its own executor just
+     * before it runs the program, so the program's first step wraps it.
+     */
+    private static final Program FOLD_WITH_FERRY = (planner, rel, traits, materializations, lattices) -> {
+        if (!(planner.getExecutor() instanceof FerryRexExecutor)) {
+            planner.setExecutor(new FerryRexExecutor(planner.getExecutor()));
+        }
+        return rel;
+    };
+
     static {
         // Calcite's standard program keeps joins in FROM-clause order (its heuristic join ordering starts at six
         // joins), which turns a star join listed dimension-first into cross products. Ferry orders every
@@ -67,7 +79,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         // have become joins. Prepare consults this hook before falling back to the standard program.
         Hook.PROGRAM.add((Consumer<Holder<Program>>) holder -> {
             if (holder.get() == null) {
-                holder.set(Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                holder.set(Programs.sequence(FOLD_WITH_FERRY, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                         LogicalRewrites.program(), joinOrder(),
                         Programs.standard()));
             }
@@ -146,6 +158,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.Context externalContext,
             RelOptCostFactory costFactory) {
         RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
+        // Converting SQL to relational algebra already folds casts of literals, with this executor
+        planner.setExecutor(new FerryRexExecutor(planner.getExecutor()));
         FerryRules.register(planner);
         planner.removeRule(CoreRules.SAMPLE_TO_FILTER);
         planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);

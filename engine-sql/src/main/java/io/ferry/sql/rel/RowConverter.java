@@ -43,7 +43,10 @@ final class RowConverter {
                 return (float) ((DoubleVector) v).get(row);
             }
             case DOUBLE -> {
-                return ((DoubleVector) v).get(row);
+                // -0.0 as 0.0: Calcite's operators compare boxed Doubles with equals(), which tells them apart, so a
+                // window partition or sort above this point would split values SQL calls equal
+                double d = ((DoubleVector) v).get(row);
+                return d == 0.0 ? 0.0 : d;
             }
             default -> {
             }

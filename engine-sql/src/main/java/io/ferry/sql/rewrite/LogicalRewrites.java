@@ -1,9 +1,12 @@
 package io.ferry.sql.rewrite;
 
+import java.util.List;
+
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 
@@ -18,9 +21,16 @@ public final class LogicalRewrites {
     public static Program program() {
         HepProgram rewrites = new HepProgramBuilder()
                 .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                // Conditions folded first: a comparison with a NULL literal left in a filter (as decorrelation
+                // leaves CASE WHEN NULL THEN x END <> y) fails Calcite's predicate pull-up with an AssertionError
+                .addRuleCollection(List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS))
                 .addRuleInstance(FactorDisjunctionsRule.FILTER)
                 .addRuleInstance(FactorDisjunctionsRule.JOIN)
                 .addRuleInstance(AggregateArgumentsRule.INSTANCE)
+                .addRuleInstance(ConstantGroupJoinRule.INSTANCE)
+                .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
+                .addRuleCollection(List.of(CodePointStringsRule.PROJECT, CodePointStringsRule.FILTER,
+                        CodePointStringsRule.JOIN))
                 .build();
         return Programs.of(rewrites, false, DefaultRelMetadataProvider.INSTANCE);
     }

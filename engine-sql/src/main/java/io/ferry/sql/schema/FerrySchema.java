@@ -6,10 +6,11 @@ import java.util.Map;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 import io.ferry.core.storage.Table;
+import io.ferry.core.storage.ViewDefinition;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SessionSettings;
 
-/** The tables of an engine's catalog, read afresh on every lookup so DDL is visible at once. */
+/** The tables and views of an engine's catalog, read afresh on every lookup so DDL is visible at once. */
 public final class FerrySchema extends AbstractSchema {
     public static final String NAME = "ferry";
 
@@ -35,6 +36,9 @@ public final class FerrySchema extends AbstractSchema {
         Map<String, org.apache.calcite.schema.Table> out = new LinkedHashMap<>();
         for (Table t : engine.catalog().tables()) {
             out.put(t.name(), new FerryTable(this, t));
+        }
+        for (ViewDefinition v : engine.catalog().views()) {
+            out.put(v.name(), new FerryView(v));
         }
         return out;
     }

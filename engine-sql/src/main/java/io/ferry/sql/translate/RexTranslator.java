@@ -184,7 +184,7 @@ public final class RexTranslator {
                 };
                 return cast(new Call(op, List.of(arg), FerryType.BIGINT), type);
             }
-            case OTHER_FUNCTION, OTHER, POSITION, TRIM -> {
+            case OTHER_FUNCTION, OTHER, POSITION, TRIM, CHAR_LENGTH -> {
                 return function(call, type);
             }
             default -> throw new UnsupportedExpression(kind.toString());

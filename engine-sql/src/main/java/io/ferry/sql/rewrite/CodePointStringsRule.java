@@ -1,0 +1,80 @@
+package io.ferry.sql.rewrite;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+import io.ferry.sql.fun.CodePointFunctions;
+
+/** Puts {@link CodePointFunctions} in place of Calcite's CHAR_LENGTH, SUBSTRING and POSITION (see there why). */
+public final class CodePointStringsRule extends RelOptRule {
+    public static final CodePointStringsRule PROJECT = new CodePointStringsRule(LogicalProject.class);
+    public static final CodePointStringsRule FILTER = new CodePointStringsRule(LogicalFilter.class);
+    public static final CodePointStringsRule JOIN = new CodePointStringsRule(LogicalJoin.class);
+
+    private CodePointStringsRule(Class<? extends RelNode> kind) {
+        super(operand(kind, any()), "CodePointStringsRule:" + kind.getSimpleName());
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+        RelNode rel = call.rel(0);
+        Replacer replacer = new Replacer(rel.getCluster().getRexBuilder());
+        RelNode replaced = rel.accept(replacer);
+        if (replacer.changed) {
+            call.transformTo(replaced);
+        }
+    }
+
+    private static final class Replacer extends RexShuttle {
+        private final RexBuilder rex;
+        boolean changed;
+
+        Replacer(RexBuilder rex) {
+            this.rex = rex;
+        }
+
+        @Override
+        public RexNode visitCall(RexCall call) {
+            RexCall visited = (RexCall) super.visitCall(call);
+            SqlOperator op = visited.getOperator();
+            List<RexNode> args = visited.getOperands();
+            SqlOperator replacement = null;
+            if (op.getKind() == SqlKind.CHAR_LENGTH || op == SqlStdOperatorTable.CHARACTER_LENGTH) {
+                replacement = CodePointFunctions.CHAR_LENGTH;
+            } else if (op == SqlStdOperatorTable.SUBSTRING) {
+                replacement = args.size() == 3 ? CodePointFunctions.SUBSTRING : CodePointFunctions.SUBSTRING_FROM;
+            } else if (op == SqlStdOperatorTable.POSITION && args.size() == 2) {
+                replacement = CodePointFunctions.POSITION;
+            }
+            if (replacement == null) {
+                return visited;
+            }
+            changed = true;
+            List<RexNode> typed = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                RexNode a = args.get(i);
+                boolean integer = replacement != CodePointFunctions.POSITION && i > 0;
+                typed.add(integer && a.getType().getSqlTypeName() != SqlTypeName.INTEGER
+                        ? rex.makeCast(rex.getTypeFactory().createTypeWithNullability(
+                                rex.getTypeFactory().createSqlType(SqlTypeName.INTEGER), a.getType().isNullable()), a)
+                        : a);
+            }
+            return rex.makeCall(visited.getType(), replacement, typed);
+        }
+    }
+}
