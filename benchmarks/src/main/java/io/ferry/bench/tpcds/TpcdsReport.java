@@ -1,0 +1,111 @@
+package io.ferry.bench.tpcds;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import io.ferry.bench.tpcds.QueryResult.Outcome;
+
+/**
+ * The run's results as CSV (one line per statement) and markdown (a summary line, a table, the text changes), and
+ * the summary: "N/99 match, p95 planning X ms, max planning Y ms, geometric mean Ferry/DuckDB time ratio Z".
+ */
+public final class TpcdsReport {
+    private TpcdsReport() {
+    }
+
+    /**
+     * @param matched         TPC-DS queries all of whose statements match
+     * @param queries         TPC-DS queries run (99 for a full run)
+     * @param p95PlanningMs   95th percentile (nearest rank) of Ferry's planning over statements that planned
+     * @param maxPlanningMs   the slowest planning
+     * @param geoMeanRatio    geometric mean over matching statements of (Ferry planning + execution) / DuckDB time
+     */
+    public record Summary(int matched, int queries, double p95PlanningMs, double maxPlanningMs, double geoMeanRatio) {
+        public String line() {
+            return String.format(Locale.ROOT, "%d/%d match, p95 planning %.0f ms, max planning %.0f ms, "
+                    + "geometric mean Ferry/DuckDB time ratio %.2f", matched, queries, p95PlanningMs, maxPlanningMs,
+                    geoMeanRatio);
+        }
+    }
+
+    public static Summary summarize(List<QueryResult> results) {
+        Map<Integer, Boolean> byNumber = new LinkedHashMap<>();
+        for (QueryResult r : results) {
+            byNumber.merge(r.number(), r.outcome() == Outcome.MATCH, Boolean::logicalAnd);
+        }
+        int matched = (int) byNumber.values().stream().filter(b -> b).count();
+        double[] planning = results.stream().mapToDouble(QueryResult::planningMs).filter(Double::isFinite).sorted()
+                .toArray();
+        double p95 = planning.length == 0 ? Double.NaN
+                : planning[(int) Math.ceil(0.95 * planning.length) - 1];
+        double max = planning.length == 0 ? Double.NaN : planning[planning.length - 1];
+        double[] logRatios = results.stream()
+                .filter(r -> r.outcome() == Outcome.MATCH)
+                .mapToDouble(r -> Math.log(ferryTotal(r) / Math.max(r.duckMs(), 0.01)))
+                .toArray();
+        double geoMean = logRatios.length == 0 ? Double.NaN : Math.exp(Arrays.stream(logRatios).average().orElseThrow());
+        return new Summary(matched, byNumber.size(), p95, max, geoMean);
+    }
+
+    private static double ferryTotal(QueryResult r) {
+        return r.planningMs() + r.ferryMs();
+    }
+
+    /** Writes {@code name}.csv and {@code name}.md into {@code dir}; returns the markdown. */
+    public static String write(Path dir, String name, String title, List<String> about,
+            List<TpcdsQueries.Query> queries, List<QueryResult> results) throws IOException {
+        Files.createDirectories(dir);
+        List<String> csv = new ArrayList<>();
+        csv.add("query,outcome,planning_ms,ferry_ms,duckdb_ms,ferry_rows,duckdb_rows,detail");
+        for (QueryResult r : results) {
+            csv.add(String.join(",", r.query(), r.outcome().label(), number(r.planningMs()), number(r.ferryMs()),
+                    number(r.duckMs()), Long.toString(r.ferryRows()), Long.toString(r.duckRows()),
+                    csvField(r.detail())));
+        }
+        Files.write(dir.resolve(name + ".csv"), csv);
+
+        StringBuilder md = new StringBuilder();
+        md.append("# ").append(title).append("\n\n");
+        about.forEach(line -> md.append(line).append("  \n"));
+        md.append("\n**").append(summarize(results).line()).append("**\n\n");
+        md.append("| query | outcome | planning ms | Ferry ms | DuckDB ms | Ferry/DuckDB | rows | detail |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---|\n");
+        for (QueryResult r : results) {
+            double ratio = ferryTotal(r) / r.duckMs();
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n", r.query(),
+                    r.outcome().label(), number(r.planningMs()), number(r.ferryMs()), number(r.duckMs()),
+                    Double.isFinite(ratio) ? String.format(Locale.ROOT, "%.2f", ratio) : "",
+                    r.duckRows() >= 0 ? Long.toString(r.duckRows()) : "", markdownCell(r.detail())));
+        }
+        md.append("\nText changes (docs/tpcds.md says why):\n\n");
+        for (TpcdsQueries.Rewrite rewrite : TpcdsQueries.REWRITES) {
+            String changed = queries.stream().filter(q -> q.rewrites().contains(rewrite.name()))
+                    .map(TpcdsQueries.Query::name).collect(Collectors.joining(", "));
+            md.append("- ").append(rewrite.name()).append(": ").append(rewrite.why()).append(". Queries: ")
+                    .append(changed.isEmpty() ? "none in this run" : changed).append('\n');
+        }
+        Files.writeString(dir.resolve(name + ".md"), md);
+        return md.toString();
+    }
+
+    private static String number(double ms) {
+        return Double.isFinite(ms) ? String.format(Locale.ROOT, "%.1f", ms) : "";
+    }
+
+    private static String csvField(String s) {
+        return s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 ? s
+                : '"' + s.replace("\"", "\"\"") + '"';
+    }
+
+    private static String markdownCell(String s) {
+        return s.replace("|", "\\|").replace("\n", " ");
+    }
+}

@@ -1,0 +1,316 @@
+package io.ferry.bench.tpcds;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.FerryEngine;
+import io.ferry.bench.tpcds.QueryResult.Outcome;
+import io.trino.tpcds.Table;
+
+/**
+ * Ferry in local mode and DuckDB in this JVM over the same TPC-DS rows: loads the tables, then runs each statement
+ * on both and compares ({@link ResultComparison}).
+ *
+ * <p>Every Ferry statement gets a fresh connection, so its plan is never one the connection's plan cache kept, and
+ * {@code prepareStatement} times a first planning. Queries run with {@code setQueryTimeout}; a watchdog thread also
+ * cancels a statement that overruns it by half the timeout, at most 10 s (the timeout covers execution only, and a
+ * planner that does not stop must not stop the run), and gives up on one that does not stop after being cancelled:
+ * that statement's thread is left behind and the run goes on on a new one.
+ */
+public final class TpcdsRun implements AutoCloseable {
+    private final TpcdsData data;
+    private final FerryEngine ferry;
+    private final Connection duck;
+    private final int timeoutSeconds;
+    /** The watchdog's margin: it cancels this long after the timeout, and gives up this long after cancelling. */
+    private final int graceSeconds;
+    /** The thread statements run on; replaced when the watchdog gives one up. */
+    private final AtomicReference<Thread> workerThread = new AtomicReference<>();
+    private ExecutorService worker = newWorker();
+
+    private TpcdsRun(TpcdsData data, FerryEngine ferry, Connection duck, int timeoutSeconds) {
+        this.data = data;
+        this.ferry = ferry;
+        this.duck = duck;
+        this.timeoutSeconds = timeoutSeconds;
+        this.graceSeconds = Math.max(1, Math.min(10, timeoutSeconds / 2));
+    }
+
+    /** Starts both engines with {@code threads} threads each; nothing is loaded yet. */
+    public static TpcdsRun start(TpcdsData data, EngineConfig config, int timeoutSeconds) throws SQLException {
+        requireNonNull(data, "data is null");
+        FerryEngine ferry = FerryEngine.start(config);
+        try {
+            Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+            try (Statement s = duck.createStatement()) {
+                s.execute("SET threads TO " + config.threads());
+                // The standard leaves where NULLs sort to the implementation. Ferry sorts them as Calcite does by
+                // default, as if larger than any value (last when ascending, first when descending), as
+                // PostgreSQL does; DuckDB's default puts them last either way.
+                s.execute("SET default_null_order = 'nulls_last_on_asc_first_on_desc'");
+                // The standard makes the quotient of two exact numbers exact, with an implementation-defined scale:
+                // Ferry (Calcite) and PostgreSQL give an INTEGER / INTEGER quotient scale 0 and truncate; DuckDB's /
+                // divides in floating point unless told otherwise.
+                s.execute("SET integer_division = true");
+            }
+            return new TpcdsRun(data, ferry, duck, timeoutSeconds);
+        } catch (SQLException | RuntimeException e) {
+            ferry.close();
+            throw e;
+        }
+    }
+
+    /** Loads one table into both engines; returns its rows. */
+    public long load(Table table) throws IOException, SQLException {
+        return TpcdsLoader.load(data, table, ferry, duck);
+    }
+
+    public String duckDbVersion() throws SQLException {
+        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery("SELECT version()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /**
+     * Plans and runs a statement once on Ferry, untimed, so that the first measured planning is not also the
+     * planner's class loading and JIT warm-up.
+     */
+    public void warmUp() throws SQLException {
+        try (Connection c = ferry.connect(); PreparedStatement p = c.prepareStatement("SELECT d_year, COUNT(*) "
+                + "FROM store_sales JOIN date_dim ON ss_sold_date_sk = d_date_sk WHERE d_moy = 1 GROUP BY d_year "
+                + "ORDER BY d_year"); ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+                rs.getObject(1);
+            }
+        }
+    }
+
+    public QueryResult run(TpcdsQueries.Query query) {
+        ResultOrder order = ResultOrder.of(query.sql());
+        Attempt f = attempt(ferryRun(query.sql()));
+        Attempt d = attempt(duckRun(query.sql()));
+        long ferryRows = f.rows == null ? -1 : f.rows.size();
+        long duckRows = d.rows == null ? -1 : d.rows.size();
+        Outcome outcome;
+        String detail;
+        if (f.error != null && d.error != null && !f.timedOut && f.sqlState != null && f.sqlState.startsWith("22")) {
+            // the data make the query fail (query 90 at SF 0.1 divides by a count of zero): DuckDB's answer is an
+            // error, and a data exception (SQLSTATE class 22) is Ferry's giving the same answer
+            outcome = Outcome.MATCH;
+            detail = "both fail: Ferry " + f.error + "; DuckDB " + d.error;
+        } else if (f.error != null) {
+            outcome = f.timedOut ? Outcome.TIMEOUT : Outcome.FERRY_ERROR;
+            detail = f.error + (d.error == null ? "" : "; DuckDB fails too: " + d.error);
+        } else if (d.error != null) {
+            outcome = Outcome.DUCKDB_ERROR;
+            detail = d.error;
+        } else {
+            Optional<String> difference = ResultComparison.compare(f.rows, d.rows, order);
+            outcome = difference.isPresent() ? Outcome.MISMATCH : Outcome.MATCH;
+            detail = difference.orElse("");
+        }
+        return new QueryResult(query.name(), outcome, detail, f.planningMs, f.executionMs, d.executionMs, ferryRows,
+                duckRows);
+    }
+
+    /** A statement on one engine: its rows, or the error that stopped it, and the times it got as far as. */
+    private static final class Attempt {
+        final AtomicReference<Statement> statement = new AtomicReference<>();
+        volatile double planningMs = Double.NaN;
+        volatile double executionMs = Double.NaN;
+        List<List<Object>> rows;
+        String error;
+        String sqlState;
+        boolean timedOut;
+    }
+
+    private interface Work {
+        void run(Attempt attempt) throws SQLException;
+    }
+
+    private Attempt attempt(Work work) {
+        Attempt a = new Attempt();
+        Future<Void> f = worker.submit(() -> {
+            work.run(a);
+            return null;
+        });
+        boolean cancelled = false;
+        try {
+            try {
+                f.get(timeoutSeconds + graceSeconds, TimeUnit.SECONDS);
+            } catch (TimeoutException overran) {
+                cancelled = true;
+                Statement s = a.statement.get();
+                if (s != null) {
+                    s.cancel();
+                }
+                try {
+                    f.get(graceSeconds, TimeUnit.SECONDS);
+                } catch (TimeoutException stuck) {
+                    f.cancel(true);
+                    worker.shutdownNow();
+                    String stopped = stop(workerThread.get());
+                    worker = newWorker();
+                    a.timedOut = true;
+                    a.error = (s == null ? "planning did not finish in " : "no result after ")
+                            + (timeoutSeconds + 2 * graceSeconds) + " s" + (s == null ? ""
+                            : ", and cancel() did not stop it") + " (watchdog; " + stopped + ")";
+                    return a;
+                }
+                a.timedOut = true;
+                a.error = "the query timeout did not stop it; the watchdog cancelled it after "
+                        + (timeoutSeconds + graceSeconds) + " s";
+            }
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof SQLException sql) {
+                a.sqlState = sql.getSQLState();
+                a.timedOut = cancelled || sql instanceof SQLTimeoutException || "57014".equals(sql.getSQLState());
+                a.error = (cancelled ? "cancelled by the watchdog after " + (timeoutSeconds + graceSeconds)
+                        + " s: " : "") + describe(sql);
+            } else {
+                a.error = "unexpected " + cause;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            a.error = "interrupted";
+        } catch (SQLException e) {
+            a.error = "cancel() failed: " + describe(e);
+        }
+        return a;
+    }
+
+    private Work ferryRun(String sql) {
+        return a -> {
+            try (Connection c = ferry.connect()) {
+                long start = System.nanoTime();
+                try (PreparedStatement p = c.prepareStatement(sql)) {
+                    a.planningMs = millisSince(start);
+                    a.statement.set(p);
+                    p.setQueryTimeout(timeoutSeconds);
+                    long run = System.nanoTime();
+                    try (ResultSet rs = p.executeQuery()) {
+                        List<List<Object>> rows = read(rs);
+                        a.executionMs = millisSince(run);
+                        a.rows = rows;
+                    }
+                }
+            }
+        };
+    }
+
+    private Work duckRun(String sql) {
+        return a -> {
+            try (Statement s = duck.createStatement()) {
+                a.statement.set(s);
+                s.setQueryTimeout(timeoutSeconds);
+                long run = System.nanoTime();
+                try (ResultSet rs = s.executeQuery(sql)) {
+                    List<List<Object>> rows = read(rs);
+                    a.executionMs = millisSince(run);
+                    a.rows = rows;
+                }
+            }
+        };
+    }
+
+    private static List<List<Object>> read(ResultSet rs) throws SQLException {
+        int columns = rs.getMetaData().getColumnCount();
+        List<List<Object>> rows = new ArrayList<>();
+        while (rs.next()) {
+            List<Object> row = new ArrayList<>(columns);
+            for (int c = 1; c <= columns; c++) {
+                row.add(ResultComparison.normalize(rs.getObject(c)));
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static double millisSince(long start) {
+        return (System.nanoTime() - start) / 1e6;
+    }
+
+    /**
+     * The SQLSTATE and first line of an error. Calcite's JDBC layer wraps planning failures in "Error while
+     * preparing statement [whole SQL]", which says nothing, so the innermost cause's first line follows.
+     */
+    static String describe(SQLException e) {
+        StringBuilder s = new StringBuilder();
+        s.append(e.getSQLState() == null ? "(no SQLSTATE)" : e.getSQLState()).append(' ').append(firstLine(e));
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root != e) {
+            s.append(" | cause: ").append(root.getClass().getSimpleName()).append(": ").append(firstLine(root));
+        }
+        return s.toString();
+    }
+
+    private static String firstLine(Throwable t) {
+        String message = t.getMessage() == null ? "" : t.getMessage().strip();
+        int newline = message.indexOf('\n');
+        String line = newline < 0 ? message : message.substring(0, newline);
+        return line.length() <= 300 ? line : line.substring(0, 300) + "...";
+    }
+
+    private ExecutorService newWorker() {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "tpcds-query");
+            t.setDaemon(true);
+            workerThread.set(t);
+            return t;
+        });
+    }
+
+    /**
+     * Stops a statement's thread that neither the query timeout nor cancel() stopped. Calcite's planner heeds neither
+     * (they reach only execution), and a planner left to search on takes a core from every later statement and skews
+     * its times; Thread.stop is the only way left. It unwinds the planner with an error; planning holds no Arrow
+     * memory and no lock of Ferry's beyond a plan-cache lookup. Gone in JDK 20+, where the thread runs on.
+     */
+    @SuppressWarnings("deprecation")
+    private static String stop(Thread thread) {
+        if (thread == null) {
+            return "no thread to stop";
+        }
+        try {
+            thread.stop();
+            return "its thread was stopped";
+        } catch (UnsupportedOperationException e) {
+            return "its thread could not be stopped on this JDK and runs on";
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        worker.shutdownNow();
+        try {
+            duck.close();
+        } finally {
+            ferry.close();
+        }
+    }
+}
