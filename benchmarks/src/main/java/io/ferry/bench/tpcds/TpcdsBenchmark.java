@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -35,7 +36,7 @@ public final class TpcdsBenchmark {
         }
 
         String scaleName() {
-            return String.format(Locale.ROOT, "%s", scale).replaceAll("\\.0$", "");
+            return BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString();
         }
     }
 

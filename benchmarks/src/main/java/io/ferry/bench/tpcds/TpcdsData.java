@@ -6,12 +6,12 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -113,6 +113,6 @@ public final class TpcdsData {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "TPC-DS SF %s in %s", scale, dir);
+        return "TPC-DS SF " + BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString() + " in " + dir;
     }
 }
