@@ -100,6 +100,10 @@ public final class FerryDriver extends Driver {
         props.setProperty("quotedCasing", "UNCHANGED");
         props.setProperty("quoting", "DOUBLE_QUOTE");
         props.setProperty("conformance", "LENIENT");
+        // Calcite's PostgreSQL function library beside the standard one: everyday functions (LEFT, LPAD, CONCAT,
+        // SPLIT_PART, STRPOS, GREATEST, REGEXP_REPLACE, STRING_AGG, BOOL_AND, ...). Not MySQL's as well: where both
+        // define a function (CONCAT) their NULL rules differ, and PostgreSQL's are the ones DuckDB shares
+        props.setProperty("fun", "standard,postgresql");
         props.setProperty("timeZone", "UTC");
         props.setProperty("typeSystem", "io.ferry.sql.FerryTypeSystem#INSTANCE");
         props.setProperty("parserFactory", "io.ferry.sql.ddl.FerryParserFactory#FACTORY");

@@ -16,11 +16,14 @@ import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlJdbcFunctionCall;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.fun.SqlCase;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperatorTable;
@@ -54,6 +57,7 @@ import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rewrite.FerryRexExecutor;
 import io.ferry.sql.rewrite.LogicalRewrites;
+import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
 import io.ferry.sql.schema.FerrySchema;
 
 /**
@@ -95,8 +99,14 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         HepProgram order = new HepProgramBuilder()
                 .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                 .build();
+        // Ordering may swap an outer join's inputs into a RIGHT join, which Calcite's nested-loop join gets wrong
+        // without an equality: those become LEFT joins again
+        HepProgram leftAgain = new HepProgramBuilder()
+                .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
+                .build();
         Program ordering = Programs.sequence(Programs.of(gather, false, DefaultRelMetadataProvider.INSTANCE),
-                Programs.of(order, false, DefaultRelMetadataProvider.INSTANCE));
+                Programs.of(order, false, DefaultRelMetadataProvider.INSTANCE),
+                Programs.of(leftAgain, false, DefaultRelMetadataProvider.INSTANCE));
         return (planner, rel, traits, materializations, lattices) -> RelOptUtil.countJoins(rel) < 2 ? rel
                 : ordering.run(planner, rel, traits, materializations, lattices);
     }
@@ -186,6 +196,23 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         return inner + (call instanceof SqlCase ? 1 : 0);
     }
 
+    /**
+     * JDBC escapes ({@code {fn ucase(s)}}) name their function in any case, but Calcite looks them up in upper case
+     * only, and Ferry's parser folds unquoted names to lower case: the name is upper-cased before validation.
+     */
+    private static final SqlBasicVisitor<Void> JDBC_ESCAPES = new SqlBasicVisitor<>() {
+        @Override
+        public Void visit(SqlCall call) {
+            if (call.getOperator() instanceof SqlJdbcFunctionCall f && call instanceof SqlBasicCall basic) {
+                String name = f.getName().substring("{fn ".length(), f.getName().length() - 1);
+                SqlJdbcFunctionCall upper = new SqlJdbcFunctionCall(name.toUpperCase(java.util.Locale.ROOT));
+                upper.createCall(call.getParserPosition(), call.getOperandList().toArray(new SqlNode[0]));
+                basic.setOperator(upper);
+            }
+            return super.visit(call);
+        }
+    };
+
     /** Calcite's validator, with the literal and complexity rules Ferry needs. */
     private static final class FerryValidator extends CalciteSqlValidator {
         FerryValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types,
@@ -216,6 +243,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                         + " (Calcite's simplifier takes time cubic in the depth); write nested CASEs as one CASE with "
                         + "more WHEN branches");
             }
+            topNode.accept(JDBC_ESCAPES);
             return super.validate(topNode);
         }
 

@@ -16,14 +16,17 @@ import io.ferry.core.vector.Vector;
 final class RowConverter {
     private final SqlTypeName[] types;
     private final int[] scales;
+    private final boolean[] notNull;
 
     RowConverter(RelDataType rowType) {
         List<RelDataTypeField> fields = rowType.getFieldList();
         types = new SqlTypeName[fields.size()];
         scales = new int[fields.size()];
+        notNull = new boolean[fields.size()];
         for (int i = 0; i < types.length; i++) {
             types[i] = fields.get(i).getType().getSqlTypeName();
             scales[i] = Math.max(0, fields.get(i).getType().getScale());
+            notNull[i] = !fields.get(i).getType().isNullable();
         }
     }
 
@@ -33,7 +36,7 @@ final class RowConverter {
 
     Object value(Vector v, int row, int column) {
         if (v.isNull(row)) {
-            return null;
+            return notNull[column] ? zero(column) : null;
         }
         switch (types[column]) {
             case CHAR, VARCHAR -> {
@@ -51,7 +54,25 @@ final class RowConverter {
             default -> {
             }
         }
-        long x = ((LongVector) v).get(row);
+        return fromLong(((LongVector) v).get(row), column);
+    }
+
+    /**
+     * What a NULL becomes in a column typed NOT NULL. Calcite writes {@code CAST(x AS INTEGER NOT NULL)} beside an
+     * {@code x IS NULL} flag when it splits COALESCE or NOT IN apart, counting on the cast never being looked at
+     * where x is NULL; Ferry computes every row, and Calcite's row engine cannot hold a NULL in a primitive column
+     * ("Cannot convert null to int"). The flag carries the NULL; the value is a placeholder.
+     */
+    private Object zero(int column) {
+        return switch (types[column]) {
+            case CHAR, VARCHAR -> "";
+            case FLOAT, REAL -> 0f;
+            case DOUBLE -> 0.0;
+            default -> fromLong(0, column);
+        };
+    }
+
+    private Object fromLong(long x, int column) {
         return switch (types[column]) {
             case BOOLEAN -> x != 0;
             case TINYINT -> (byte) x;
