@@ -47,11 +47,14 @@ public final class TpcdsReport {
         double p95 = planning.length == 0 ? Double.NaN
                 : planning[(int) Math.ceil(0.95 * planning.length) - 1];
         double max = planning.length == 0 ? Double.NaN : planning[planning.length - 1];
+        // statements that match because both engines failed have no times
         double[] logRatios = results.stream()
-                .filter(r -> r.outcome() == Outcome.MATCH)
+                .filter(r -> r.outcome() == Outcome.MATCH && Double.isFinite(ferryTotal(r))
+                        && Double.isFinite(r.duckMs()))
                 .mapToDouble(r -> Math.log(ferryTotal(r) / Math.max(r.duckMs(), 0.01)))
                 .toArray();
-        double geoMean = logRatios.length == 0 ? Double.NaN : Math.exp(Arrays.stream(logRatios).average().orElseThrow());
+        double geoMean = logRatios.length == 0 ? Double.NaN
+                : Math.exp(Arrays.stream(logRatios).average().orElseThrow());
         return new Summary(matched, byNumber.size(), p95, max, geoMean);
     }
 

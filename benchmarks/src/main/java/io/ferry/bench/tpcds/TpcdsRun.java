@@ -13,7 +13,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.ferry.bench.tpcds.QueryResult.Outcome;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
-import io.ferry.bench.tpcds.QueryResult.Outcome;
 import io.trino.tpcds.Table;
 
 /**
