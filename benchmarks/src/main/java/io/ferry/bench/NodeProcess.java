@@ -129,6 +129,12 @@ public final class NodeProcess implements AutoCloseable {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** SIGTERM, as a service manager stops a server; whether the process exited within {@code within}. */
+    public boolean terminate(Duration within) throws InterruptedException {
+        process.destroy();
+        return process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** SIGTERM (a node shuts down cleanly), then SIGKILL after 10 s. */
     @Override
     public void close() {

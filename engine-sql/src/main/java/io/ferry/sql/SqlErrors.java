@@ -58,7 +58,7 @@ public final class SqlErrors {
             }
             if (c instanceof ArithmeticException a) {
                 String m = String.valueOf(a.getMessage());
-                if (m.contains("by zero")) {
+                if (m.contains("by zero") || m.contains("Division undefined")) {
                     return new Translated(SqlStates.DIVISION_BY_ZERO, FerryException.divisionByZero().getMessage());
                 }
                 return new Translated(SqlStates.NUMERIC_OUT_OF_RANGE, "numeric overflow: " + m);

@@ -76,8 +76,37 @@ class LocalServerProcessIT {
         }
     }
 
+    /**
+     * SIGTERM stops the server within its 5 s deadline even while a query runs that would take hours (a
+     * nested-loop join of 100 000 × 100 000 rows in the row engine); it used to print "Stopping Ferry..." and run on.
+     */
     @Test
     @Order(2)
+    void aStoppedServerExitsWhileAQueryRuns() throws Exception {
+        int busyPort = NodeProcess.freePort();
+        try (NodeProcess busy = ServerJar.start("busy", "1g", "local", "--demo", "--scale", "0.01", "--rows", "100000",
+                "--distinct", "1000", "--port", String.valueOf(busyPort))) {
+            busy.await("is ready", Duration.ofSeconds(120));
+            Thread query = new Thread(() -> {
+                try (Connection c = driver.connect("jdbc:ferry://127.0.0.1:" + busyPort, new Properties());
+                        Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT COUNT(*) FROM r x, r y WHERE x.a + y.a < x.b - y.b");
+                } catch (SQLException expected) {
+                    // the server goes away under it
+                }
+            }, "long-query");
+            query.setDaemon(true);
+            query.start();
+            Thread.sleep(3000);
+            assertTrue(busy.isAlive(), "the server was running the query");
+            long start = System.nanoTime();
+            assertTrue(busy.terminate(Duration.ofSeconds(10)), "the server exits within 10 s of SIGTERM");
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10));
+        }
+    }
+
+    @Test
+    @Order(3)
     void aKilledServerGivesAPromptError() throws Exception {
         Connection c = connect();
         Statement s = c.createStatement();

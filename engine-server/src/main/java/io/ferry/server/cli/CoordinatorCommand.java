@@ -63,10 +63,10 @@ final class CoordinatorCommand implements Callable<Integer> {
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
                 controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots));
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runtime.getRuntime().addShutdownHook(ShutdownDeadline.hook(() -> {
             coordinator.close();
             stopped.countDown();
-        }, "ferry-shutdown"));
+        }));
         PrintWriter out = spec.commandLine().getOut();
         var control = coordinator.cluster().address();
         String joinAt = (fabric.advertise != null ? fabric.advertise : control.getHostString()) + ":"

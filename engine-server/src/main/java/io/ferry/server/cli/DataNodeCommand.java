@@ -65,10 +65,10 @@ abstract class DataNodeCommand implements Callable<Integer> {
         DataNode node = DataNode.start(new DataNode.Options(role(), nodeName, host, fabric.port, fabric.advertise,
                 parse(coordinator), cores, memory(), perQuery, fabric.kind(), Duration.ofSeconds(timeoutSeconds)));
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runtime.getRuntime().addShutdownHook(ShutdownDeadline.hook(() -> {
             node.close();
             stopped.countDown();
-        }, "ferry-shutdown"));
+        }));
         PrintWriter out = spec.commandLine().getOut();
         out.println("Ferry " + role().label() + " " + nodeName + " is running; it joins the coordinator at "
                 + coordinator + " (see SELECT * FROM sys.nodes). Stop with Ctrl-C.");

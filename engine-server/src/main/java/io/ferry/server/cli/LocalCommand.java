@@ -61,7 +61,7 @@ final class LocalCommand implements Callable<Integer> {
 
         // Ctrl-C (or SIGTERM) runs shutdown hooks; the node is closed in one, and this thread waits until then.
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(node, stopped), "ferry-shutdown"));
+        Runtime.getRuntime().addShutdownHook(ShutdownDeadline.hook(() -> stop(node, stopped)));
         printBanner(spec.commandLine().getOut(), node);
         stopped.await();
         return 0;
