@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.ferry.bench.tpcds.QueryResult.Outcome;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.SqlErrors;
 import io.trino.tpcds.Table;
 
 /**
@@ -183,9 +184,11 @@ public final class TpcdsRun implements AutoCloseable {
             }
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
+            // the SQLSTATE a client of Ferry's server gets: the server translates errors (SqlErrors), the
+            // in-process connection this harness uses does not
+            a.sqlState = SqlErrors.translate(cause).sqlState();
             if (cause instanceof SQLException sql) {
-                a.sqlState = sql.getSQLState();
-                a.timedOut = cancelled || sql instanceof SQLTimeoutException || "57014".equals(sql.getSQLState());
+                a.timedOut = cancelled || sql instanceof SQLTimeoutException || "57014".equals(a.sqlState);
                 a.error = (cancelled ? "cancelled by the watchdog after " + (timeoutSeconds + graceSeconds)
                         + " s: " : "") + describe(sql);
             } else {

@@ -28,6 +28,7 @@ public final class LogicalRewrites {
                 .addRuleInstance(FactorDisjunctionsRule.JOIN)
                 .addRuleInstance(AggregateArgumentsRule.INSTANCE)
                 .addRuleInstance(ConstantGroupJoinRule.INSTANCE)
+                .addRuleInstance(SingleRowJoinRule.INSTANCE)
                 .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
                 .addRuleCollection(List.of(CodePointStringsRule.PROJECT, CodePointStringsRule.FILTER,
                         CodePointStringsRule.JOIN))
