@@ -192,6 +192,10 @@ class OracleQueriesTest {
                 "SELECT a.id FROM edge a FULL JOIN edge b ON a.id < b.k",
                 "SELECT b.k FROM edge a RIGHT JOIN edge b ON a.id > b.k + 10",
                 "SELECT a.id, b.k FROM edge a FULL JOIN edge b ON a.id > b.k OR b.k IS NULL",
+                // a join key compared with IS NOT DISTINCT FROM (NULL matches NULL) is checked beside the hash key
+                "SELECT a.id, b.id FROM edge a JOIN edge b ON a.k = b.k AND a.d IS NOT DISTINCT FROM b.d",
+                "SELECT a.id, b.id FROM edge a JOIN edge b ON a.k = b.k WHERE a.s IS NOT DISTINCT FROM "
+                        + "CASE WHEN TRUE THEN b.s ELSE 'x' END",
                 // an uncorrelated IN or EXISTS inside a correlated subquery is not dropped by decorrelation
                 "SELECT a.id FROM edge a WHERE (SELECT MAX(b.d) FROM edge b WHERE b.k = a.k AND 49 IN "
                         + "(SELECT c.id * c.id FROM edge c)) IS NOT NULL",

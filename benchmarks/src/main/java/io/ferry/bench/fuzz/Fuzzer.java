@@ -26,36 +26,46 @@ public final class Fuzzer implements AutoCloseable {
      * @param scale       row counts relative to the default (about 850 rows over up to four tables)
      * @param maxShrinks  distinct failures to shrink; later ones of the same kind are only counted
      * @param shrinkTries candidate queries (and row subsets) tried per shrink
+     * @param shipping the cluster's SET shipping values, one per query in turn
      */
     public record Options(long seed, int queries, boolean cluster, boolean alternate, Constructs constructs,
-            Duration timeout, double scale, int maxShrinks, int shrinkTries) {
+            Duration timeout, double scale, int maxShrinks, int shrinkTries, List<String> shipping) {
         public Options {
             requireNonNull(constructs, "constructs is null");
             requireNonNull(timeout, "timeout is null");
+            shipping = List.copyOf(shipping);
         }
 
         public static Options defaults(long seed, int queries) {
-            return new Options(seed, queries, false, false, Constructs.ALL, Duration.ofSeconds(20), 1.0, 25, 250);
+            return new Options(seed, queries, false, false, Constructs.ALL, Duration.ofSeconds(20), 1.0, 25, 250,
+                    FerryTarget.SHIPPING);
         }
 
         public Options withCluster(boolean on, boolean alternating) {
-            return new Options(seed, queries, on, alternating, constructs, timeout, scale, maxShrinks, shrinkTries);
+            return new Options(seed, queries, on, alternating, constructs, timeout, scale, maxShrinks, shrinkTries,
+                    shipping);
         }
 
         public Options withConstructs(Constructs c) {
-            return new Options(seed, queries, cluster, alternate, c, timeout, scale, maxShrinks, shrinkTries);
+            return new Options(seed, queries, cluster, alternate, c, timeout, scale, maxShrinks, shrinkTries, shipping);
         }
 
         public Options withTimeout(Duration t) {
-            return new Options(seed, queries, cluster, alternate, constructs, t, scale, maxShrinks, shrinkTries);
+            return new Options(seed, queries, cluster, alternate, constructs, t, scale, maxShrinks, shrinkTries, shipping);
         }
 
         public Options withShrinking(int shrinks, int tries) {
-            return new Options(seed, queries, cluster, alternate, constructs, timeout, scale, shrinks, tries);
+            return new Options(seed, queries, cluster, alternate, constructs, timeout, scale, shrinks, tries, shipping);
+        }
+
+        /** The cluster's SET shipping values, one per query in turn (default function, data, auto). */
+        public Options withShipping(List<String> modes) {
+            return new Options(seed, queries, cluster, alternate, constructs, timeout, scale, maxShrinks, shrinkTries,
+                    modes);
         }
 
         public Options withScale(double s) {
-            return new Options(seed, queries, cluster, alternate, constructs, timeout, s, maxShrinks, shrinkTries);
+            return new Options(seed, queries, cluster, alternate, constructs, timeout, s, maxShrinks, shrinkTries, shipping);
         }
     }
 
@@ -134,7 +144,7 @@ public final class Fuzzer implements AutoCloseable {
             List<FerryTarget> on = options.alternate() ? List.of(targets.get(i % targets.size())) : targets;
             int turn = options.alternate() ? i / targets.size() : i;
             for (FerryTarget t : on) {
-                String shipping = t.clustered() ? FerryTarget.SHIPPING.get(turn % FerryTarget.SHIPPING.size()) : null;
+                String shipping = t.clustered() ? options.shipping().get(turn % options.shipping().size()) : null;
                 Verdict v = verdict(t, shipping, q, expected);
                 report.record(t.name(), q.families(), v.outcome());
                 if (v.outcome().failure()) {

@@ -1,55 +1,53 @@
 package io.ferry.sql.jdbc;
 
 import java.lang.reflect.Type;
-import java.util.List;
 import java.math.BigDecimal;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
-import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
-import org.apache.calcite.interpreter.BindableConvention;
-import org.apache.calcite.plan.Convention;
-import org.apache.calcite.prepare.CalciteCatalogReader;
-import org.apache.calcite.prepare.CalciteSqlValidator;
-import org.apache.calcite.prepare.Prepare;
-import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.sql.SqlBasicCall;
-import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlJdbcFunctionCall;
-import org.apache.calcite.sql.SqlInsert;
-import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlNodeList;
-import org.apache.calcite.sql.fun.SqlCase;
-import org.apache.calcite.sql.util.SqlBasicVisitor;
-import org.apache.calcite.sql.SqlLiteral;
-import org.apache.calcite.sql.SqlNumericLiteral;
-import org.apache.calcite.sql.SqlOperatorTable;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.util.SqlOperatorTables;
-import org.apache.calcite.sql.validate.SqlValidator;
-
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
-import org.apache.calcite.prepare.CalcitePrepareImpl;
-import java.util.function.Consumer;
-
+import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.prepare.CalciteSqlValidator;
+import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
-import org.apache.calcite.sql2rel.RelDecorrelator;
-import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlJdbcFunctionCall;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlCase;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
@@ -187,8 +185,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         FerryRules.register(planner);
         planner.removeRule(CoreRules.SAMPLE_TO_FILTER);
         // Bounded planning: joins are ordered once, by estimated cardinality, before this planner runs
-        // (joinOrder()); the cost-based phase only picks implementations. Rules that re-explore join orders or
-        // rewrite across joins multiply its search space: TPC-DS q6 never finished planning, q58 took 16 s.
+        // (joinOrder()); the cost-based phase picks implementations, and keeps only JoinPushThroughJoin, which
+        // repairs a cross product the ordering leaves. Rules that re-explore join orders or rewrite across joins
+        // multiplied its search space: TPC-DS q6 never finished planning, q58 took 16 s.
         for (RelOptRule exploring : List.of(
                 CoreRules.JOIN_ASSOCIATE, CoreRules.JOIN_COMMUTE, CoreRules.AGGREGATE_JOIN_TRANSPOSE,
                 CoreRules.SORT_JOIN_TRANSPOSE, EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE)) {

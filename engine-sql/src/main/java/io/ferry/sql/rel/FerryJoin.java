@@ -15,6 +15,7 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexPermuteInputsShuttle;
 import org.apache.calcite.util.mapping.Mappings;
@@ -80,12 +81,22 @@ public final class FerryJoin extends Join implements FerryRel {
         List<RexNode> nonEqui = new ArrayList<>();
         RelOptUtil.splitJoinCondition(join.getLeft(), join.getRight(), join.getCondition(), lk, rk, filterNulls,
                 nonEqui);
-        RexNode rest = RexUtil.composeConjunction(join.getCluster().getRexBuilder(), nonEqui);
-        for (Boolean f : filterNulls) {
-            if (!f) {
-                throw new UnsupportedExpression("IS NOT DISTINCT FROM join key");
+        // A key compared with IS NOT DISTINCT FROM (NULL matches NULL) is checked in the residual instead, expanded
+        // into comparisons Ferry's kernels run: the hash table never matches NULL keys
+        RexBuilder rex = join.getCluster().getRexBuilder();
+        int leftCount = join.getLeft().getRowType().getFieldCount();
+        for (int i = filterNulls.size() - 1; i >= 0; i--) {
+            if (!filterNulls.get(i)) {
+                RexNode l = rex.makeInputRef(join.getLeft().getRowType().getFieldList().get(lk.get(i)).getType(),
+                        lk.get(i));
+                RexNode r = rex.makeInputRef(join.getRight().getRowType().getFieldList().get(rk.get(i)).getType(),
+                        leftCount + rk.get(i));
+                nonEqui.add(RelOptUtil.isDistinctFrom(rex, l, r, true));
+                lk.remove(i);
+                rk.remove(i);
             }
         }
+        RexNode rest = RexUtil.composeConjunction(rex, nonEqui);
         if (lk.isEmpty()) {
             throw new UnsupportedExpression("join without an equality");
         }
