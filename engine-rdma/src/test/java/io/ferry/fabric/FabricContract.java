@@ -55,10 +55,15 @@ public abstract class FabricContract {
         allocator.close();
     }
 
+    /** Random bytes over the whole buffer (its last few bytes one at a time: a 2-byte buffer has no room for a long). */
     private static void fill(ArrowBuf buf, long seed) {
         Random rnd = new Random(seed);
-        for (long i = 0; i < buf.capacity(); i += 8) {
+        long i = 0;
+        for (; i + 8 <= buf.capacity(); i += 8) {
             buf.setLong(i, rnd.nextLong());
+        }
+        for (; i < buf.capacity(); i++) {
+            buf.setByte(i, rnd.nextInt());
         }
     }
 
