@@ -421,6 +421,27 @@ final class FerryMeta extends JdbcMeta {
 
     // ---- metadata (the six calls Avatica's protocol carries; its client answers the others, empty) ----------
 
+    /**
+     * Functions Calcite lists for JDBC escapes that Ferry cannot run, left out of DatabaseMetaData's lists so a BI
+     * tool does not send them: CONVERT_TIMEZONE needs a TIMESTAMP WITH TIME ZONE, which Ferry does not have.
+     */
+    private static final Set<String> UNLISTED_FUNCTIONS = Set.of("CONVERT_TIMEZONE");
+
+    /** Calcite's properties, with function lists that name only what runs ({@code FunctionListsTest}). */
+    @Override
+    public Map<DatabaseProperty, Object> getDatabaseProperties(ConnectionHandle ch) {
+        Map<DatabaseProperty, Object> properties = new HashMap<>(super.getDatabaseProperties(ch));
+        for (DatabaseProperty list : List.of(DatabaseProperty.GET_STRING_FUNCTIONS,
+                DatabaseProperty.GET_NUMERIC_FUNCTIONS, DatabaseProperty.GET_TIME_DATE_FUNCTIONS,
+                DatabaseProperty.GET_SYSTEM_FUNCTIONS)) {
+            if (properties.get(list) instanceof String names) {
+                properties.put(list, String.join(",", java.util.Arrays.stream(names.split(",")).map(String::trim)
+                        .filter(n -> !UNLISTED_FUNCTIONS.contains(n)).toList()));
+            }
+        }
+        return properties;
+    }
+
     @Override
     public MetaResultSet getCatalogs(ConnectionHandle ch) {
         return metadata(ch, DatabaseMetaData::getCatalogs, MetadataRows::catalog, "TABLE_CAT");
