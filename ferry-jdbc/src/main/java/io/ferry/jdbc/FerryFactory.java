@@ -11,9 +11,12 @@ import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.avatica.AvaticaResultSet;
 import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
 import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.InternalProperty;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.QueryState;
 import org.apache.calcite.avatica.UnregisteredDriver;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.avatica.util.Quoting;
 
 /**
  * Avatica's JDBC 4.1 objects, except that statements are {@link FerryStatement}s and {@link FerryPreparedStatement}s,
@@ -36,10 +39,20 @@ final class FerryFactory implements AvaticaFactory {
         return avatica.getJdbcMinorVersion();
     }
 
+    /**
+     * A connection whose DatabaseMetaData reports Ferry's identifier rules: unquoted names fold to lower case, quoted
+     * ones keep theirs. Avatica's client assumes upper case, so tools that fold a name the way the driver says
+     * before looking it up (sqlline's {@code !describe lineorder} asked for LINEORDER) found nothing.
+     */
     @Override
     public AvaticaConnection newConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
             Properties info) throws SQLException {
-        return avatica.newConnection(driver, this, url, info);
+        AvaticaConnection connection = avatica.newConnection(driver, this, url, info);
+        connection.properties.put(InternalProperty.UNQUOTED_CASING, Casing.TO_LOWER);
+        connection.properties.put(InternalProperty.QUOTED_CASING, Casing.UNCHANGED);
+        connection.properties.put(InternalProperty.CASE_SENSITIVE, false);
+        connection.properties.put(InternalProperty.QUOTING, Quoting.DOUBLE_QUOTE);
+        return connection;
     }
 
     @Override

@@ -259,6 +259,27 @@ class JdbcServerTest {
         }
     }
 
+    /**
+     * The Ferry driver reports the identifier rules Ferry applies (unquoted names lower case), so a tool that folds
+     * a name as the driver says before a metadata call finds the table (sqlline's {@code !describe lineorder}).
+     */
+    @Test
+    void theFerryDriverReportsLowerCaseIdentifiers() throws SQLException {
+        try (Connection c = DriverManager.getConnection(server.ferryUrl()); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS CaseProbe (Some_Column INTEGER)");
+            DatabaseMetaData md = c.getMetaData();
+            assertTrue(md.storesLowerCaseIdentifiers());
+            assertFalse(md.storesUpperCaseIdentifiers());
+            assertTrue(md.storesMixedCaseQuotedIdentifiers() || md.supportsMixedCaseQuotedIdentifiers());
+            String folded = md.storesLowerCaseIdentifiers() ? "caseprobe" : "CASEPROBE";
+            try (ResultSet rs = md.getColumns(null, null, folded, null)) {
+                assertTrue(rs.next(), "the table is found under the name the driver's casing rule gives");
+                assertEquals("some_column", rs.getString("COLUMN_NAME"));
+            }
+            s.execute("DROP TABLE CaseProbe");
+        }
+    }
+
     @Test
     void theFerryDriverNamesTheProduct() throws SQLException {
         try (Connection c = DriverManager.getConnection(server.ferryUrl())) {
