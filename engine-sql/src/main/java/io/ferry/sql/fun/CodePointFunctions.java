@@ -10,6 +10,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
@@ -24,20 +25,21 @@ import io.ferry.core.expr.StringKernels;
  */
 public final class CodePointFunctions {
     public static final SqlOperator CHAR_LENGTH = function("CHAR_LENGTH", "charLength",
-            List.of(SqlTypeFamily.CHARACTER));
-    public static final SqlOperator SUBSTRING = function("SUBSTRING", "substring",
+            ReturnTypes.INTEGER_NULLABLE, List.of(SqlTypeFamily.CHARACTER));
+    public static final SqlOperator SUBSTRING = function("SUBSTRING", "substring", ReturnTypes.ARG0_NULLABLE_VARYING,
             List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER));
     public static final SqlOperator SUBSTRING_FROM = function("SUBSTRING", "substringFrom",
-            List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER));
-    public static final SqlOperator POSITION = function("POSITION", "position",
+            ReturnTypes.ARG0_NULLABLE_VARYING, List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER));
+    public static final SqlOperator POSITION = function("POSITION", "position", ReturnTypes.INTEGER_NULLABLE,
             List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER));
 
     private CodePointFunctions() {
     }
 
-    private static SqlOperator function(String name, String method, List<SqlTypeFamily> operands) {
+    private static SqlOperator function(String name, String method, SqlReturnTypeInference returns,
+            List<SqlTypeFamily> operands) {
         return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
-                ReturnTypes.ARG0_NULLABLE, InferTypes.FIRST_KNOWN,
+                returns, InferTypes.FIRST_KNOWN,
                 OperandTypes.operandMetadata(operands, types -> List.of(), i -> "arg" + i, i -> false),
                 ScalarFunctionImpl.create(CodePointFunctions.class, method));
     }
