@@ -69,6 +69,24 @@ class FunctionsTest {
         ResultComparison.assertSameResult(ferry, duck, "SELECT BOOL_AND(flag), BOOL_OR(flag), COUNT(*) FROM f", false);
     }
 
+    /** PostgreSQL's DATE_TRUNC (a TIMESTAMP, for a DATE too) and NOW(), which Calcite's library lacks. */
+    @Test
+    void dateTruncAndNow() throws SQLException {
+        for (Connection c : List.of(ferry, duck)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE dt (id INTEGER, d DATE, t TIMESTAMP)");
+                s.execute("INSERT INTO dt VALUES (1, DATE '2024-03-15', TIMESTAMP '2024-03-15 10:11:12'), "
+                        + "(2, DATE '1999-12-31', TIMESTAMP '1999-12-31 23:59:59'), (3, NULL, NULL), "
+                        + "(4, DATE '1500-03-01', TIMESTAMP '1500-03-01 00:00:01')");
+            }
+        }
+        for (String unit : List.of("year", "quarter", "month", "day", "hour", "minute", "second")) {
+            ResultComparison.assertSameResult(ferry, duck, "SELECT id, DATE_TRUNC('" + unit + "', d), DATE_TRUNC('"
+                    + unit + "', t) FROM dt", false);
+        }
+        ResultComparison.assertSameResult(ferry, duck, "SELECT COUNT(*) FROM dt WHERE NOW() > t", false);
+    }
+
     /** The JDBC escapes BI tools send, in any case. */
     @Test
     void jdbcEscapes() throws SQLException {

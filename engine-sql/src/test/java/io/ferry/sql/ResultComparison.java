@@ -44,8 +44,12 @@ public final class ResultComparison {
             return null;
         }
         int type = md.getColumnType(i);
-        if (type == Types.DATE || type == Types.TIMESTAMP) {
-            return rs.getString(i).replace('T', ' ');
+        // each driver formats a TIMESTAMP's text its own way ("…:00" or "…:00.0"): compare the values
+        if (type == Types.DATE) {
+            return rs.getDate(i).toLocalDate().toString();
+        }
+        if (type == Types.TIMESTAMP) {
+            return rs.getTimestamp(i).toLocalDateTime().toString();
         }
         if (o instanceof Number || type == Types.DECIMAL || type == Types.NUMERIC) {
             return new BigDecimal(o.toString());

@@ -11,6 +11,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalcitePrepare;
@@ -34,16 +35,23 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlJdbcFunctionCall;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -232,9 +240,43 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 upper.createCall(call.getParserPosition(), call.getOperandList().toArray(new SqlNode[0]));
                 basic.setOperator(upper);
             }
+            if (call instanceof SqlBasicCall basic && call.getOperator() instanceof SqlFunction f) {
+                postgresFunction(basic, f.getName().toUpperCase(java.util.Locale.ROOT));
+            }
             return super.visit(call);
         }
     };
+
+    /**
+     * PostgreSQL's {@code NOW()} is CURRENT_TIMESTAMP, and {@code DATE_TRUNC('month', x)} is
+     * {@code FLOOR(CAST(x AS TIMESTAMP) TO MONTH)} (a TIMESTAMP, as in PostgreSQL and DuckDB, for a DATE too).
+     * Calcite's PostgreSQL library has neither (its parser reads DATE_TRUNC as BigQuery's, unit last). Weeks are
+     * left out: PostgreSQL's start on Monday, FLOOR's on Sunday.
+     */
+    private static void postgresFunction(SqlBasicCall call, String name) {
+        SqlParserPos pos = call.getParserPosition();
+        if (name.equals("NOW") && call.operandCount() == 0) {
+            call.setOperator(SqlStdOperatorTable.CURRENT_TIMESTAMP);
+        } else if (name.equals("DATE_TRUNC") && call.operandCount() == 2
+                && call.operand(0) instanceof SqlCharStringLiteral unit) {
+            TimeUnit timeUnit = switch (unit.getValueAs(String.class).toLowerCase(java.util.Locale.ROOT)) {
+                case "year" -> TimeUnit.YEAR;
+                case "quarter" -> TimeUnit.QUARTER;
+                case "month" -> TimeUnit.MONTH;
+                case "day" -> TimeUnit.DAY;
+                case "hour" -> TimeUnit.HOUR;
+                case "minute" -> TimeUnit.MINUTE;
+                case "second" -> TimeUnit.SECOND;
+                default -> throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "DATE_TRUNC does not know unit "
+                        + unit.toValue() + "; use year, quarter, month, day, hour, minute or second");
+            };
+            SqlNode value = call.operand(1);
+            call.setOperator(SqlStdOperatorTable.FLOOR);
+            call.setOperand(0, SqlStdOperatorTable.CAST.createCall(pos, value,
+                    new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos)));
+            call.setOperand(1, new SqlIntervalQualifier(timeUnit, null, pos));
+        }
+    }
 
     /** Calcite's validator, with the literal and complexity rules Ferry needs. */
     private static final class FerryValidator extends CalciteSqlValidator {
