@@ -129,6 +129,11 @@ public final class NodeProcess implements AutoCloseable {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** CPU time the process has used so far (zero where the platform does not tell). */
+    public Duration cpuTime() {
+        return process.info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
     /** SIGTERM, as a service manager stops a server; whether the process exited within {@code within}. */
     public boolean terminate(Duration within) throws InterruptedException {
         process.destroy();

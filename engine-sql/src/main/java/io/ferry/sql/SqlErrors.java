@@ -84,8 +84,7 @@ public final class SqlErrors {
                     + " statements yet; see docs/sql.md for the statements it runs");
         }
         if (message.contains("Year out of range")) {
-            return new Translated(SqlStates.DATETIME_FIELD_OVERFLOW, "date out of range: " + firstLine(message)
-                    + "; years run from 1 to 9999");
+            return yearOutOfRange("date out of range: " + firstLine(message));
         }
         if (message.contains("due to overflow")) {
             return new Translated(SqlStates.NUMERIC_OUT_OF_RANGE, "numeric value out of range: " + firstLine(message)
@@ -145,7 +144,7 @@ public final class SqlErrors {
                     + "; write DATE 'YYYY-MM-DD' or TIMESTAMP 'YYYY-MM-DD HH:MM:SS' with a real calendar date");
         }
         if (inner.startsWith("Year out of range") || inner.contains("out of range for DATE")) {
-            return new Translated(SqlStates.DATETIME_FIELD_OVERFLOW, text + "; years run from 1 to 9999");
+            return yearOutOfRange(text);
         }
         if (inner.contains("TABLESAMPLE percentage")) {
             return new Translated(SqlStates.INVALID_PARAMETER_VALUE, text);
@@ -164,6 +163,10 @@ public final class SqlErrors {
             return new Translated(SqlStates.DATATYPE_MISMATCH, "type mismatch: " + text);
         }
         return new Translated(SqlStates.SYNTAX_OR_ACCESS_RULE, text);
+    }
+
+    private static Translated yearOutOfRange(String text) {
+        return new Translated(SqlStates.DATETIME_FIELD_OVERFLOW, text + "; years run from 1 to 9999");
     }
 
     private static String tail(String text, String inner) {

@@ -96,9 +96,15 @@ class LocalServerProcessIT {
                 }
             }, "long-query");
             query.setDaemon(true);
+            Duration idle = busy.cpuTime();
             query.start();
-            Thread.sleep(3000);
-            assertTrue(busy.isAlive(), "the server was running the query");
+            // the query is running once the server has spent two seconds of CPU on it
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (busy.cpuTime().minus(idle).compareTo(Duration.ofSeconds(2)) < 0 && System.nanoTime() < deadline) {
+                query.join(100);
+            }
+            assertTrue(busy.cpuTime().minus(idle).compareTo(Duration.ofSeconds(2)) >= 0 && query.isAlive(),
+                    "the server was running the query");
             long start = System.nanoTime();
             assertTrue(busy.terminate(Duration.ofSeconds(10)), "the server exits within 10 s of SIGTERM");
             assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10));

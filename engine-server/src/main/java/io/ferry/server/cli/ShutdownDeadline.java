@@ -16,19 +16,19 @@ final class ShutdownDeadline {
     /** A hook that runs {@code close} and exits within the deadline whatever it does. */
     static Thread hook(Runnable close) {
         return new Thread(() -> {
-            Thread deadline = new Thread(() -> {
-                try {
-                    Thread.sleep(DEADLINE.toMillis());
-                } catch (InterruptedException e) {
-                    return;
-                }
+            Thread closing = new Thread(close, "ferry-close");
+            closing.setDaemon(true);
+            closing.start();
+            try {
+                closing.join(DEADLINE.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (closing.isAlive()) {
                 System.err.println("Ferry did not stop within " + DEADLINE.toSeconds() + " s; exiting anyway");
                 System.err.flush();
                 Runtime.getRuntime().halt(1);
-            }, "ferry-shutdown-deadline");
-            deadline.setDaemon(true);
-            deadline.start();
-            close.run();
+            }
         }, "ferry-shutdown");
     }
 }

@@ -99,19 +99,15 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
         FerryEngine engine = engine(context);
         String name = tableName(create.name);
         String sql = create.query.toSqlString(CalciteSqlDialect.DEFAULT).getSql();
-        List<Column> columns = new ArrayList<>();
+        List<Column> columns;
         try (Connection conn = engine.connect(); java.sql.PreparedStatement p = conn.prepareStatement(sql)) {
             ResultSetMetaData md = p.getMetaData();
             if (create.columnList != null && create.columnList.size() != md.getColumnCount()) {
                 throw new FerryException(SqlStates.SYNTAX_ERROR, "view " + name + " names " + create.columnList.size()
                         + " columns but its query gives " + md.getColumnCount());
             }
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                String column = create.columnList != null ? ((SqlIdentifier) create.columnList.get(i - 1)).getSimple()
-                        : md.getColumnLabel(i);
-                columns.add(new Column(Catalog.normalize(column), fromJdbc(md, i),
-                        md.isNullable(i) != ResultSetMetaData.columnNoNulls));
-            }
+            columns = resultColumns(md, create.columnList == null ? null : create.columnList.stream()
+                    .map(n -> ((SqlIdentifier) n).getSimple()).toList());
         } catch (SQLException e) {
             io.ferry.sql.SqlErrors.Translated t = io.ferry.sql.SqlErrors.translate(e);
             throw new FerryException(t.sqlState(), "view " + name + " cannot be created: " + t.message(), e);
@@ -229,13 +225,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
         try (Connection conn = engine.connect(); Statement st = conn.createStatement();
                 ResultSet rs = st.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
-            List<Column> columns = new ArrayList<>();
-            List<String> declared = create.columnList == null ? null : simpleNames(create);
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                String col = declared != null && i <= declared.size() ? declared.get(i - 1) : md.getColumnLabel(i);
-                columns.add(new Column(Catalog.normalize(col), fromJdbc(md, i),
-                        md.isNullable(i) != ResultSetMetaData.columnNoNulls));
-            }
+            List<Column> columns = resultColumns(md, create.columnList == null ? null : simpleNames(create));
             TableSchema schema = new TableSchema(columns);
             table = catalog.create(name, schema, false);
             try (TableAppender appender = table.appender()) {
@@ -265,6 +255,17 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             io.ferry.sql.SqlErrors.Translated t = io.ferry.sql.SqlErrors.translate(e);
             throw new FerryException(t.sqlState(), t.message(), e);
         }
+    }
+
+    /** The columns a query's result gives, named as {@code declared} says where it names them (null: as the query). */
+    private static List<Column> resultColumns(ResultSetMetaData md, List<String> declared) throws SQLException {
+        List<Column> columns = new ArrayList<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            String name = declared != null && i <= declared.size() ? declared.get(i - 1) : md.getColumnLabel(i);
+            columns.add(new Column(Catalog.normalize(name), fromJdbc(md, i),
+                    md.isNullable(i) != ResultSetMetaData.columnNoNulls));
+        }
+        return columns;
     }
 
     private static List<String> simpleNames(SqlCreateTable create) {

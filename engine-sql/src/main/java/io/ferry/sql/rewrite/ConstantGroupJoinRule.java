@@ -11,6 +11,7 @@ import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.tools.RelBuilder;
 
@@ -42,7 +43,7 @@ public final class ConstantGroupJoinRule extends RelOptRule {
         List<RexNode> constants = new ArrayList<>();
         for (int key : aggregate.getGroupSet()) {
             RexNode e = project.getProjects().get(key);
-            if (!(e instanceof org.apache.calcite.rex.RexLiteral)) {
+            if (!(e instanceof RexLiteral)) {
                 return;
             }
             constants.add(e);
