@@ -23,12 +23,14 @@ boolean IfExistsOpt() :
     { return false; }
 }
 
-/** CASCADE or RESTRICT after a DROP: accepted as PostgreSQL does; Ferry has no dependent objects to drop. */
-void DropBehaviorOpt() :
+/** CASCADE or RESTRICT after a DROP, as PostgreSQL accepts them: true for CASCADE. */
+boolean DropBehaviorOpt() :
 {
 }
 {
-    [ <CASCADE> | <RESTRICT> ]
+    <CASCADE> { return true; }
+|
+    [ <RESTRICT> ] { return false; }
 }
 
 /**
@@ -161,4 +163,45 @@ SqlTruncate SqlTruncateTable(Span s) :
     [ <TABLE> ] id = CompoundIdentifier() {
         return SqlDdlNodes.truncateTable(s.end(this), id, true);
     }
+}
+
+/**
+ * ALTER TABLE [IF EXISTS] name, then one of: ADD [COLUMN] [IF NOT EXISTS] column type [NOT NULL | NULL];
+ * DROP [COLUMN] [IF EXISTS] column [CASCADE | RESTRICT]; RENAME [COLUMN] column TO new_name; RENAME TO new_name.
+ */
+SqlNode SqlAlterTable() :
+{
+    final Span s;
+    final boolean ifExists;
+    final SqlIdentifier id;
+    final boolean ifColumn;
+    final SqlIdentifier column;
+    final SqlDataTypeSpec type;
+    boolean nullable = true;
+    final boolean cascade;
+    final SqlIdentifier newName;
+}
+{
+    <ALTER> { s = span(); } <TABLE> ifExists = IfExistsOpt() id = CompoundIdentifier()
+    (
+        <ADD> [ <COLUMN> ] ifColumn = IfNotExistsOpt() column = SimpleIdentifier() type = DataType()
+        [ <NOT> <NULL> { nullable = false; } | <NULL> ] {
+            return SqlAlterTable.addColumn(s.end(this), ifExists, id, ifColumn, column, type.withNullable(nullable));
+        }
+    |
+        <DROP> [ <COLUMN> ] ifColumn = IfExistsOpt() column = SimpleIdentifier() cascade = DropBehaviorOpt() {
+            return SqlAlterTable.dropColumn(s.end(this), ifExists, id, ifColumn, column, cascade);
+        }
+    |
+        <RENAME>
+        (
+            <TO> newName = SimpleIdentifier() {
+                return SqlAlterTable.renameTable(s.end(this), ifExists, id, newName);
+            }
+        |
+            [ <COLUMN> ] column = SimpleIdentifier() <TO> newName = SimpleIdentifier() {
+                return SqlAlterTable.renameColumn(s.end(this), ifExists, id, column, newName);
+            }
+        )
+    )
 }

@@ -15,6 +15,10 @@ public final class SqlStates {
     public static final String STRING_DATA_RIGHT_TRUNCATION = "22001";
     public static final String INVALID_DATETIME_FORMAT = "22007";
     public static final String NOT_NULL_VIOLATION = "23502";
+    public static final String UNIQUE_VIOLATION = "23505";
+    public static final String LOCK_NOT_AVAILABLE = "55P03";
+    public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
+    public static final String INVALID_TABLE_DEFINITION = "42P16";
     public static final String BAD_COPY_FILE_FORMAT = "22P04";
     public static final String INVALID_PARAMETER_VALUE = "22023";
     public static final String DATA_EXCEPTION = "22000";

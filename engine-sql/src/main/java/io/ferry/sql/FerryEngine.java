@@ -18,6 +18,7 @@ import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
 import io.ferry.sql.jdbc.FerryDriver;
 import io.ferry.sql.jdbc.PlanCache;
+import io.ferry.sql.jdbc.SqlStateConnection;
 import io.ferry.sql.schema.SystemTable;
 
 /**
@@ -115,8 +116,9 @@ public final class FerryEngine implements AutoCloseable {
         return FerryDriver.PREFIX + "engine=" + name;
     }
 
+    /** An embedded connection, whose errors carry SQLSTATEs as over the JDBC server ({@link SqlStateConnection}). */
     public Connection connect() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(), new Properties());
+        return SqlStateConnection.wrap(DriverManager.getConnection(jdbcUrl(), new Properties()));
     }
 
     /** Drops all tables and frees all memory; fails if any Arrow memory leaked. */

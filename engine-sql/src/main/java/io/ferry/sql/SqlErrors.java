@@ -19,6 +19,7 @@ public final class SqlErrors {
     private static final Pattern OBJECT_NOT_FOUND = Pattern.compile("Object '([^']*)' not found");
     private static final Pattern TABLE_NOT_FOUND = Pattern.compile("Table '([^']*)' not found");
     private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found");
+    private static final Pattern UNKNOWN_TARGET_COLUMN = Pattern.compile("Unknown target column '([^']*)'");
     private static final Pattern NO_MATCH_FUNCTION = Pattern.compile("No match found for function signature (.*)");
     private static final Pattern MODIFY_OPERATION = Pattern.compile("operation=\\[(UPDATE|DELETE|MERGE)\\]");
     private static final Pattern MISSING_OPERATOR = Pattern.compile("Missing conversions? (?:is|are) (\\w+)");
@@ -134,6 +135,10 @@ public final class SqlErrors {
             return new Translated(SqlStates.UNDEFINED_TABLE, "table '" + m.group(1) + "' does not exist" + tail(text, inner)
                     + "; check the name, or list tables with !tables or DatabaseMetaData.getTables");
         }
+        if ((m = UNKNOWN_TARGET_COLUMN.matcher(inner)).find()) {
+            return new Translated(SqlStates.UNDEFINED_COLUMN, "the table has no column '" + m.group(1) + "' to set"
+                    + tail(text, inner));
+        }
         if ((m = COLUMN_NOT_FOUND.matcher(inner)).find()) {
             return new Translated(SqlStates.UNDEFINED_COLUMN, "column '" + m.group(1) + "' does not exist"
                     + tail(text, inner));
@@ -158,7 +163,7 @@ public final class SqlErrors {
         if ((m = NO_MATCH_FUNCTION.matcher(inner)).find()) {
             return new Translated(SqlStates.UNDEFINED_FUNCTION, "no function matches " + m.group(1) + tail(text, inner));
         }
-        if (inner.startsWith("Cannot apply") || inner.contains("Cannot assign") || inner.contains("cannot be")
+        if (inner.startsWith("Cannot apply") || inner.contains("Cannot assign") || inner.contains("must be a condition") || inner.contains("cannot be")
                 || inner.contains("type") || inner.contains("Type")) {
             return new Translated(SqlStates.DATATYPE_MISMATCH, "type mismatch: " + text);
         }

@@ -40,13 +40,19 @@ public final class Catalog {
         return name.toLowerCase(Locale.ROOT);
     }
 
-    public synchronized Table create(String name, TableSchema schema, boolean ifNotExists) {
+    public Table create(String name, TableSchema schema, boolean ifNotExists) {
+        return create(name, schema, List.of(), ifNotExists);
+    }
+
+    /** A new empty table whose writes keep {@code constraints}. */
+    public synchronized Table create(String name, TableSchema schema, List<UniqueConstraint> constraints,
+            boolean ifNotExists) {
         String key = normalize(name);
         if (views.containsKey(key)) {
             throw new FerryException(SqlStates.DUPLICATE_TABLE, "'" + key + "' is already a view; DROP VIEW it first "
                     + "or choose another name");
         }
-        Table table = new Table(key, schema, store, version::incrementAndGet);
+        Table table = new Table(key, schema, constraints, store, version::incrementAndGet);
         Table existing = tables.putIfAbsent(key, table);
         if (existing != null) {
             if (ifNotExists) {
@@ -85,6 +91,41 @@ public final class Catalog {
         t.drop();
         version.incrementAndGet();
         return true;
+    }
+
+    /**
+     * A table that is not (yet) in the catalog: ALTER TABLE builds the altered table aside, then {@link #swap}s it
+     * in. {@link #discard} it if it never goes in.
+     */
+    public Table detached(String name, TableSchema schema, List<UniqueConstraint> constraints) {
+        return new Table(normalize(name), schema, constraints, store, version::incrementAndGet);
+    }
+
+    /**
+     * Puts {@code next} where {@code current} is, under next's name, in one step: a statement that looks the table
+     * up finds one or the other. {@code current} keeps its rows until {@link #discard}ed, so a swap can be undone.
+     */
+    public synchronized void swap(Table current, Table next) {
+        if (tables.get(current.name()) != current) {
+            throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + current.name() + "' was dropped or "
+                    + "altered meanwhile; retry");
+        }
+        if (!next.name().equals(current.name()) && (tables.containsKey(next.name())
+                || views.containsKey(next.name()))) {
+            throw new FerryException(SqlStates.DUPLICATE_TABLE, "'" + next.name() + "' is already a "
+                    + (views.containsKey(next.name()) ? "view" : "table") + "; choose another name");
+        }
+        tables.remove(current.name());
+        tables.put(next.name(), next);
+        version.incrementAndGet();
+    }
+
+    /** Frees the rows of a table that is no longer (or never was) in the catalog. */
+    public void discard(Table table) {
+        if (tables.get(table.name()) == table) {
+            throw new IllegalStateException("table '" + table.name() + "' is in the catalog: drop it instead");
+        }
+        table.drop();
     }
 
     public List<Table> tables() {

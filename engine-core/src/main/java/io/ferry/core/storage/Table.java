@@ -2,29 +2,77 @@ package io.ferry.core.storage;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 
 import io.ferry.core.stats.TableStats;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.Vector;
 
-/** A named table: its schema and its current {@link TableData} version. */
+/**
+ * A named table: its schema, its constraints and its current {@link TableData} version. Readers take a version and
+ * never wait. Writers take turns ({@link #lockWrites()}): an INSERT only for its commit, a DELETE or UPDATE for its
+ * whole run, since it computes the table's next version from the current one.
+ */
 public final class Table implements TableHandle {
+    /** How long a write waits for another statement's write to the same table before it gives up. */
+    static final Duration LOCK_WAIT = Duration.ofSeconds(60);
+
     private final String name;
     private final TableSchema schema;
+    private final List<UniqueConstraint> constraints;
     private final BlockStorage store;
     private final Runnable onChange;
+    private final ReentrantLock writes = new ReentrantLock();
     private TableData current;
+    /** Per constraint, the keys of {@link #current}; null until a write first needs them. */
+    private List<UniqueKeys> currentKeys;
     private boolean dropped;
 
     /** {@code onChange} runs after every change to the table's rows. */
-    Table(String name, TableSchema schema, BlockStorage store, Runnable onChange) {
+    Table(String name, TableSchema schema, List<UniqueConstraint> constraints, BlockStorage store,
+            Runnable onChange) {
         this.name = requireNonNull(name, "name is null");
         this.schema = requireNonNull(schema, "schema is null");
+        this.constraints = List.copyOf(constraints);
         this.store = store;
         this.onChange = onChange;
         this.current = TableData.empty(schema.size());
+    }
+
+    /** The table's PRIMARY KEY and UNIQUE constraints, which every write keeps. */
+    public List<UniqueConstraint> constraints() {
+        return constraints;
+    }
+
+    /** A lock on the table's writes, held until closed; the current thread may take it again. */
+    public WriteLock lockWrites() {
+        try {
+            if (!writes.tryLock(LOCK_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new FerryException(SqlStates.LOCK_NOT_AVAILABLE, "table '" + name + "' has been changed by "
+                        + "another statement for over " + LOCK_WAIT.toSeconds() + " s; retry when it is done");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FerryException(SqlStates.QUERY_CANCELED, "canceled while waiting to change table '" + name
+                    + "'");
+        }
+        return writes::unlock;
+    }
+
+    /** A held write lock; closing releases it. */
+    @FunctionalInterface
+    public interface WriteLock extends AutoCloseable {
+        @Override
+        void close();
     }
 
     @Override
@@ -73,40 +121,140 @@ public final class Table implements TableHandle {
         return rows;
     }
 
-    /** Starts staging new rows; nothing is visible until {@link TableAppender#commit()}. */
+    /** Starts staging rows to add; nothing is visible until {@link TableAppender#commit()}. */
     public TableAppender appender() {
-        return new TableAppender(this, store);
+        return new TableAppender(this, store, false);
     }
 
-    /** Makes {@code added} visible, with {@code addedStats} the stats of exactly their rows. */
-    synchronized void publish(java.util.List<Block> added, TableStats addedStats) {
-        if (dropped) {
-            for (Block b : added) {
+    /**
+     * Starts staging the table's next contents, which replace all its rows at {@link TableAppender#commit()}. The
+     * caller holds {@link #lockWrites()} from before it reads the rows it derives them from until the commit.
+     */
+    public TableAppender rewriter() {
+        if (!writes.isHeldByCurrentThread()) {
+            throw new IllegalStateException("rewriting table '" + name + "' without holding its write lock");
+        }
+        return new TableAppender(this, store, true);
+    }
+
+    /**
+     * Gives this new, empty table the rows of {@code source}, whose columns are stored alike (a renamed table or
+     * column): the blocks are shared, not copied. The caller holds source's write lock.
+     */
+    public synchronized void shareRows(Table source) {
+        if (current.rowCount() > 0 || source.schema.size() != schema.size()
+                || !source.schema.types().equals(schema.types())) {
+            throw new IllegalStateException("table '" + name + "' cannot share the rows of '" + source.name + "'");
+        }
+        TableData shared = source.snapshot();
+        current.close();
+        current = shared;
+        onChange.run();
+    }
+
+    /** Empty key sets, one per constraint, for rows about to be staged. */
+    List<UniqueKeys> newKeys() {
+        List<UniqueKeys> keys = new ArrayList<>(constraints.size());
+        for (UniqueConstraint c : constraints) {
+            keys.add(new UniqueKeys(name, schema, c));
+        }
+        return keys;
+    }
+
+    /**
+     * Makes {@code staged} visible, after the current rows or instead of them, with {@code stagedStats} the stats of
+     * exactly their rows and {@code stagedKeys} their keys. Releases the blocks if it fails.
+     */
+    void publish(List<Block> staged, TableStats stagedStats, List<UniqueKeys> stagedKeys, boolean replace) {
+        try (WriteLock held = lockWrites()) {
+            synchronized (this) {
+                publishLocked(staged, stagedStats, stagedKeys, replace);
+            }
+        } catch (RuntimeException e) {
+            for (Block b : staged) {
                 b.release();
             }
-            throw new io.ferry.core.FerryException(io.ferry.core.SqlStates.UNDEFINED_TABLE,
-                    "table '" + name + "' was dropped while rows were being added to it");
+            throw e;
         }
-        TableData next = current.append(added, addedStats);
+    }
+
+    private void publishLocked(List<Block> staged, TableStats stagedStats, List<UniqueKeys> stagedKeys,
+            boolean replace) {
+        if (dropped) {
+            throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + name + "' was dropped while it was "
+                    + "being changed");
+        }
+        List<UniqueKeys> nextKeys;
+        if (replace || constraints.isEmpty()) {
+            nextKeys = replace ? stagedKeys : currentKeys;
+        } else {
+            nextKeys = keysOfCurrent();
+            for (int i = 0; i < nextKeys.size(); i++) {
+                nextKeys.get(i).checkDisjoint(stagedKeys.get(i));
+            }
+            for (int i = 0; i < nextKeys.size(); i++) {
+                nextKeys.get(i).addDisjoint(stagedKeys.get(i));
+            }
+        }
+        TableData next = replace ? TableData.of(staged, stagedStats) : current.append(staged, stagedStats);
         current.close();
         current = next;
+        currentKeys = nextKeys;
         onChange.run();
+    }
+
+    /** The keys of the current rows, read from their blocks the first time a write needs them. */
+    private List<UniqueKeys> keysOfCurrent() {
+        if (currentKeys == null) {
+            List<UniqueKeys> keys = newKeys();
+            for (Block block : current.blocks()) {
+                BlockReader reader = block.reader();
+                int n = reader.rowCount();
+                Vector[] columns = new Vector[schema.size()];
+                for (UniqueConstraint c : constraints) {
+                    for (int col : c.columns()) {
+                        columns[col] = reader.decode(col, schema.type(col), 0, n);
+                    }
+                }
+                Batch batch = new Batch(n, fillAbsent(columns, n));
+                for (UniqueKeys k : keys) {
+                    k.addAll(batch);
+                }
+            }
+            currentKeys = keys;
+        }
+        return currentKeys;
+    }
+
+    /** Columns no constraint reads stay undecoded: an all-NULL placeholder keeps the batch's shape. */
+    private Vector[] fillAbsent(Vector[] columns, int rows) {
+        for (int c = 0; c < columns.length; c++) {
+            if (columns[c] == null) {
+                columns[c] = Vector.allNull(schema.type(c).physical(), rows);
+            }
+        }
+        return columns;
     }
 
     /** Removes every row at once; scans that began before see the rows they began with. */
-    public synchronized void truncate() {
-        if (dropped) {
-            throw new io.ferry.core.FerryException(io.ferry.core.SqlStates.UNDEFINED_TABLE,
-                    "table '" + name + "' was dropped");
+    public void truncate() {
+        try (WriteLock held = lockWrites()) {
+            synchronized (this) {
+                if (dropped) {
+                    throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + name + "' was dropped");
+                }
+                current.close();
+                current = TableData.empty(schema.size());
+                currentKeys = null;
+                onChange.run();
+            }
         }
-        current.close();
-        current = TableData.empty(schema.size());
-        onChange.run();
     }
 
     synchronized void drop() {
         dropped = true;
         current.close();
         current = TableData.empty(schema.size());
+        currentKeys = null;
     }
 }

@@ -17,17 +17,22 @@ public final class TableAppender implements AutoCloseable {
     private final BlockStorage store;
     private final BlockWriter writer;
     private final TableStatsBuilder stats;
+    private final List<UniqueKeys> keys;
+    private final boolean replace;
     private final List<Block> staged = new ArrayList<>();
     private final List<Batch> pending = new ArrayList<>();
     private long pendingBytes;
     private long rows;
     private boolean done;
 
-    TableAppender(Table table, BlockStorage store) {
+    /** With {@code replace}, the staged rows become the table's only rows; else they are added to its rows. */
+    TableAppender(Table table, BlockStorage store, boolean replace) {
         this.table = table;
         this.store = store;
         this.writer = new BlockWriter(table.schema());
         this.stats = new TableStatsBuilder(table.schema().types());
+        this.keys = table.newKeys();
+        this.replace = replace;
     }
 
     /** Cuts the batch into blocks of at most the store's block size. */
@@ -41,6 +46,9 @@ public final class TableAppender implements AutoCloseable {
         }
         if (batch.rowCount() == 0) {
             return;
+        }
+        for (UniqueKeys k : keys) {
+            k.addAll(batch);
         }
         stats.add(batch);
         pending.add(batch);
@@ -86,7 +94,10 @@ public final class TableAppender implements AutoCloseable {
         return rows;
     }
 
-    /** Makes every staged row visible at once. */
+    /**
+     * Makes every staged row visible at once (and the table's old rows invisible, for a {@link Table#rewriter()}),
+     * unless a staged key duplicates one already in the table: then nothing changes and it fails with 23505.
+     */
     public void commit() {
         if (done) {
             throw new IllegalStateException("appender already committed or closed");
@@ -95,7 +106,7 @@ public final class TableAppender implements AutoCloseable {
         done = true;
         List<Block> blocks = List.copyOf(staged);
         staged.clear(); // publish owns them now, even when it fails (it releases them if the table was dropped)
-        table.publish(blocks, stats.build());
+        table.publish(blocks, stats.build(), keys, replace);
     }
 
     /** Discards whatever was staged and not committed. */

@@ -32,6 +32,15 @@ public final class TableData implements AutoCloseable {
         return new TableData(List.of(), TableStats.empty(columnCount));
     }
 
+    /** A version of exactly {@code blocks}, whose references it takes over, with {@code stats} their rows'. */
+    static TableData of(List<Block> blocks, TableStats stats) {
+        TableData data = new TableData(blocks, stats);
+        if (data.rowCount != stats.rowCount()) {
+            throw new IllegalStateException(data.rowCount + " rows with stats of " + stats.rowCount());
+        }
+        return data;
+    }
+
     /**
      * A new version with {@code added} after this one's blocks, and stats that merge this version's with
      * {@code addedStats} (the stats of exactly those rows); takes over the references of {@code added}.

@@ -7,13 +7,18 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.schema.ColumnStrategy;
 import org.apache.calcite.server.DdlExecutorImpl;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOption;
@@ -23,6 +28,7 @@ import org.apache.calcite.sql.ddl.SqlCreateTable;
 import org.apache.calcite.sql.ddl.SqlCreateView;
 import org.apache.calcite.sql.ddl.SqlDropTable;
 import org.apache.calcite.sql.ddl.SqlDropView;
+import org.apache.calcite.sql.ddl.SqlKeyConstraint;
 import org.apache.calcite.sql.ddl.SqlTruncateTable;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -34,15 +40,18 @@ import io.ferry.core.expr.CastKernels;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
+import io.ferry.core.storage.UniqueConstraint;
 import io.ferry.core.storage.ViewDefinition;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.Vector;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.SystemSchema;
-import io.ferry.sql.schema.TableInserter;
+import io.ferry.sql.schema.TableWriter;
 
 /**
  * Runs CREATE TABLE [AS], DROP TABLE, TRUNCATE, CREATE [OR REPLACE] VIEW, DROP VIEW and SET/RESET against the
@@ -121,6 +130,152 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
         engine.catalog().createView(new ViewDefinition(name, expanded, new TableSchema(columns)), create.getReplace());
     }
 
+    /**
+     * ALTER TABLE: the altered table is built aside (its rows copied, or shared when only a name changes), then
+     * swapped in for the old one in one step; the old table's write lock is held throughout, so no write is lost
+     * between. A view the change would break makes it fail (2BP01), unless DROP COLUMN ... CASCADE drops the view.
+     */
+    public void execute(SqlAlterTable alter, CalcitePrepare.Context context) {
+        FerryEngine engine = engine(context);
+        Catalog catalog = engine.catalog();
+        String name = tableName(alter.name);
+        Table table = catalog.get(name);
+        if (table == null) {
+            if (alter.ifExists) {
+                return;
+            }
+            catalog.require(name);
+        }
+        try (Table.WriteLock held = table.lockWrites()) {
+            Table next = altered(catalog, table, alter);
+            if (next == null) {
+                return;
+            }
+            List<String> brokenBefore = brokenViews(engine);
+            catalog.swap(table, next);
+            try {
+                List<String> broken = new ArrayList<>(brokenViews(engine));
+                broken.removeAll(brokenBefore);
+                if (!broken.isEmpty() && !(alter.cascade && alter.action == SqlAlterTable.Action.DROP_COLUMN)) {
+                    throw new FerryException(SqlStates.DEPENDENT_OBJECTS_STILL_EXIST, "view" + (broken.size() > 1
+                            ? "s " : " ") + String.join(", ", broken) + " would no longer work after this ALTER "
+                            + "TABLE; DROP VIEW " + (broken.size() > 1 ? "them" : "it") + " first (and create "
+                            + (broken.size() > 1 ? "them" : "it") + " again after)" + (alter.action
+                            == SqlAlterTable.Action.DROP_COLUMN ? ", or add CASCADE to drop " + (broken.size() > 1
+                            ? "them" : "it") + " with the column" : ""));
+                }
+                for (String view : broken) {
+                    catalog.dropView(view, true);
+                }
+            } catch (RuntimeException e) {
+                catalog.swap(next, table);
+                catalog.discard(next);
+                throw e;
+            }
+            catalog.discard(table);
+        }
+    }
+
+    /** The table as {@code alter} leaves it, not yet in the catalog; null if IF [NOT] EXISTS makes it a no-op. */
+    private static Table altered(Catalog catalog, Table table, SqlAlterTable alter) {
+        TableSchema schema = table.schema();
+        List<Column> columns = new ArrayList<>(schema.columns());
+        String column = alter.column == null ? null : Catalog.normalize(alter.column.getSimple());
+        int position = column == null ? -1 : schema.indexOf(column);
+        if (alter.action == SqlAlterTable.Action.ADD_COLUMN) {
+            if (position >= 0) {
+                if (alter.ifColumn) {
+                    return null;
+                }
+                throw new FerryException(SqlStates.DUPLICATE_COLUMN, "table " + table.name() + " already has a "
+                        + "column '" + column + "'; choose another name or use ADD COLUMN IF NOT EXISTS");
+            }
+            boolean nullable = !Boolean.FALSE.equals(alter.type.getNullable());
+            if (!nullable && table.rowCount() > 0) {
+                throw new FerryException(SqlStates.NOT_NULL_VIOLATION, "column '" + column + "' cannot be NOT NULL: "
+                        + "table " + table.name() + " has rows, which would have no value in it; add it without NOT "
+                        + "NULL and UPDATE the rows");
+            }
+            columns.add(new Column(column, type(alter.type, column), nullable));
+            Table next = catalog.detached(table.name(), new TableSchema(columns), table.constraints());
+            copyRows(catalog, table, next, batch -> {
+                Vector[] v = Arrays.copyOf(batch.columns(), columns.size());
+                v[v.length - 1] = Vector.allNull(columns.get(v.length - 1).type().physical(), batch.rowCount());
+                return new Batch(batch.rowCount(), v);
+            });
+            return next;
+        }
+        if (alter.action == SqlAlterTable.Action.RENAME_TABLE) {
+            Table next = catalog.detached(Catalog.normalize(alter.newName.getSimple()), schema, table.constraints());
+            next.shareRows(table);
+            return next;
+        }
+        if (position < 0) {
+            if (alter.ifColumn) {
+                return null;
+            }
+            throw new FerryException(SqlStates.UNDEFINED_COLUMN, "table " + table.name() + " has no column '"
+                    + column + "'" + (alter.action == SqlAlterTable.Action.DROP_COLUMN ? "; use DROP COLUMN IF EXISTS"
+                    + " to ignore that" : ""));
+        }
+        if (alter.action == SqlAlterTable.Action.RENAME_COLUMN) {
+            String newName = Catalog.normalize(alter.newName.getSimple());
+            if (schema.indexOf(newName) >= 0) {
+                throw new FerryException(SqlStates.DUPLICATE_COLUMN, "table " + table.name() + " already has a "
+                        + "column '" + newName + "'; choose another name");
+            }
+            Column old = columns.get(position);
+            columns.set(position, new Column(newName, old.type(), old.nullable()));
+            Table next = catalog.detached(table.name(), new TableSchema(columns), table.constraints());
+            next.shareRows(table);
+            return next;
+        }
+        if (columns.size() == 1) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "column '" + column + "' is the only column of"
+                    + " table " + table.name() + "; a table keeps at least one (DROP TABLE drops it whole)");
+        }
+        columns.remove(position);
+        // As in PostgreSQL, the keys that include the column go with it
+        List<UniqueConstraint> constraints = new ArrayList<>();
+        for (UniqueConstraint c : table.constraints()) {
+            if (!c.columns().contains(position)) {
+                constraints.add(new UniqueConstraint(c.name(), c.primaryKey(), c.columns().stream()
+                        .map(p -> p > position ? p - 1 : p).toList()));
+            }
+        }
+        Table next = catalog.detached(table.name(), new TableSchema(columns), constraints);
+        copyRows(catalog, table, next, batch -> {
+            List<Vector> v = new ArrayList<>(Arrays.asList(batch.columns()));
+            v.remove(position);
+            return new Batch(batch.rowCount(), v.toArray(new Vector[0]));
+        });
+        return next;
+    }
+
+    private static void copyRows(Catalog catalog, Table from, Table to, UnaryOperator<Batch> change) {
+        try (TableAppender appender = to.appender()) {
+            from.forEachBatch(batch -> appender.append(change.apply(batch)));
+            appender.commit();
+        } catch (RuntimeException e) {
+            catalog.discard(to);
+            throw e;
+        }
+    }
+
+    /** The views that cannot be planned now. */
+    private static List<String> brokenViews(FerryEngine engine) {
+        List<String> broken = new ArrayList<>();
+        for (ViewDefinition view : engine.catalog().views()) {
+            try (Connection conn = engine.connect(); java.sql.PreparedStatement p = conn.prepareStatement(
+                    view.sql())) {
+                p.getMetaData();
+            } catch (SQLException | RuntimeException e) {
+                broken.add(view.name());
+            }
+        }
+        return broken;
+    }
+
     public void execute(SqlCreateTable create, CalcitePrepare.Context context) {
         FerryEngine engine = engine(context);
         Catalog catalog = engine.catalog();
@@ -132,7 +287,9 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             if (create.columnList == null) {
                 throw new FerryException(SqlStates.SYNTAX_ERROR, "CREATE TABLE needs a column list or AS SELECT");
             }
-            catalog.create(name, new TableSchema(columns(create)), create.ifNotExists);
+            List<Column> columns = columns(create);
+            List<UniqueConstraint> constraints = constraints(create, name, columns);
+            catalog.create(name, new TableSchema(columns), constraints, create.ifNotExists);
             return;
         }
         createAs(engine, name, create);
@@ -181,15 +338,64 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
         return columns;
     }
 
+    /**
+     * The PRIMARY KEY and UNIQUE constraints of a CREATE TABLE's list (a column's own PRIMARY KEY or UNIQUE is a
+     * one-column constraint); a primary key's columns become NOT NULL in {@code columns}, as in SQL.
+     */
+    private static List<UniqueConstraint> constraints(SqlCreateTable create, String table, List<Column> columns) {
+        List<UniqueConstraint> constraints = new ArrayList<>();
+        TableSchema schema = new TableSchema(columns);
+        for (SqlNode n : create.columnList) {
+            if (!(n instanceof SqlKeyConstraint key)) {
+                continue;
+            }
+            boolean primary = key.getOperator().getKind() == SqlKind.PRIMARY_KEY;
+            if (primary && constraints.stream().anyMatch(UniqueConstraint::primaryKey)) {
+                throw new FerryException(SqlStates.INVALID_TABLE_DEFINITION, "table " + table + " declares two "
+                        + "primary keys; a table has at most one (declare other keys UNIQUE)");
+            }
+            SqlIdentifier name = (SqlIdentifier) key.getOperandList().get(0);
+            List<Integer> positions = new ArrayList<>();
+            for (SqlNode c : (SqlNodeList) key.getOperandList().get(1)) {
+                String column = Catalog.normalize(((SqlIdentifier) c).getSimple());
+                int position = schema.indexOf(column);
+                if (position < 0) {
+                    throw new FerryException(SqlStates.UNDEFINED_COLUMN, "column '" + column + "' named in a key of "
+                            + "table " + table + " is not one of its columns");
+                }
+                if (positions.contains(position)) {
+                    throw new FerryException(SqlStates.DUPLICATE_COLUMN, "column '" + column + "' appears twice in "
+                            + "a key of table " + table);
+                }
+                positions.add(position);
+            }
+            String constraintName = name != null ? Catalog.normalize(name.getSimple())
+                    : table + (primary ? "_pkey" : "_" + String.join("_", positions.stream()
+                            .map(p -> columns.get(p).name()).toList()) + "_key");
+            constraints.add(new UniqueConstraint(constraintName, primary, positions));
+            if (primary) {
+                for (int p : positions) {
+                    Column c = columns.get(p);
+                    columns.set(p, new Column(c.name(), c.type(), false));
+                }
+            }
+        }
+        return constraints;
+    }
+
     private static FerryType type(SqlColumnDeclaration d) {
-        SqlTypeNameSpec spec = d.dataType.getTypeNameSpec();
+        return type(d.dataType, d.name.getSimple());
+    }
+
+    private static FerryType type(SqlDataTypeSpec dataType, String column) {
+        SqlTypeNameSpec spec = dataType.getTypeNameSpec();
         String typeName = spec.getTypeName().getSimple();
         SqlTypeName name = TypeMapping.ALIASES.getOrDefault(typeName.toLowerCase(java.util.Locale.ROOT),
                 SqlTypeName.get(typeName.toUpperCase(java.util.Locale.ROOT)));
         int precision = spec instanceof SqlBasicTypeNameSpec b ? b.getPrecision() : -1;
         int scale = spec instanceof SqlBasicTypeNameSpec b ? b.getScale() : -1;
         if (name == null) {
-            throw unsupportedType(spec.getTypeName().getSimple(), d);
+            throw unsupportedType(spec.getTypeName().getSimple(), column);
         }
         return switch (name) {
             case BOOLEAN -> FerryType.BOOLEAN;
@@ -200,7 +406,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
                 int p = precision < 0 ? FerryType.MAX_DECIMAL_PRECISION : precision;
                 if (p > FerryType.MAX_DECIMAL_PRECISION) {
                     throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "DECIMAL(" + p + ") for column '"
-                            + d.name.getSimple() + "' is too wide: Ferry keeps at most " + FerryType.MAX_DECIMAL_PRECISION
+                            + column + "' is too wide: Ferry keeps at most " + FerryType.MAX_DECIMAL_PRECISION
                             + " digits; use DECIMAL(18, s) or DOUBLE");
                 }
                 yield FerryType.decimal(p, Math.max(0, scale));
@@ -208,12 +414,12 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             case DATE -> FerryType.DATE;
             case TIMESTAMP -> FerryType.TIMESTAMP;
             case CHAR, VARCHAR -> precision > 0 ? FerryType.varchar(precision) : FerryType.VARCHAR;
-            default -> throw unsupportedType(name.getName(), d);
+            default -> throw unsupportedType(name.getName(), column);
         };
     }
 
-    private static FerryException unsupportedType(String type, SqlColumnDeclaration d) {
-        return new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "type " + type + " of column '" + d.name.getSimple()
+    private static FerryException unsupportedType(String type, String column) {
+        return new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "type " + type + " of column '" + column
                 + "' is not supported; use BOOLEAN, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP or VARCHAR");
     }
 
@@ -229,7 +435,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             TableSchema schema = new TableSchema(columns);
             table = catalog.create(name, schema, false);
             try (TableAppender appender = table.appender()) {
-                TableInserter.Rows builder = new TableInserter.Rows(schema);
+                TableWriter.Rows builder = new TableWriter.Rows(schema);
                 Object[] row = new Object[columns.size()];
                 while (rs.next()) {
                     for (int c = 0; c < row.length; c++) {

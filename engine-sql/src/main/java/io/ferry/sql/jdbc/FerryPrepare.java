@@ -65,6 +65,8 @@ import io.ferry.core.SqlStates;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.rel.FerryRules;
+import io.ferry.sql.rewrite.ConstantRows;
+import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.FerryRexExecutor;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
@@ -93,7 +95,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         // have become joins. Prepare consults this hook before falling back to the standard program.
         Hook.PROGRAM.add((Consumer<Holder<Program>>) holder -> {
             if (holder.get() == null) {
-                holder.set(Programs.sequence(FOLD_WITH_FERRY, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                holder.set(Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                         LogicalRewrites.program(), decorrelate(), joinOrder(),
                         Programs.standard()));
             }

@@ -37,18 +37,27 @@ public final class FerryQuery {
         return plan;
     }
 
+    /**
+     * The plan's rows. It runs when they are first enumerated, not before: a DELETE or UPDATE takes the table's
+     * write lock between the two, and must read the table's rows after it has the lock. Later enumerations (the
+     * inner side of a nested-loop join) reuse the rows.
+     */
     public Enumerable<Object> execute(DataContext root) {
         FerrySchema schema = schema(root);
         FerryEngine engine = schema.engine();
         AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
-        QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(), timeout == null ? 0 : timeout,
-                new QueryMemory(engine.config().queryMemoryLimit()));
-        QueryWarnings.report(() -> SampleWarnings.of(plan));
-        List<Batch> result = engine.runner().run(plan, ctx, schema.session());
         return new AbstractEnumerable<>() {
+            private List<Batch> result;
+
             @Override
-            public Enumerator<Object> enumerator() {
+            public synchronized Enumerator<Object> enumerator() {
+                if (result == null) {
+                    QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(),
+                            timeout == null ? 0 : timeout, new QueryMemory(engine.config().queryMemoryLimit()));
+                    QueryWarnings.report(() -> SampleWarnings.of(plan));
+                    result = engine.runner().run(plan, ctx, schema.session());
+                }
                 return new BatchEnumerator(result);
             }
         };

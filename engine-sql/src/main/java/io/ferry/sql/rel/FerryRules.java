@@ -209,7 +209,7 @@ public final class FerryRules {
         @Override
         public RelNode convert(RelNode rel) {
             LogicalTableModify m = (LogicalTableModify) rel;
-            if (m.getTable().unwrap(io.ferry.sql.schema.FerryTable.class) == null || !m.isInsert()) {
+            if (m.getTable().unwrap(io.ferry.sql.schema.FerryTable.class) == null || m.isMerge()) {
                 return null;
             }
             RelTraitSet traits = m.getTraitSet().replace(EnumerableConvention.INSTANCE);

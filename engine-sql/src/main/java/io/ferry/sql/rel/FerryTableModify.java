@@ -9,7 +9,9 @@ import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.Types;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
@@ -19,9 +21,12 @@ import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rex.RexNode;
 
 import io.ferry.sql.schema.FerryTable;
-import io.ferry.sql.schema.TableInserter;
+import io.ferry.sql.schema.TableWriter;
 
-/** INSERT into a Ferry table: the source rows are staged as blocks and published all at once. */
+/**
+ * INSERT, DELETE and UPDATE of a Ferry table ({@link TableWriter}): the input's rows are staged as blocks and
+ * published all at once. For DELETE and UPDATE the input is the table's next contents ({@code DmlRewrite}).
+ */
 public final class FerryTableModify extends TableModify implements EnumerableRel {
     public FerryTableModify(RelOptCluster cluster, RelTraitSet traits, RelOptTable table,
             Prepare.CatalogReader catalogReader, RelNode input, Operation operation, List<String> updateColumnList,
@@ -41,10 +46,17 @@ public final class FerryTableModify extends TableModify implements EnumerableRel
         Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
         BlockBuilder block = new BlockBuilder();
         Expression rows = block.append("rows", input.block);
-        TableInserter inserter = new TableInserter(getTable().unwrap(FerryTable.class).table(),
+        TableWriter writer = new TableWriter(getTable().unwrap(FerryTable.class).table(),
                 input.physType.getFormat() == JavaRowFormat.SCALAR);
-        Expression target = implementor.stash(inserter, TableInserter.class);
-        block.add(Expressions.return_(null, Expressions.call(target, org.apache.calcite.linq4j.tree.Types.lookupMethod(TableInserter.class, "insert", org.apache.calcite.linq4j.Enumerable.class), rows)));
+        Expression target = implementor.stash(writer, TableWriter.class);
+        String method = switch (getOperation()) {
+            case INSERT -> "insert";
+            case DELETE -> "delete";
+            case UPDATE -> "update";
+            default -> throw new IllegalStateException(getOperation() + " is not planned as a FerryTableModify");
+        };
+        block.add(Expressions.return_(null, Expressions.call(target,
+                Types.lookupMethod(TableWriter.class, method, Enumerable.class), rows)));
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
                 pref.prefer(JavaRowFormat.SCALAR));
         return implementor.result(physType, block.toBlock());

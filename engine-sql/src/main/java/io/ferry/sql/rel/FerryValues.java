@@ -14,7 +14,7 @@ import org.apache.calcite.rex.RexLiteral;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
-import io.ferry.sql.schema.TableInserter;
+import io.ferry.sql.schema.TableWriter;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.TableSchema;
 
@@ -41,7 +41,7 @@ public final class FerryValues extends Values implements FerryRel {
         for (int i = 0; i < types.size(); i++) {
             cols.add(new Column("c" + i, types.get(i), true));
         }
-        TableInserter.Rows builder = new TableInserter.Rows(new TableSchema(cols));
+        TableWriter.Rows builder = new TableWriter.Rows(new TableSchema(cols));
         java.util.List<Batch> batches = new java.util.ArrayList<>();
         for (List<RexLiteral> tuple : tuples) {
             Object[] row = new Object[types.size()];
@@ -57,7 +57,7 @@ public final class FerryValues extends Values implements FerryRel {
         return new PlanNode.Values(types, io.ferry.core.vector.BatchConcat.concat(batches, types));
     }
 
-    /** The literal as the Java value {@link TableInserter.Rows} takes for the column type. */
+    /** The literal as the Java value {@link TableWriter.Rows} takes for the column type. */
     private static Object value(RexLiteral lit, FerryType type) {
         if (lit.isNull()) {
             return null;

@@ -20,26 +20,65 @@ import io.ferry.core.vector.BatchBuilder;
 import io.ferry.core.vector.Vector;
 
 /**
- * Appends rows that arrive as Java objects (INSERT ... VALUES / SELECT, CREATE TABLE ... AS) to a table. All rows
- * are staged first; only if every row converts does the table see them, so a failing INSERT adds nothing.
+ * Writes the rows of INSERT, DELETE and UPDATE (as Java objects, from Calcite's row engine) to a table. All rows are
+ * staged first and published by one commit, so a statement that fails part-way changes nothing, and a concurrent
+ * reader sees the table before or after it, never between.
  */
-public final class TableInserter {
+public final class TableWriter {
     private final Table table;
     private final boolean scalarRows;
 
-    public TableInserter(Table table, boolean scalarRows) {
+    /** {@code scalarRows}: rows of a one-column input arrive as the value itself, not as an array. */
+    public TableWriter(Table table, boolean scalarRows) {
         this.table = table;
         this.scalarRows = scalarRows;
     }
 
+    /** INSERT: adds {@code source}'s rows; returns how many. */
     public Enumerable<Long> insert(Enumerable<?> source) {
+        long count;
+        try (TableAppender appender = table.appender()) {
+            count = stage(source, appender, false);
+            appender.commit();
+        }
+        return Linq4j.singletonEnumerable(count);
+    }
+
+    /** DELETE: {@code kept} is every row the table keeps (DmlRewrite); returns how many it had besides. */
+    public Enumerable<Long> delete(Enumerable<?> kept) {
+        try (Table.WriteLock held = table.lockWrites(); TableAppender appender = table.rewriter()) {
+            long before = table.rowCount();
+            long after = stage(kept, appender, false);
+            appender.commit();
+            return Linq4j.singletonEnumerable(before - after);
+        }
+    }
+
+    /**
+     * UPDATE: {@code rows} is every row of the table's next version, each followed by whether the statement changed
+     * it (DmlRewrite); returns how many it changed.
+     */
+    public Enumerable<Long> update(Enumerable<?> rows) {
+        try (Table.WriteLock held = table.lockWrites(); TableAppender appender = table.rewriter()) {
+            long changed = stage(rows, appender, true);
+            appender.commit();
+            return Linq4j.singletonEnumerable(changed);
+        }
+    }
+
+    /** Stages every row of {@code source}; returns how many, or with {@code flagged} how many were flagged. */
+    private long stage(Enumerable<?> source, TableAppender appender, boolean flagged) {
         long count = 0;
-        try (TableAppender appender = table.appender(); Enumerator<?> e = source.enumerator()) {
+        int width = table.schema().size();
+        try (Enumerator<?> e = source.enumerator()) {
             Rows rows = new Rows(table.schema());
             while (e.moveNext()) {
-                Object row = e.current();
-                rows.add(scalarRows ? new Object[] {row} : (Object[]) row);
-                count++;
+                Object current = e.current();
+                Object[] row = scalarRows ? new Object[] {current} : (Object[]) current;
+                rows.add(row);
+                if (!flagged || Boolean.TRUE.equals(row[width])) {
+                    count++;
+                }
                 if (rows.isFull()) {
                     appender.append(rows.build());
                 }
@@ -47,9 +86,8 @@ public final class TableInserter {
             if (rows.size() > 0) {
                 appender.append(rows.build());
             }
-            appender.commit();
         }
-        return Linq4j.singletonEnumerable(count);
+        return count;
     }
 
     /**
