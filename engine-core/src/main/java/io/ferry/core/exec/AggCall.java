@@ -47,7 +47,8 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
         BLOCK_MOMENTS,
         /**
          * Exact quantiles (MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC): CONT interpolates linearly between the two
-         * values around position {@code fraction * (n - 1)} of the sorted non-NULL values, as a DOUBLE; DISC returns
+         * values around position {@code fraction * (n - 1)} of the sorted non-NULL values, as a DOUBLE (a DECIMAL in
+         * its own type, cut toward zero to its scale); DISC returns
          * the first value whose cumulative share reaches the fraction (index {@code ceil(fraction * n) - 1}), in the
          * argument's type. Both travel as {@link #VALUES}.
          */

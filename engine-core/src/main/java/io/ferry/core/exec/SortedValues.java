@@ -4,7 +4,6 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Arrays;
 
-import io.ferry.core.expr.Decimals;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.Physical;
 import io.ferry.core.types.TypeKind;
@@ -62,12 +61,21 @@ final class SortedValues {
                 nulls[r] = true;
             }
         }
-        if (call.kind() == AggCall.AggKind.PERCENTILE_CONT) {
-            double[] out = new double[n];
-            double scale = type.kind() == TypeKind.DECIMAL ? Decimals.pow10(type.scale()) : 1;
+        if (call.kind() == AggCall.AggKind.PERCENTILE_CONT && type.kind() == TypeKind.DECIMAL) {
+            // in the DECIMAL's unscaled units, cut toward zero to its scale, as DuckDB does
+            long[] out = new long[n];
             for (int r = 0; r < n; r++) {
                 if (!empty[r]) {
-                    out[r] = interpolated(r, call.fraction(), call.descending()) / scale;
+                    out[r] = (long) interpolated(r, call.fraction(), call.descending());
+                }
+            }
+            return new LongVector(out, nulls, n);
+        }
+        if (call.kind() == AggCall.AggKind.PERCENTILE_CONT) {
+            double[] out = new double[n];
+            for (int r = 0; r < n; r++) {
+                if (!empty[r]) {
+                    out[r] = interpolated(r, call.fraction(), call.descending());
                 }
             }
             return new DoubleVector(out, nulls, n);

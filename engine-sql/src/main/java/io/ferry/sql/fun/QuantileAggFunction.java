@@ -3,14 +3,19 @@ package io.ferry.sql.fun;
 import java.util.Locale;
 import java.util.Objects;
 
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlBasicAggFunction;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.util.Optionality;
 
 import io.ferry.core.exec.AggCall.AggKind;
 
@@ -22,7 +27,7 @@ import io.ferry.core.exec.AggCall.AggKind;
  * of the digest, so that the planner never takes one for the other.
  */
 public final class QuantileAggFunction extends SqlAggFunction {
-    /** {@code MEDIAN(x)}: PERCENTILE_CONT(0.5), as DuckDB and Oracle define it. */
+    /** {@code MEDIAN(x)}: PERCENTILE_CONT(0.5), as DuckDB and Oracle define it, typed as it. */
     public static final QuantileAggFunction MEDIAN = new QuantileAggFunction("MEDIAN", AggKind.PERCENTILE_CONT, 0.5,
             false);
 
@@ -46,10 +51,32 @@ public final class QuantileAggFunction extends SqlAggFunction {
         return new QuantileAggFunction(kind.name(), kind, fraction, descending);
     }
 
-    /** A DISC quantile is one of the argument's values; the others are DOUBLE. */
+    /**
+     * {@code PERCENTILE_CONT(f) WITHIN GROUP (ORDER BY x)} typed as DuckDB types it: a DECIMAL interpolates in its
+     * own type, every other number as a DOUBLE. Calcite's gives x's type, so the median of the INTEGERs 1 and 2 was an
+     * INTEGER; this one takes its place before validation (FerryPrepare).
+     */
+    public static final SqlAggFunction PERCENTILE_CONT = SqlBasicAggFunction.create(SqlKind.PERCENTILE_CONT,
+            opBinding -> interpolatedType(opBinding.getTypeFactory(), opBinding.getCollationType()),
+            SqlStdOperatorTable.PERCENTILE_CONT.getOperandTypeChecker())
+            .withFunctionType(SqlFunctionCategory.SYSTEM)
+            .withGroupOrder(Optionality.MANDATORY)
+            .withPercentile(true);
+
+    /** A DISC quantile is one of the argument's values; CONT's interpolates (above); an estimate is a DOUBLE. */
     private static SqlReturnTypeInference returnType(AggKind kind) {
-        return kind == AggKind.PERCENTILE_DISC ? ReturnTypes.ARG0.andThen(SqlTypeTransforms.FORCE_NULLABLE)
-                : ReturnTypes.explicit(SqlTypeName.DOUBLE).andThen(SqlTypeTransforms.FORCE_NULLABLE);
+        return switch (kind) {
+            case PERCENTILE_DISC -> ReturnTypes.ARG0.andThen(SqlTypeTransforms.FORCE_NULLABLE);
+            case PERCENTILE_CONT -> opBinding -> interpolatedType(opBinding.getTypeFactory(),
+                    opBinding.getOperandType(0));
+            default -> ReturnTypes.explicit(SqlTypeName.DOUBLE).andThen(SqlTypeTransforms.FORCE_NULLABLE);
+        };
+    }
+
+    private static RelDataType interpolatedType(RelDataTypeFactory types, RelDataType ordered) {
+        RelDataType type = ordered.getSqlTypeName() == SqlTypeName.DECIMAL ? ordered
+                : types.createSqlType(SqlTypeName.DOUBLE);
+        return types.createTypeWithNullability(type, true);
     }
 
     public AggKind kind() {

@@ -173,7 +173,9 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
                     + " is not supported: PERCENTILE_CONT, MEDIAN and APPROX_PERCENTILE take a number, "
                     + "PERCENTILE_DISC a number, DATE or TIMESTAMP");
         }
-        if (q.kind() == AggKind.PERCENTILE_DISC ? !type.equals(argType) : type.kind() != TypeKind.DOUBLE) {
+        boolean sameType = type.equals(argType);
+        if (q.kind() == AggKind.PERCENTILE_DISC ? !sameType : !(type.kind() == TypeKind.DOUBLE
+                || (q.kind() == AggKind.PERCENTILE_CONT && argType.kind() == TypeKind.DECIMAL && sameType))) {
             throw new UnsupportedExpression(q.getName() + " of " + argType + " as " + type);
         }
         return new AggCall(q.kind(), arg, type, q.fraction(), q.descending());
