@@ -151,6 +151,10 @@ public final class SqlErrors {
         if (inner.startsWith("Year out of range") || inner.contains("out of range for DATE")) {
             return yearOutOfRange(text);
         }
+        if (inner.contains("must be a numeric literal between 0 and 1")) {
+            return new Translated(SqlStates.INVALID_PARAMETER_VALUE, text + "; write the fraction as a constant from 0 "
+                    + "to 1, as in PERCENTILE_CONT(0.9) WITHIN GROUP (ORDER BY x) or APPROX_PERCENTILE(x, 0.9)");
+        }
         if (inner.contains("TABLESAMPLE percentage")) {
             return new Translated(SqlStates.INVALID_PARAMETER_VALUE, text);
         }

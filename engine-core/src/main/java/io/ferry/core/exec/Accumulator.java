@@ -55,6 +55,8 @@ abstract class Accumulator {
                 case BYTES -> new MinMaxBytes(kind == AggCall.AggKind.MAX);
             };
             case ROW_MOMENTS, BLOCK_MOMENTS -> new Moments(kind == AggCall.AggKind.BLOCK_MOMENTS, inputType);
+            case VALUES -> new ValuesAccumulator();
+            case KLL -> new KllAccumulator(inputType);
             default -> throw new IllegalArgumentException(kind + " is split into partial states before accumulation");
         };
     }

@@ -4,9 +4,26 @@ import io.ferry.core.types.FerryType;
 
 /**
  * One aggregate: {@code arg} is the input column (-1 for COUNT(*) and APPROX_COUNT(*)); {@code type} the result
- * type. DISTINCT is planned above this level (a grouping on the argument first).
+ * type. DISTINCT is planned above this level (a grouping on the argument first). The quantile kinds also carry the
+ * fraction they pick, in [0, 1], and whether the argument is ordered descending ({@code WITHIN GROUP (ORDER BY x
+ * DESC)}); every other kind has fraction 0, ascending.
  */
-public record AggCall(AggKind kind, int arg, FerryType type) {
+public record AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending) {
+    public AggCall {
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new IllegalArgumentException("quantile fraction " + fraction + " is outside [0, 1]");
+        }
+    }
+
+    public AggCall(AggKind kind, int arg, FerryType type) {
+        this(kind, arg, type, 0, false);
+    }
+
+    /** This call reading column {@code arg} instead. */
+    public AggCall withArg(int arg) {
+        return new AggCall(kind, arg, type, fraction, descending);
+    }
+
     public enum AggKind {
         COUNT, SUM, MIN, MAX, AVG,
         /** Sum of partial counts: like SUM, but 0 rather than NULL over no rows. */
@@ -27,7 +44,24 @@ public record AggCall(AggKind kind, int arg, FerryType type) {
          */
         ROW_MOMENTS,
         /** As {@link #ROW_MOMENTS}, with each sampled block a unit (SYSTEM): its rows are summed before squaring. */
-        BLOCK_MOMENTS;
+        BLOCK_MOMENTS,
+        /**
+         * Exact quantiles (MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC): CONT interpolates linearly between the two
+         * values around position {@code fraction * (n - 1)} of the sorted non-NULL values, as a DOUBLE (a DECIMAL in
+         * its own type, cut toward zero to its scale); DISC returns
+         * the first value whose cumulative share reaches the fraction (index {@code ceil(fraction * n) - 1}), in the
+         * argument's type. Both travel as {@link #VALUES}.
+         */
+        PERCENTILE_CONT, PERCENTILE_DISC,
+        /** A quantile estimated from a KLL sketch (Apache DataSketches), as a DOUBLE; travels as {@link #KLL}. */
+        APPROX_PERCENTILE,
+        /**
+         * The partial state of exact quantiles: every non-NULL value of the argument in a group, packed into bytes
+         * (8 per value); over packed input it concatenates.
+         */
+        VALUES,
+        /** The partial state of APPROX_PERCENTILE: a serialized KLL sketch; over serialized sketches it merges. */
+        KLL;
 
         /** What an APPROX_ kind estimates. */
         public enum Quantity {
@@ -64,6 +98,11 @@ public record AggCall(AggKind kind, int arg, FerryType type) {
         /** The estimate or bound an APPROX_ kind returns; null for the others. */
         public Bound bound() {
             return bound;
+        }
+
+        /** Whether this kind picks a quantile and so reads {@link AggCall#fraction()}. */
+        public boolean quantile() {
+            return this == PERCENTILE_CONT || this == PERCENTILE_DISC || this == APPROX_PERCENTILE;
         }
 
         /** Whether the call may go without an argument (COUNT(*), APPROX_COUNT(*) and their partial states). */

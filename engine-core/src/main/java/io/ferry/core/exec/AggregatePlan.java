@@ -11,6 +11,7 @@ import io.ferry.core.types.FerryType;
 import io.ferry.core.types.Physical;
 import io.ferry.core.types.TypeKind;
 import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
@@ -19,7 +20,9 @@ import io.ferry.core.vector.Vector;
  * Splits an aggregate into the partial aggregation each thread (later: each worker) runs and the final merge:
  * COUNT merges as a sum of counts, SUM/MIN/MAX as themselves, AVG travels as (SUM, COUNT) and divides at the
  * end, and the APPROX_ calls on one argument as the five sums of its sample moments (docs/sampling.md), which merge
- * by addition wherever the partial ran. The partial output is the group keys followed by the partial states.
+ * by addition wherever the partial ran. Quantiles travel as one state per argument that all of them on it share: the
+ * argument's values for the exact ones, a KLL sketch for APPROX_PERCENTILE. The partial output is the group keys
+ * followed by the partial states.
  */
 public final class AggregatePlan {
     /** State columns of one APPROX_ argument: Σt, Σm, Σt², Σm², Σtm. */
@@ -41,6 +44,8 @@ public final class AggregatePlan {
                 : null;
         // APPROX_ calls on one argument share its moments: the estimate and both bounds cost one state
         Map<Integer, Integer> momentsOf = new HashMap<>();
+        Map<Integer, Integer> valuesOf = new HashMap<>();
+        Map<Integer, Integer> sketchOf = new HashMap<>();
         int states = 0;
         for (int i = 0; i < agg.calls().size(); i++) {
             AggCall c = agg.calls().get(i);
@@ -57,6 +62,21 @@ public final class AggregatePlan {
                 for (int k = 0; k < MOMENTS; k++) {
                     merge.add(new AggCall(AggKind.SUM, keys + states++, FerryType.DOUBLE));
                 }
+                continue;
+            }
+            if (c.kind().quantile()) {
+                boolean exact = c.kind() != AggKind.APPROX_PERCENTILE;
+                Map<Integer, Integer> shared = exact ? valuesOf : sketchOf;
+                Integer at = shared.get(c.arg());
+                if (at != null) {
+                    stateOf[i] = at;
+                    continue;
+                }
+                AggKind state = exact ? AggKind.VALUES : AggKind.KLL;
+                shared.put(c.arg(), states);
+                stateOf[i] = states;
+                partial.add(new AggCall(state, c.arg(), FerryType.VARCHAR));
+                merge.add(new AggCall(state, keys + states++, FerryType.VARCHAR));
                 continue;
             }
             stateOf[i] = states;
@@ -90,9 +110,13 @@ public final class AggregatePlan {
     public static int partialWidth(PlanNode.Aggregate agg) {
         int width = agg.groupKeys().length;
         java.util.Set<Integer> momentsArgs = new java.util.HashSet<>();
+        java.util.Set<Integer> valuesArgs = new java.util.HashSet<>();
+        java.util.Set<Integer> sketchArgs = new java.util.HashSet<>();
         for (AggCall c : agg.calls()) {
             if (c.kind().approximate()) {
                 width += momentsArgs.add(c.arg()) ? MOMENTS : 0;
+            } else if (c.kind().quantile()) {
+                width += (c.kind() == AggKind.APPROX_PERCENTILE ? sketchArgs : valuesArgs).add(c.arg()) ? 1 : 0;
             } else {
                 width += c.kind() == AggKind.AVG ? 2 : 1;
             }
@@ -133,7 +157,7 @@ public final class AggregatePlan {
 
     /**
      * Turns a batch of merged states into the aggregate's output columns: AVG = SUM / COUNT, APPROX_ estimates and
-     * bounds from their moments.
+     * bounds from their moments, quantiles from the values or sketch of their argument.
      */
     public Batch finish(Batch merged) {
         int keys = agg.groupKeys().length;
@@ -141,10 +165,19 @@ public final class AggregatePlan {
         Vector[] out = new Vector[keys + agg.calls().size()];
         System.arraycopy(merged.columns(), 0, out, 0, keys);
         List<FerryType> in = agg.input().types();
+        // each state of values is sorted once, whatever number of quantiles read it
+        Map<Integer, SortedValues> exact = new HashMap<>();
         for (int i = 0; i < agg.calls().size(); i++) {
             AggCall c = agg.calls().get(i);
             if (c.kind().approximate()) {
                 out[keys + i] = estimate(c.kind(), merged, keys + stateOf[i]);
+                continue;
+            }
+            if (c.kind().quantile()) {
+                BytesVector states = (BytesVector) merged.column(keys + stateOf[i]);
+                out[keys + i] = c.kind() == AggKind.APPROX_PERCENTILE ? approximateQuantile(c, states)
+                        : exact.computeIfAbsent(stateOf[i], s -> new SortedValues(states, in.get(c.arg())))
+                                .quantile(c);
                 continue;
             }
             Vector state = merged.column(keys + stateOf[i]);
@@ -172,6 +205,18 @@ public final class AggregatePlan {
             out[keys + i] = new DoubleVector(avg, nulls, n);
         }
         return new Batch(n, out);
+    }
+
+    private static Vector approximateQuantile(AggCall c, BytesVector states) {
+        int n = states.size();
+        double[] values = new double[n];
+        double fraction = c.descending() ? 1 - c.fraction() : c.fraction();
+        for (int r = 0; r < n; r++) {
+            if (!states.isNull(r)) {
+                values[r] = KllAccumulator.quantile(states, r, fraction);
+            }
+        }
+        return new DoubleVector(values, states.nulls() == null ? null : states.nulls().clone(), n);
     }
 
     /**

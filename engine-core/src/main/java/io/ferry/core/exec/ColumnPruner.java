@@ -84,7 +84,7 @@ public final class ColumnPruner {
             }
             List<AggCall> calls = new ArrayList<>();
             for (AggCall c : agg.calls()) {
-                calls.add(new AggCall(c.kind(), c.arg() < 0 ? -1 : in.mapping()[c.arg()], c.type()));
+                calls.add(c.withArg(c.arg() < 0 ? -1 : in.mapping()[c.arg()]));
             }
             return new Pruned(new PlanNode.Aggregate(in.node(), keys, calls), identity(agg.types().size()));
         }

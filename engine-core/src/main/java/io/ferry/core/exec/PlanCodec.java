@@ -52,7 +52,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 1;
+    static final short VERSION = 2;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -279,6 +279,8 @@ public final class PlanCodec {
                 name(c.kind());
                 i32(c.arg());
                 type(c.type());
+                f64(c.fraction());
+                bool(c.descending());
             }
         }
 
@@ -631,7 +633,12 @@ public final class PlanCodec {
                     throw violation("the " + kind + " argument " + arg + " at byte " + at + " is outside its input's "
                             + width + " columns");
                 }
-                calls.add(new AggCall(kind, arg, type()));
+                FerryType type = type();
+                double fraction = f64();
+                if (!(fraction >= 0 && fraction <= 1)) {
+                    throw violation("the " + kind + " fraction " + fraction + " is outside [0, 1]");
+                }
+                calls.add(new AggCall(kind, arg, type, fraction, bool("descending")));
             }
             return new PlanNode.Aggregate(input, groupKeys, calls);
         }

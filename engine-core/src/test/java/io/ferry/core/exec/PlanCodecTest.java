@@ -153,6 +153,7 @@ class PlanCodecTest {
             calls.add(new AggCall(kind, 2, kind == AggCall.AggKind.AVG ? FerryType.DOUBLE : FerryType.BIGINT));
         }
         calls.add(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT));
+        calls.add(new AggCall(AggCall.AggKind.PERCENTILE_DISC, 2, FerryType.BIGINT, 0.28, true));
         PlanNode.Aggregate agg = new PlanNode.Aggregate(project, new int[] {0, 11}, calls);
         PlanNode split = new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
 
@@ -273,7 +274,7 @@ class PlanCodecTest {
         assertViolation(magic, "magic");
         byte[] version = bytes.clone();
         ByteBuffer.wrap(version).putShort(4, (short) (PlanCodec.VERSION + 1));
-        assertViolation(version, "format version is 2");
+        assertViolation(version, "format version is " + (PlanCodec.VERSION + 1));
         byte[] node = bytes.clone();
         node[6] = 99; // the root's code follows the 4-byte magic and 2-byte version
         assertViolation(node, "unknown plan node code 99");

@@ -64,6 +64,7 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.fun.FerryOperatorTable;
+import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.DmlRewrite;
@@ -231,7 +232,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
 
     /**
      * JDBC escapes ({@code {fn ucase(s)}}) name their function in any case, but Calcite looks them up in upper case
-     * only, and Ferry's parser folds unquoted names to lower case: the name is upper-cased before validation.
+     * only, and Ferry's parser folds unquoted names to lower case: the name is upper-cased before validation. Calls
+     * Ferry defines otherwise than Calcite (PostgreSQL's functions, PERCENTILE_CONT's type) are replaced here too.
      */
     private static final SqlBasicVisitor<Void> JDBC_ESCAPES = new SqlBasicVisitor<>() {
         @Override
@@ -244,6 +246,10 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             }
             if (call instanceof SqlBasicCall basic && call.getOperator() instanceof SqlFunction f) {
                 postgresFunction(basic, f.getName().toUpperCase(java.util.Locale.ROOT));
+            }
+            // the parser binds PERCENTILE_CONT to Calcite's operator itself, past the operator table
+            if (call instanceof SqlBasicCall basic && call.getOperator() == SqlStdOperatorTable.PERCENTILE_CONT) {
+                basic.setOperator(QuantileAggFunction.PERCENTILE_CONT);
             }
             return super.visit(call);
         }

@@ -22,6 +22,7 @@ import io.ferry.core.exec.SampleDesign;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TypeKind;
 import io.ferry.sql.fun.ApproxAggFunction;
+import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.translate.RexTranslator;
 import io.ferry.sql.translate.UnsupportedExpression;
 
@@ -112,6 +113,10 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             if (argMap != null && arg >= 0) {
                 arg = argMap[arg];
             }
+            if (call.getAggregation() instanceof QuantileAggFunction q) {
+                calls.add(quantile(q, arg, type, inTypes.get(call.getArgList().get(0))));
+                continue;
+            }
             AggKind kind = call.getAggregation() instanceof ApproxAggFunction f ? f.kind()
                     : switch (call.getAggregation().getKind()) {
                 case COUNT -> AggKind.COUNT;
@@ -151,5 +156,28 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             SampleDesign.of(source); // refuses, with a sentence, a sample the estimates cannot use
         }
         return new PlanNode.Aggregate(source, keys, calls);
+    }
+
+    /**
+     * A quantile of a number, or for PERCENTILE_DISC also of a DATE or TIMESTAMP (a value is picked, none computed):
+     * the types whose values sort as their physical longs or doubles.
+     */
+    private static AggCall quantile(QuantileAggFunction q, int arg, FerryType type, FerryType argType) {
+        boolean number = switch (argType.kind()) {
+            case INTEGER, BIGINT, DOUBLE, DECIMAL -> true;
+            default -> false;
+        };
+        boolean orderable = number || argType.kind() == TypeKind.DATE || argType.kind() == TypeKind.TIMESTAMP;
+        if (!(number || (q.kind() == AggKind.PERCENTILE_DISC && orderable))) {
+            throw new FerryException(SqlStates.DATATYPE_MISMATCH, q.getName() + " of " + argType.sqlName()
+                    + " is not supported: PERCENTILE_CONT, MEDIAN and APPROX_PERCENTILE take a number, "
+                    + "PERCENTILE_DISC a number, DATE or TIMESTAMP");
+        }
+        boolean sameType = type.equals(argType);
+        if (q.kind() == AggKind.PERCENTILE_DISC ? !sameType : !(type.kind() == TypeKind.DOUBLE
+                || (q.kind() == AggKind.PERCENTILE_CONT && argType.kind() == TypeKind.DECIMAL && sameType))) {
+            throw new UnsupportedExpression(q.getName() + " of " + argType + " as " + type);
+        }
+        return new AggCall(q.kind(), arg, type, q.fraction(), q.descending());
     }
 }

@@ -1,0 +1,94 @@
+package io.ferry.server.cluster;
+
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.ferry.fabric.Fabrics;
+import io.ferry.sql.AggregateQueries;
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.ResultComparison;
+
+/**
+ * The quantile and grouping-set queries of {@code OrderedSetAggregatesTest} on a coordinator and two workers over
+ * the tcp fabric, in forced function shipping (partial states, values and sketches, cross the network) and forced
+ * data shipping, each against DuckDB on the same rows.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AggregatesOnClusterTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private Coordinator coordinator;
+    private final List<DataNode> nodes = new ArrayList<>();
+    private Connection ferry;
+    private Connection duck;
+
+    @BeforeAll
+    void start() throws Exception {
+        EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
+                .withMemoryLimit(256L << 20);
+        coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, 0, null, Fabrics.Kind.TCP,
+                TIMEOUT, List.of()));
+        InetSocketAddress control = coordinator.cluster().address();
+        for (int i = 1; i <= 2; i++) {
+            nodes.add(DataNode.start(new DataNode.Options(Role.WORKER, "w" + i, "127.0.0.1", 0, null, control, 1,
+                    64L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
+        }
+        if (!coordinator.cluster().awaitNodes(2, Duration.ofSeconds(30))) {
+            throw new IllegalStateException("the workers did not join");
+        }
+        ferry = coordinator.engine().connect();
+        duck = DriverManager.getConnection("jdbc:duckdb:");
+        AggregateQueries.load(ferry, duck);
+    }
+
+    @AfterAll
+    void stop() throws SQLException {
+        if (ferry != null) {
+            ferry.close();
+        }
+        if (duck != null) {
+            duck.close();
+        }
+        if (coordinator != null) {
+            coordinator.close();
+        }
+        for (DataNode n : nodes) {
+            n.close();
+        }
+    }
+
+    Stream<Arguments> queries() {
+        List<Arguments> out = new ArrayList<>();
+        for (String mode : List.of("function", "data")) {
+            for (String sql : AggregateQueries.exactQuantiles()) {
+                out.add(Arguments.of(mode, sql));
+            }
+            for (String sql : AggregateQueries.groupingSets()) {
+                out.add(Arguments.of(mode, sql));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("queries")
+    void answersAsDuckDb(String mode, String sql) throws SQLException {
+        try (Statement s = ferry.createStatement()) {
+            s.execute("SET shipping = '" + mode + "'");
+        }
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+}

@@ -1,0 +1,108 @@
+package io.ferry.sql;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The rows and queries that check ordered-set aggregates, APPROX_PERCENTILE and grouping sets against DuckDB, shared
+ * by the local test ({@link OrderedSetAggregatesTest}) and the cluster's. Table {@code q} has NULLs in every column,
+ * duplicates, -0.0 beside 0.0, negative numbers, dates before 1582, and a group (g = 99) whose values are all NULL;
+ * {@code q_empty} has no rows.
+ */
+public final class AggregateQueries {
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    private AggregateQueries() {
+    }
+
+    /** Creates and fills {@code q} and {@code q_empty} in each connection, the same rows in each. */
+    public static void load(Connection... connections) throws SQLException {
+        List<String> statements = new ArrayList<>();
+        statements.add("CREATE TABLE q (id INTEGER, g INTEGER, i INTEGER, b BIGINT, d DOUBLE, p DECIMAL(12, 2), "
+                + "dt DATE, ts TIMESTAMP)");
+        statements.add("CREATE TABLE q_empty (g INTEGER, i INTEGER, d DOUBLE)");
+        Random rnd = new Random(15);
+        List<String> rows = new ArrayList<>();
+        for (int id = 0; id < 4000; id++) {
+            boolean allNull = id % 97 == 0;
+            rows.add("(" + id + ", " + (allNull ? "99" : nullable(rnd, String.valueOf(rnd.nextInt(12)))) + ", "
+                    + value(rnd, allNull, String.valueOf(rnd.nextInt(200) - 50)) + ", "
+                    + value(rnd, allNull, String.valueOf(rnd.nextLong() % 10_000_000_000L)) + ", "
+                    + value(rnd, allNull, rnd.nextInt(50) == 0 ? "CAST('-0.0' AS DOUBLE)"
+                            : String.valueOf(Math.round(rnd.nextGaussian() * 1e5) / 1e2)) + ", "
+                    + value(rnd, allNull, String.format("%d.%02d", rnd.nextInt(20_000) - 10_000, rnd.nextInt(100)))
+                    + ", " + value(rnd, allNull, "DATE '" + LocalDate.of(1500, 1, 1).plusDays(rnd.nextInt(200_000)) + "'")
+                    + ", " + value(rnd, allNull, "TIMESTAMP '" + LocalDateTime.of(1960, 1, 1, 0, 0)
+                            .plusSeconds(rnd.nextInt(2_000_000_000)).format(TIMESTAMP) + "'") + ")");
+        }
+        for (int from = 0; from < rows.size(); from += 500) {
+            statements.add("INSERT INTO q VALUES " + String.join(", ", rows.subList(from, Math.min(rows.size(),
+                    from + 500))));
+        }
+        for (Connection c : connections) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : statements) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    private static String nullable(Random rnd, String v) {
+        return rnd.nextInt(12) == 0 ? "NULL" : v;
+    }
+
+    private static String value(Random rnd, boolean allNull, String v) {
+        return allNull ? "NULL" : nullable(rnd, v);
+    }
+
+    /** MEDIAN, PERCENTILE_CONT and PERCENTILE_DISC over every type they take, at fractions from 0 to 1. */
+    public static List<String> exactQuantiles() {
+        List<String> out = new ArrayList<>();
+        for (String where : List.of("", " WHERE id % 3 = 0")) {
+            out.add("SELECT MEDIAN(i), MEDIAN(b), MEDIAN(d), PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY p) FROM q"
+                    + where);
+            out.add("SELECT g, MEDIAN(i), MEDIAN(b), MEDIAN(d), COUNT(*) FROM q" + where + " GROUP BY g");
+            for (String f : List.of("0", "0.1", "0.25", "0.28", "0.5", "0.56", "0.9", "0.999", "1")) {
+                out.add("SELECT g, PERCENTILE_CONT(" + f + ") WITHIN GROUP (ORDER BY i), PERCENTILE_DISC(" + f
+                        + ") WITHIN GROUP (ORDER BY i), PERCENTILE_CONT(" + f + ") WITHIN GROUP (ORDER BY d DESC), "
+                        + "PERCENTILE_DISC(" + f + ") WITHIN GROUP (ORDER BY b DESC) FROM q" + where + " GROUP BY g");
+                out.add("SELECT g % 3, PERCENTILE_DISC(" + f + ") WITHIN GROUP (ORDER BY p), PERCENTILE_DISC(" + f
+                        + ") WITHIN GROUP (ORDER BY dt), PERCENTILE_DISC(" + f + ") WITHIN GROUP (ORDER BY ts DESC), "
+                        + "PERCENTILE_DISC(" + f + ") WITHIN GROUP (ORDER BY d) FROM q" + where + " GROUP BY g % 3");
+                out.add("SELECT g, PERCENTILE_CONT(" + f + ") WITHIN GROUP (ORDER BY p), PERCENTILE_CONT(" + f
+                        + ") WITHIN GROUP (ORDER BY p DESC) FROM q" + where + " GROUP BY g");
+            }
+            out.add("SELECT g, MEDIAN(p), SUM(p), AVG(d), MIN(dt) FROM q" + where + " GROUP BY g");
+        }
+        // several quantiles of one argument share its state; beside plain aggregates, over joined and computed input
+        out.add("SELECT g, PERCENTILE_CONT(0.25) WITHIN GROUP (ORDER BY i), MEDIAN(i), PERCENTILE_CONT(0.75) "
+                + "WITHIN GROUP (ORDER BY i), MAX(i), COUNT(i) FROM q GROUP BY g");
+        out.add("SELECT a.g, MEDIAN(a.i + b.i) FROM q a JOIN q b ON a.id = b.id + 1 GROUP BY a.g");
+        out.add("SELECT MEDIAN(i), PERCENTILE_DISC(0.3) WITHIN GROUP (ORDER BY d) FROM q WHERE g = 99");
+        out.add("SELECT MEDIAN(i), PERCENTILE_CONT(0.3) WITHIN GROUP (ORDER BY d) FROM q_empty");
+        out.add("SELECT g, MEDIAN(i) FROM q_empty GROUP BY g");
+        out.add("SELECT g, MEDIAN(d) FROM q GROUP BY g HAVING MEDIAN(d) > 0");
+        return out;
+    }
+
+    /** GROUPING SETS, ROLLUP and CUBE with GROUPING(), over NULL keys that are not grouped-away NULLs. */
+    public static List<String> groupingSets() {
+        return List.of(
+                "SELECT g, i % 3, COUNT(*), SUM(b), MIN(d), MAX(dt) FROM q GROUP BY ROLLUP(g, i % 3)",
+                "SELECT g, i % 3, COUNT(*), SUM(b), AVG(d), GROUPING(g), GROUPING(g, i % 3) FROM q "
+                        + "GROUP BY CUBE(g, i % 3)",
+                "SELECT g, dt, COUNT(d), GROUPING(dt, g) FROM q WHERE id < 400 GROUP BY GROUPING SETS ((g), (dt), ())",
+                "SELECT g, i % 2, SUM(p), COUNT(DISTINCT i) FROM q GROUP BY GROUPING SETS ((g, i % 2), (g))",
+                "SELECT g, COUNT(*) FROM q GROUP BY ROLLUP(g) HAVING GROUPING(g) = 1 OR COUNT(*) > 300",
+                "SELECT COUNT(*), SUM(i) FROM q GROUP BY GROUPING SETS (())");
+    }
+
+}

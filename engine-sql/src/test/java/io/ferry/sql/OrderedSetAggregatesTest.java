@@ -1,0 +1,180 @@
+package io.ferry.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import org.apache.datasketches.kll.KllSketch;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * MEDIAN, PERCENTILE_CONT and PERCENTILE_DISC against DuckDB's exact answers; APPROX_PERCENTILE against the rank its
+ * answer has in DuckDB's copy of the data; GROUPING SETS, ROLLUP and CUBE against DuckDB. Small blocks (8 KiB) spread
+ * each table over many blocks and both threads, so partial states are merged.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OrderedSetAggregatesTest {
+    private static final int APPROX_ROWS = 30_000;
+    private FerryEngine engine;
+    private Connection ferry;
+    private Connection duck;
+
+    @BeforeAll
+    void load() throws Exception {
+        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withBlockSize(8192));
+        ferry = engine.connect();
+        duck = DriverManager.getConnection("jdbc:duckdb:");
+        AggregateQueries.load(ferry, duck);
+        // a skewed column (x), a wide integer one (n) and a DECIMAL, in 4 groups of unequal size
+        Random rnd = new Random(7);
+        List<String> rows = new ArrayList<>();
+        for (int i = 0; i < APPROX_ROWS; i++) {
+            rows.add("(" + (i % 7 % 4) + ", " + Math.round(Math.exp(rnd.nextGaussian() * 2) * 1e6) / 1e6 + ", " + (rnd.nextLong() >> 20) + ", "
+                    + (rnd.nextInt(2_000_000) - 1_000_000) / 100.0 + ")");
+        }
+        for (Connection c : List.of(ferry, duck)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE big (g INTEGER, x DOUBLE, n BIGINT, p DECIMAL(10, 2))");
+                for (int from = 0; from < rows.size(); from += 500) {
+                    s.execute("INSERT INTO big VALUES " + String.join(", ", rows.subList(from, from + 500)));
+                }
+            }
+        }
+    }
+
+    @AfterAll
+    void close() throws Exception {
+        ferry.close();
+        duck.close();
+        engine.close();
+    }
+
+    static Stream<String> exactQuantiles() {
+        return AggregateQueries.exactQuantiles().stream();
+    }
+
+    static Stream<String> groupingSets() {
+        return AggregateQueries.groupingSets().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("exactQuantiles")
+    void exactQuantilesMatchDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    @ParameterizedTest
+    @MethodSource("groupingSets")
+    void groupingSetsMatchDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    /** Quantiles run in Ferry's aggregate, not in a row-engine fallback. */
+    @Test
+    void quantilesRunInFerrysAggregate() throws SQLException {
+        String plan = explain("SELECT g, MEDIAN(i), PERCENTILE_DISC(0.1) WITHIN GROUP (ORDER BY dt DESC), "
+                + "APPROX_PERCENTILE(d, 0.9) FROM q GROUP BY g");
+        assertTrue(plan.contains("FerryAggregate"), plan);
+        assertFalse(plan.contains("EnumerableAggregate"), plan);
+        assertTrue(plan.contains("percentile_disc[0.1 desc]") && plan.contains("median[0.5]"), plan);
+    }
+
+    /**
+     * Each estimate's rank among DuckDB's copy of the rows is within KLL's normalized rank error (single quantile,
+     * 99% confidence) of the fraction asked for: the rows below it and the rows up to it bracket the fraction.
+     */
+    @Test
+    void approximatePercentilesAreWithinTheSketchRankError() throws SQLException {
+        double epsilon = KllSketch.getNormalizedRankError(200, false);
+        double[] fractions = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1};
+        for (String column : List.of("x", "n", "p")) {
+            for (double f : fractions) {
+                String sql = "SELECT g, APPROX_PERCENTILE(" + column + ", " + f + "), APPROX_QUANTILE(" + column
+                        + ", " + f + ") FROM big GROUP BY g";
+                int groups = 0;
+                for (List<Object> row : ResultComparison.rows(ferry, sql)) {
+                    groups++;
+                    for (int k = 1; k <= 2; k++) {
+                        BigDecimal estimate = (BigDecimal) row.get(k);
+                        List<Object> rank = ResultComparison.rows(duck, "SELECT COUNT(*) FILTER (WHERE " + column
+                                + " < " + estimate + "), COUNT(*) FILTER (WHERE " + column + " <= " + estimate + "), "
+                                + "COUNT(" + column + ") FROM big WHERE g = " + row.get(0)).get(0);
+                        double n = ((BigDecimal) rank.get(2)).doubleValue();
+                        double below = ((BigDecimal) rank.get(0)).doubleValue() / n;
+                        double upTo = ((BigDecimal) rank.get(1)).doubleValue() / n;
+                        assertTrue(below - epsilon <= f && f <= upTo + epsilon, sql + ": group " + row.get(0)
+                                + " estimate " + estimate + " has rank [" + below + ", " + upTo + "], epsilon "
+                                + epsilon);
+                    }
+                }
+                assertEquals(4, groups, sql);
+            }
+        }
+    }
+
+    /** Over few values the sketch holds them all, and its quantile is one of them, as PERCENTILE_DISC picks. */
+    @Test
+    void approximatePercentilesOfFewValuesAreExact() throws SQLException {
+        ResultComparison.assertSameResult(ferry, "SELECT g, APPROX_PERCENTILE(i, 0.5), APPROX_QUANTILE(d, 0.9) FROM q "
+                + "WHERE id < 300 GROUP BY g", duck, "SELECT g, PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY i), "
+                + "PERCENTILE_DISC(0.9) WITHIN GROUP (ORDER BY d) FROM q WHERE id < 300 GROUP BY g", false);
+        ResultComparison.assertSameResult(ferry, "SELECT APPROX_PERCENTILE(i, 0.5) FROM q_empty", duck,
+                "SELECT APPROX_QUANTILE(i, 0.5) FROM q_empty", false);
+    }
+
+    @Test
+    void aFractionOutsideZeroToOneIsAnInvalidParameter() {
+        for (String sql : List.of("SELECT PERCENTILE_CONT(1.5) WITHIN GROUP (ORDER BY i) FROM q",
+                "SELECT PERCENTILE_DISC(-0.1) WITHIN GROUP (ORDER BY i) FROM q", "SELECT APPROX_PERCENTILE(d, 2) FROM q",
+                "SELECT APPROX_QUANTILE(d, -1) FROM q")) {
+            SqlErrors.Translated e = error(sql);
+            assertEquals("22023", e.sqlState(), sql + ": " + e.message());
+            assertTrue(e.message().contains("from 0 to 1"), e.message());
+        }
+    }
+
+    @Test
+    void aQuantileOfTextOrANonConstantFractionIsRefusedWithASentence() {
+        for (String sql : List.of("SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY s) FROM (SELECT CAST(i AS "
+                + "VARCHAR) AS s FROM q) t", "SELECT PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY CAST(i AS VARCHAR)) "
+                + "FROM q", "SELECT PERCENTILE_CONT(i) WITHIN GROUP "
+                + "(ORDER BY d) FROM q", "SELECT APPROX_PERCENTILE(d, i) FROM q")) {
+            SqlErrors.Translated e = error(sql);
+            assertTrue(e.sqlState().startsWith("42") || e.sqlState().startsWith("22"), sql + ": " + e.sqlState()
+                    + " " + e.message());
+            assertFalse(e.message().matches("(?s).*\\b(java|org)\\.[a-z]+\\..*"), e.message());
+        }
+    }
+
+    private SqlErrors.Translated error(String sql) {
+        SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql), sql);
+        return SqlErrors.translate(e);
+    }
+
+    private String explain(String sql) throws SQLException {
+        StringBuilder out = new StringBuilder();
+        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            while (rs.next()) {
+                out.append(rs.getString(1)).append('\n');
+            }
+        }
+        return out.toString();
+    }
+}
