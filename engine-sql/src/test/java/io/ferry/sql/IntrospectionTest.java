@@ -246,6 +246,27 @@ class IntrospectionTest {
         ResultComparison.assertSameResult(ferry, duck, "SELECT tables, columns FROM catalogued", false);
     }
 
+    /** sys.queries: one entry per execution, with its planning time, whether the plan was cached, and its rows. */
+    @Test
+    void sysQueriesRecordsEachExecution() throws SQLException {
+        String sql = "SELECT id, price FROM orders WHERE paid OR price > 0 ORDER BY id";
+        int rows = ResultComparison.rows(ferry, sql).size();
+        assertEquals(2, rows);
+        ResultComparison.rows(ferry, sql);
+        assertThrows(SQLException.class, () -> ferry("SELECT * FROM nowhere"));
+        List<List<Object>> log = ResultComparison.rows(ferry, "SELECT state, plan_cached, row_count, sql_state, "
+                + "planning_ms >= 0 AND execution_ms >= 0, started_at <= CURRENT_TIMESTAMP FROM sys.queries "
+                + "WHERE statement = '" + sql + "' OR statement LIKE '%nowhere' ORDER BY query_id");
+        assertEquals(List.of(
+                List.of("finished", false, new java.math.BigDecimal(rows), "null", true, true),
+                List.of("finished", true, new java.math.BigDecimal(rows), "null", true, true),
+                List.of("failed", false, java.math.BigDecimal.ZERO, "42P01", true, true)),
+                log.stream().map(r -> r.stream().map(v -> v == null ? "null" : v).toList()).toList());
+        assertEquals(ResultComparison.rows(ferry, "SELECT column_name FROM information_schema.columns WHERE "
+                + "table_schema = 'sys' AND table_name = 'queries' ORDER BY ordinal_position"),
+                firstColumns("DESCRIBE sys.queries", 1));
+    }
+
     private List<List<Object>> firstColumns(String sql, int n) throws SQLException {
         List<List<Object>> out = new ArrayList<>();
         for (List<Object> row : ResultComparison.rows(ferry, sql)) {

@@ -146,16 +146,32 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         if (engine == null) {
             return super.prepareSql(context, query, elementType, maxRowCount);
         }
+        long start = System.nanoTime();
         PlanCache.Key key = PlanCache.key(context, query.sql, elementType, maxRowCount, engine.catalog().version());
-        CalciteSignature<T> cached = engine.plans().get(key);
-        if (cached != null) {
-            return cached;
+        CalciteSignature<T> plan = engine.plans().get(key);
+        boolean cached = plan != null;
+        if (!cached) {
+            try {
+                plan = super.prepareSql(context, query, elementType, maxRowCount);
+            } catch (RuntimeException | Error e) {
+                engine.queries().start(query.sql, millisSince(start), false).failed(e);
+                throw e;
+            }
+            if (plan.statementType == Meta.StatementType.SELECT) {
+                engine.plans().put(key, plan);
+            }
         }
-        CalciteSignature<T> plan = super.prepareSql(context, query, elementType, maxRowCount);
-        if (plan.statementType == Meta.StatementType.SELECT) {
-            engine.plans().put(key, plan);
+        double planning = millisSince(start);
+        if (plan.statementType == Meta.StatementType.SELECT || plan.statementType.canUpdate()) {
+            return new LoggedSignature<>(plan, engine.queries(), planning, cached);
         }
+        // DDL and SET ran while they were prepared
+        engine.queries().start(query.sql, planning, cached).finished();
         return plan;
+    }
+
+    private static double millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e6;
     }
 
     /** The engine behind a connection's root schema, or null if it has none. */
