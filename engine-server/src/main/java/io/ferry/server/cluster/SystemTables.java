@@ -36,8 +36,8 @@ public final class SystemTables {
     }
 
     /**
-     * Local mode's {@code sys} tables, shaped as a coordinator's: {@code nodes} (this JVM, the one node), {@code tables}
-     * and {@code blocks}. There is no {@code fragments}: a local query runs whole, in this JVM, and ships nothing.
+     * Local mode's {@code sys} tables, shaped as a coordinator's: {@code nodes} (this JVM, the one node),
+     * {@code tables} and {@code blocks}. There is no {@code fragments}: a local query runs whole, in this JVM, and ships nothing.
      */
     public static void installLocal(FerryEngine engine, String nodeName) {
         engine.systemTables().put("nodes", new SystemTable(NODE_COLUMNS, () -> List.<Object[]>of(new Object[] {0,

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.ferry.fabric.Fabrics;
@@ -81,12 +82,12 @@ class IntrospectionOverJdbcTest {
     }
 
     /** Each mode through each driver: (label, JDBC URL). */
-    static Stream<org.junit.jupiter.params.provider.Arguments> connections() {
+    static Stream<Arguments> connections() {
         return Stream.of(
-                org.junit.jupiter.params.provider.Arguments.of("local, Avatica", local.server().avaticaUrl()),
-                org.junit.jupiter.params.provider.Arguments.of("local, ferry-jdbc", local.server().ferryUrl()),
-                org.junit.jupiter.params.provider.Arguments.of("cluster, Avatica", coordinator.jdbc().avaticaUrl()),
-                org.junit.jupiter.params.provider.Arguments.of("cluster, ferry-jdbc", coordinator.jdbc().ferryUrl()));
+                Arguments.of("local, Avatica", local.server().avaticaUrl()),
+                Arguments.of("local, ferry-jdbc", local.server().ferryUrl()),
+                Arguments.of("cluster, Avatica", coordinator.jdbc().avaticaUrl()),
+                Arguments.of("cluster, ferry-jdbc", coordinator.jdbc().ferryUrl()));
     }
 
     @ParameterizedTest(name = "{0}")
