@@ -1,6 +1,7 @@
 <#--
-  Ferry's DDL grammar, included into Calcite's Parser.jj template. The statements build Calcite's DDL nodes
-  (SqlDdlNodes), which FerryDdlExecutor runs.
+  Ferry's DDL and introspection grammar, included into Calcite's Parser.jj template. The DDL statements build
+  Calcite's DDL nodes (SqlDdlNodes), which FerryDdlExecutor runs; SHOW and DESCRIBE build queries over
+  information_schema (SqlShow).
 -->
 
 /** IF NOT EXISTS, or nothing. */
@@ -204,4 +205,31 @@ SqlNode SqlAlterTable() :
             }
         )
     )
+}
+
+/**
+ * SHOW TABLES [FROM | IN schema]
+ * | SHOW COLUMNS (FROM | IN) table
+ * | (DESCRIBE | DESC) [TABLE] table
+ */
+SqlNode SqlShowStatement() :
+{
+    final Span s;
+    SqlIdentifier id = null;
+}
+{
+    <SHOW> { s = span(); }
+    (
+        <TABLES> [ ( <FROM> | <IN> ) id = SimpleIdentifier() ] {
+            return SqlShow.tables(s.end(this), id);
+        }
+    |
+        <COLUMNS> ( <FROM> | <IN> ) id = CompoundIdentifier() {
+            return SqlShow.columns(s.end(this), id);
+        }
+    )
+|
+    ( <DESCRIBE> | <DESC> ) { s = span(); } [ <TABLE> ] id = CompoundIdentifier() {
+        return SqlShow.columns(s.end(this), id);
+    }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import io.ferry.core.storage.Catalog;
+import io.ferry.server.cluster.SystemTables;
 import io.ferry.server.data.PaperTable;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.data.SsbGenerator;
@@ -25,6 +26,8 @@ import io.ferry.sql.FerryEngine;
 public final class LocalNode implements AutoCloseable {
     /** The paper table's name in the demo data. */
     public static final String PAPER_TABLE = "r";
+    /** The node's name in {@code sys.nodes} and {@code sys.blocks}. */
+    public static final String LOCAL_NODE = "local";
 
     private final FerryEngine engine;
     private final JdbcServer server;
@@ -67,6 +70,7 @@ public final class LocalNode implements AutoCloseable {
     public static LocalNode start(Options options, ProgressListener progress) {
         LoadPolicy policy = LoadPolicy.of(options.loadRoots(), isLoopback(options.host()));
         FerryEngine engine = FerryEngine.start(options.engine());
+        SystemTables.installLocal(engine, LOCAL_NODE);
         try {
             if (options.demo() != null) {
                 options.demo().load(engine.catalog(), progress);

@@ -38,6 +38,7 @@ public final class FerryEngine implements AutoCloseable {
     private final Catalog catalog;
     private final QueryExecutor executor;
     private final PlanCache plans = new PlanCache();
+    private final QueryLog queries = new QueryLog();
     private final Map<String, SystemTable> systemTables = new ConcurrentSkipListMap<>();
     private volatile QueryRunner runner;
 
@@ -52,6 +53,7 @@ public final class FerryEngine implements AutoCloseable {
         this.catalog = new Catalog(storage == null ? store : storage);
         this.executor = new QueryExecutor(config.threads());
         this.runner = (plan, ctx, session) -> executor.execute(plan, ctx);
+        systemTables.put("queries", queries.table());
     }
 
     /** A local engine: tables live in this JVM's memory. */
@@ -77,7 +79,12 @@ public final class FerryEngine implements AutoCloseable {
         return runner;
     }
 
-    /** The tables of the {@code sys} schema, by name; a node adds its own. */
+    /** The statements run lately ({@code sys.queries}). */
+    public QueryLog queries() {
+        return queries;
+    }
+
+    /** The tables of the {@code sys} schema, by name: {@code queries}, and those a node adds. */
     public Map<String, SystemTable> systemTables() {
         return systemTables;
     }

@@ -1,7 +1,11 @@
 package io.ferry.server.cluster;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.Table;
@@ -11,28 +15,17 @@ import io.ferry.core.types.FerryType;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.schema.SystemTable;
 
-/** The coordinator's {@code sys} tables: nodes and their load, where tables and blocks live, recent fragments. */
+/**
+ * The {@code sys} tables a node adds to the engine's own ({@code queries}): nodes and their load, where tables and
+ * blocks live, and on a coordinator the recent fragments.
+ */
 public final class SystemTables {
     private SystemTables() {
     }
 
     public static void install(FerryEngine engine, Cluster cluster, ClusterStorage storage, ClusterRunner runner) {
-        engine.systemTables().put("nodes", new SystemTable(List.of(
-                col("id", FerryType.INTEGER), col("name", FerryType.VARCHAR), col("role", FerryType.VARCHAR),
-                col("state", FerryType.VARCHAR), col("fabric", FerryType.VARCHAR), col("provider", FerryType.VARCHAR),
-                col("threads", FerryType.INTEGER), col("memory_bytes", FerryType.BIGINT),
-                col("used_bytes", FerryType.BIGINT), col("cpu_load", FerryType.DOUBLE),
-                col("process_cpu_load", FerryType.DOUBLE), col("cpu_seconds", FerryType.DOUBLE),
-                col("available_cores", FerryType.DOUBLE), col("fragments_running", FerryType.INTEGER), col("link_mb_per_s", FerryType.DOUBLE),
-                col("latency_us", FerryType.DOUBLE), col("agg_rows_per_s", FerryType.DOUBLE),
-                col("down_reason", FerryType.VARCHAR)), () -> nodes(cluster)));
-        engine.systemTables().put("tables", new SystemTable(List.of(col("name", FerryType.VARCHAR),
-                col("row_count", FerryType.BIGINT), col("blocks", FerryType.INTEGER), col("bytes", FerryType.BIGINT),
-                col("nodes", FerryType.INTEGER)), () -> tables(engine, storage)));
-        engine.systemTables().put("blocks", new SystemTable(List.of(col("table_name", FerryType.VARCHAR),
-                col("position", FerryType.INTEGER), col("node", FerryType.VARCHAR), col("region", FerryType.INTEGER),
-                col("block_offset", FerryType.BIGINT), col("block_length", FerryType.INTEGER), col("row_count", FerryType.INTEGER)),
-                () -> blocks(engine, storage)));
+        engine.systemTables().put("nodes", new SystemTable(NODE_COLUMNS, () -> nodes(cluster)));
+        installStorage(engine, b -> storage.region(b).holder().name(), b -> storage.region(b).descriptor().key());
         engine.systemTables().put("fragments", new SystemTable(List.of(col("query_id", FerryType.BIGINT),
                 col("table_name", FerryType.VARCHAR), col("node", FerryType.VARCHAR), col("mode", FerryType.VARCHAR),
                 col("reason", FerryType.VARCHAR), col("row_count", FerryType.BIGINT), col("bytes", FerryType.BIGINT),
@@ -40,6 +33,39 @@ public final class SystemTables {
                 col("fs_cost_ms", FerryType.DOUBLE),
                 col("ds_cost_ms", FerryType.DOUBLE), col("elapsed_ms", FerryType.DOUBLE),
                 col("node_cpu_ms", FerryType.DOUBLE)), () -> fragments(runner)));
+    }
+
+    /**
+     * Local mode's {@code sys} tables, shaped as a coordinator's: {@code nodes} (this JVM, the one node),
+     * {@code tables} and {@code blocks}. There is no {@code fragments}: a local query runs whole, in this JVM, and ships nothing.
+     */
+    public static void installLocal(FerryEngine engine, String nodeName) {
+        engine.systemTables().put("nodes", new SystemTable(NODE_COLUMNS, () -> List.<Object[]>of(new Object[] {0,
+            nodeName, "local", "up", "in-process", null, engine.config().threads(), engine.config().memoryLimit(),
+            engine.allocator().getAllocatedMemory(), null, null, null, null, null, null, null, null, null})));
+        installStorage(engine, b -> nodeName, Block::regionId);
+    }
+
+    private static final List<Column> NODE_COLUMNS = List.of(
+            col("id", FerryType.INTEGER), col("name", FerryType.VARCHAR), col("role", FerryType.VARCHAR),
+            col("state", FerryType.VARCHAR), col("fabric", FerryType.VARCHAR), col("provider", FerryType.VARCHAR),
+            col("threads", FerryType.INTEGER), col("memory_bytes", FerryType.BIGINT),
+            col("used_bytes", FerryType.BIGINT), col("cpu_load", FerryType.DOUBLE),
+            col("process_cpu_load", FerryType.DOUBLE), col("cpu_seconds", FerryType.DOUBLE),
+            col("available_cores", FerryType.DOUBLE), col("fragments_running", FerryType.INTEGER),
+            col("link_mb_per_s", FerryType.DOUBLE), col("latency_us", FerryType.DOUBLE),
+            col("agg_rows_per_s", FerryType.DOUBLE), col("down_reason", FerryType.VARCHAR));
+
+    /** {@code tables} and {@code blocks}, each block placed on {@code node} in region {@code region}. */
+    private static void installStorage(FerryEngine engine, Function<Block, String> node,
+            ToIntFunction<Block> region) {
+        engine.systemTables().put("tables", new SystemTable(List.of(col("name", FerryType.VARCHAR),
+                col("row_count", FerryType.BIGINT), col("blocks", FerryType.INTEGER), col("bytes", FerryType.BIGINT),
+                col("nodes", FerryType.INTEGER)), () -> tables(engine, node)));
+        engine.systemTables().put("blocks", new SystemTable(List.of(col("table_name", FerryType.VARCHAR),
+                col("position", FerryType.INTEGER), col("node", FerryType.VARCHAR), col("region", FerryType.INTEGER),
+                col("block_offset", FerryType.BIGINT), col("block_length", FerryType.INTEGER),
+                col("row_count", FerryType.INTEGER)), () -> blocks(engine, node, region)));
     }
 
     private static Column col(String name, FerryType type) {
@@ -60,13 +86,13 @@ public final class SystemTables {
         return rows;
     }
 
-    private static List<Object[]> tables(FerryEngine engine, ClusterStorage storage) {
+    private static List<Object[]> tables(FerryEngine engine, Function<Block, String> node) {
         List<Object[]> rows = new ArrayList<>();
         for (Table t : engine.catalog().tables()) {
             try (TableData d = t.snapshot()) {
-                java.util.Set<Integer> holders = new java.util.HashSet<>();
+                Set<String> holders = new HashSet<>();
                 for (Block b : d.blocks()) {
-                    holders.add(storage.region(b).holder().id());
+                    holders.add(node.apply(b));
                 }
                 rows.add(new Object[] {t.name(), d.rowCount(), d.blocks().size(), d.bytes(), holders.size()});
             }
@@ -74,15 +100,15 @@ public final class SystemTables {
         return rows;
     }
 
-    private static List<Object[]> blocks(FerryEngine engine, ClusterStorage storage) {
+    private static List<Object[]> blocks(FerryEngine engine, Function<Block, String> node,
+            ToIntFunction<Block> region) {
         List<Object[]> rows = new ArrayList<>();
         for (Table t : engine.catalog().tables()) {
             try (TableData d = t.snapshot()) {
                 for (int p = 0; p < d.blocks().size(); p++) {
                     Block b = d.blocks().get(p);
-                    ClusterStorage.RemoteRegion r = storage.region(b);
-                    rows.add(new Object[] {t.name(), p, r.holder().name(), r.descriptor().key(), b.offset(),
-                            b.length(), b.rowCount()});
+                    rows.add(new Object[] {t.name(), p, node.apply(b), region.applyAsInt(b), b.offset(), b.length(),
+                        b.rowCount()});
                 }
             }
         }

@@ -79,8 +79,8 @@ class JdbcServerTest {
             DatabaseMetaData md = c.getMetaData();
             // Ferry has no catalogs: TABLE_CAT is NULL everywhere, so there is none to list.
             assertEquals(List.of(), column(md.getCatalogs(), "TABLE_CAT"));
-            // sys holds what the engine tells about itself (nodes, tables, blocks).
-            assertEquals(List.of("ferry", "sys"), column(md.getSchemas(), "TABLE_SCHEM"));
+            // sys holds what the engine tells about itself (queries), information_schema the SQL standard's catalog.
+            assertEquals(List.of("ferry", "information_schema", "sys"), column(md.getSchemas(), "TABLE_SCHEM"));
             assertEquals(List.of("ferry"), column(md.getSchemas(null, "fer%"), "TABLE_SCHEM"));
             assertEquals(List.of(), column(md.getSchemas(null, "meta%"), "TABLE_SCHEM"));
         }

@@ -50,6 +50,7 @@ import io.ferry.core.vector.Vector;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.schema.FerrySchema;
+import io.ferry.sql.schema.InformationSchema;
 import io.ferry.sql.schema.SystemSchema;
 import io.ferry.sql.schema.TableWriter;
 
@@ -297,15 +298,16 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
 
     /**
      * The table a DDL statement names: user tables live in schema {@value FerrySchema#NAME}, which is also the
-     * default; {@code sys} holds Ferry's own read-only tables, and there are no other schemas.
+     * default; {@code sys} and {@code information_schema} hold Ferry's own read-only tables, and there are no other
+     * schemas.
      */
     private static String tableName(SqlIdentifier id) {
         if (id.names.size() > 1) {
             String schema = id.names.get(id.names.size() - 2);
-            if (SystemSchema.NAME.equalsIgnoreCase(schema)) {
-                throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "schema " + SystemSchema.NAME
-                        + " holds Ferry's system tables, which cannot be created or dropped; create tables in schema "
-                        + FerrySchema.NAME + " (the default)");
+            if (SystemSchema.NAME.equalsIgnoreCase(schema) || InformationSchema.NAME.equalsIgnoreCase(schema)) {
+                throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "schema " + schema.toLowerCase(
+                        java.util.Locale.ROOT) + " holds Ferry's system tables, which cannot be created, emptied or "
+                        + "dropped; create tables in schema " + FerrySchema.NAME + " (the default)");
             }
             if (!FerrySchema.NAME.equalsIgnoreCase(schema) || id.names.size() > 2) {
                 throw new FerryException(SqlStates.INVALID_SCHEMA_NAME, "schema '" + String.join(".",

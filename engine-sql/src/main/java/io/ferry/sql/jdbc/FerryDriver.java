@@ -14,6 +14,7 @@ import org.apache.calcite.jdbc.Driver;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.schema.FerrySchema;
+import io.ferry.sql.schema.InformationSchema;
 import io.ferry.sql.schema.SystemSchema;
 
 /**
@@ -111,6 +112,7 @@ public final class FerryDriver extends Driver {
         CalciteConnection calcite = conn.unwrap(CalciteConnection.class);
         calcite.getRootSchema().add(FerrySchema.NAME, new FerrySchema(engine)).setCacheEnabled(false);
         calcite.getRootSchema().add(SystemSchema.NAME, new SystemSchema(engine)).setCacheEnabled(false);
+        calcite.getRootSchema().add(InformationSchema.NAME, new InformationSchema(engine)).setCacheEnabled(false);
         // type aliases (TEXT, INT8, FLOAT8, ...) for CAST(x AS text); the validator finds named types at the root
         TypeMapping.ALIASES.forEach((alias, type) -> calcite.getRootSchema().add(alias,
                 factory -> factory.createSqlType(type)));

@@ -39,14 +39,18 @@ import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlDelete;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlJdbcFunctionCall;
 import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -55,6 +59,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
@@ -63,6 +68,7 @@ import org.apache.calcite.util.Holder;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.ddl.SqlShow;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.rel.FerryRules;
@@ -72,6 +78,8 @@ import io.ferry.sql.rewrite.FerryRexExecutor;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
 import io.ferry.sql.schema.FerrySchema;
+import io.ferry.sql.schema.InformationSchema;
+import io.ferry.sql.schema.SystemSchema;
 
 /**
  * Calcite's statement preparation with Ferry's rules in the planner. Calcite's own rewrite of BERNOULLI samples
@@ -141,16 +149,32 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         if (engine == null) {
             return super.prepareSql(context, query, elementType, maxRowCount);
         }
+        long start = System.nanoTime();
         PlanCache.Key key = PlanCache.key(context, query.sql, elementType, maxRowCount, engine.catalog().version());
-        CalciteSignature<T> cached = engine.plans().get(key);
-        if (cached != null) {
-            return cached;
+        CalciteSignature<T> plan = engine.plans().get(key);
+        boolean cached = plan != null;
+        if (!cached) {
+            try {
+                plan = super.prepareSql(context, query, elementType, maxRowCount);
+            } catch (RuntimeException | Error e) {
+                engine.queries().start(query.sql, millisSince(start), false).failed(e);
+                throw e;
+            }
+            if (plan.statementType == Meta.StatementType.SELECT) {
+                engine.plans().put(key, plan);
+            }
         }
-        CalciteSignature<T> plan = super.prepareSql(context, query, elementType, maxRowCount);
-        if (plan.statementType == Meta.StatementType.SELECT) {
-            engine.plans().put(key, plan);
+        double planning = millisSince(start);
+        if (plan.statementType == Meta.StatementType.SELECT || plan.statementType.canUpdate()) {
+            return new LoggedSignature<>(plan, engine.queries(), planning, cached);
         }
+        // DDL and SET ran while they were prepared
+        engine.queries().start(query.sql, planning, cached).finished();
         return plan;
+    }
+
+    private static double millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e6;
     }
 
     /** The engine behind a connection's root schema, or null if it has none. */
@@ -317,7 +341,30 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                         + "more WHEN branches");
             }
             topNode.accept(JDBC_ESCAPES);
+            if (topNode instanceof SqlShow show) {
+                show.resolve(getCatalogReader());
+            }
+            refuseSystemTargets(topNode);
             return super.validate(topNode);
+        }
+
+        /** INSERT, UPDATE, DELETE and MERGE change only the user's tables; sys and information_schema are read-only. */
+        private void refuseSystemTargets(SqlNode topNode) {
+            SqlNode target = topNode instanceof SqlInsert insert ? insert.getTargetTable()
+                    : topNode instanceof SqlUpdate update ? update.getTargetTable()
+                    : topNode instanceof SqlDelete delete ? delete.getTargetTable()
+                    : topNode instanceof SqlMerge merge ? merge.getTargetTable() : null;
+            if (!(target instanceof SqlIdentifier id)) {
+                return;
+            }
+            SqlValidatorTable table = getCatalogReader().getTable(id.names);
+            String schema = table == null ? null : table.getQualifiedName().get(0);
+            if (SystemSchema.NAME.equals(schema) || InformationSchema.NAME.equals(schema)) {
+                throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "table " + String.join(".",
+                        table.getQualifiedName()) + " is read-only: the tables of schema " + schema + " describe "
+                        + "Ferry itself and change only with it; INSERT, UPDATE and DELETE work on the tables of "
+                        + "schema " + FerrySchema.NAME + " (the default)");
+            }
         }
 
         /** Calcite indexes past the target's columns when an INSERT supplies more values than the table has. */

@@ -11,13 +11,15 @@ import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.impl.AbstractTable;
 
 import io.ferry.core.types.Column;
 import io.ferry.sql.TypeMapping;
 
 /**
- * A read-only table of the {@code sys} schema whose rows are made when it is scanned (nodes, tables, blocks).
+ * A read-only table of the {@code sys} or {@code information_schema} schema whose rows are made when it is scanned
+ * (nodes, tables, blocks, columns).
  * Values are Java objects as Calcite represents them: Long for BIGINT, Integer for INTEGER, Double, String, Boolean,
  * and Long milliseconds for TIMESTAMP.
  */
@@ -30,6 +32,11 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
         this.rows = requireNonNull(rows, "rows is null");
     }
 
+    /** The table's columns, as {@code information_schema.columns} and DESCRIBE show them. */
+    public List<Column> columns() {
+        return columns;
+    }
+
     @Override
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
         RelDataTypeFactory.Builder b = typeFactory.builder();
@@ -37,6 +44,12 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
             b.add(c.name(), TypeMapping.toCalcite(typeFactory, c.type(), c.nullable()));
         }
         return b.build();
+    }
+
+    /** JDBC's getTables reports these as SYSTEM TABLE, as {@code information_schema.tables} does. */
+    @Override
+    public Schema.TableType getJdbcTableType() {
+        return Schema.TableType.SYSTEM_TABLE;
     }
 
     @Override

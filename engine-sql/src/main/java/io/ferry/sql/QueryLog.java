@@ -1,0 +1,114 @@
+package io.ferry.sql;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.ferry.core.types.Column;
+import io.ferry.core.types.FerryType;
+import io.ferry.sql.schema.SystemTable;
+
+/**
+ * The statements an engine ran lately, for {@code sys.queries}: one entry per execution of a planned statement, and
+ * one per statement that failed before it could run (a syntax error, an unknown table) or ran while it was planned
+ * (DDL). An entry keeps how long planning took and whether the plan came from the plan cache, then how long the
+ * execution took until its result was read to the end or closed, and how many rows it gave.
+ */
+public final class QueryLog {
+    /** Entries kept; older ones are forgotten first. */
+    static final int KEPT = 1000;
+
+    private final AtomicLong ids = new AtomicLong();
+    private final Deque<Entry> recent = new ArrayDeque<>();
+
+    /** What one statement did; updated while it runs. */
+    public final class Entry {
+        private final long id;
+        private final String statement;
+        private final long startedMillis;
+        private final double planningMillis;
+        private final boolean planCached;
+        private final long startedNanos = System.nanoTime();
+        private volatile String state = "running";
+        private volatile double executionMillis = Double.NaN;
+        private volatile long rows;
+        private volatile String sqlState;
+        private volatile String error;
+
+        private Entry(String statement, double planningMillis, boolean planCached) {
+            this.id = ids.incrementAndGet();
+            this.statement = statement;
+            this.startedMillis = System.currentTimeMillis();
+            this.planningMillis = planningMillis;
+            this.planCached = planCached;
+        }
+
+        public long id() {
+            return id;
+        }
+
+        /** One more row handed to the client (by the one thread that reads the result). */
+        public void row() {
+            rows++;
+        }
+
+        /** The result was read to its end or closed. */
+        public void finished() {
+            if ("running".equals(state)) {
+                executionMillis = (System.nanoTime() - startedNanos) / 1e6;
+                state = "finished";
+            }
+        }
+
+        /** The statement failed; {@code e} says why, in the words the client got. */
+        public void failed(Throwable e) {
+            if ("running".equals(state)) {
+                SqlErrors.Translated t = SqlErrors.translate(e);
+                executionMillis = (System.nanoTime() - startedNanos) / 1e6;
+                sqlState = t.sqlState();
+                error = t.message();
+                state = "failed";
+            }
+        }
+
+        private Object[] values() {
+            return new Object[] {id, statement, state, startedMillis, planningMillis, planCached,
+                Double.isNaN(executionMillis) ? null : executionMillis, rows, sqlState, error};
+        }
+    }
+
+    /** An execution of {@code statement} starts, with a plan that took {@code planningMillis} to make. */
+    public Entry start(String statement, double planningMillis, boolean planCached) {
+        Entry e = new Entry(statement, planningMillis, planCached);
+        synchronized (recent) {
+            recent.addLast(e);
+            while (recent.size() > KEPT) {
+                recent.removeFirst();
+            }
+        }
+        return e;
+    }
+
+    /** {@code sys.queries}: the kept entries, oldest first. */
+    public SystemTable table() {
+        List<Column> columns = List.of(new Column("query_id", FerryType.BIGINT, false),
+                new Column("statement", FerryType.VARCHAR, false), new Column("state", FerryType.VARCHAR, false),
+                new Column("started_at", FerryType.TIMESTAMP, false),
+                new Column("planning_ms", FerryType.DOUBLE, false), new Column("plan_cached", FerryType.BOOLEAN, false),
+                new Column("execution_ms", FerryType.DOUBLE, true), new Column("row_count", FerryType.BIGINT, false),
+                new Column("sql_state", FerryType.VARCHAR, true), new Column("error", FerryType.VARCHAR, true));
+        return new SystemTable(columns, () -> {
+            List<Entry> entries;
+            synchronized (recent) {
+                entries = List.copyOf(recent);
+            }
+            List<Object[]> rows = new ArrayList<>(entries.size());
+            for (Entry e : entries) {
+                rows.add(e.values());
+            }
+            return rows;
+        });
+    }
+}

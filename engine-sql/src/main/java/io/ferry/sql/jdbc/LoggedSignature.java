@@ -1,0 +1,92 @@
+package io.ferry.sql.jdbc;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+
+import io.ferry.sql.QueryLog;
+
+/**
+ * A planned statement whose every execution is an entry of {@code sys.queries}: started when the statement runs,
+ * finished when its result has been read to the end or closed, failed if reading it fails.
+ */
+final class LoggedSignature<T> extends CalciteSignature<T> {
+    private final CalciteSignature<T> plan;
+    private final QueryLog log;
+    private final double planningMillis;
+    private final boolean cached;
+
+    LoggedSignature(CalciteSignature<T> plan, QueryLog log, double planningMillis, boolean cached) {
+        super(plan.sql, plan.parameters, plan.internalParameters, plan.rowType, plan.columns, plan.cursorFactory,
+                plan.rootSchema, plan.getCollationList(), -1, null, plan.statementType);
+        this.plan = plan;
+        this.log = log;
+        this.planningMillis = planningMillis;
+        this.cached = cached;
+    }
+
+    @Override
+    public Enumerable<T> enumerable(DataContext context) {
+        QueryLog.Entry entry = log.start(sql, planningMillis, cached);
+        Enumerable<T> rows;
+        try {
+            rows = plan.enumerable(context);
+        } catch (RuntimeException | Error e) {
+            entry.failed(e);
+            throw e;
+        }
+        return new AbstractEnumerable<>() {
+            @Override
+            public Enumerator<T> enumerator() {
+                return new Logged<>(rows.enumerator(), entry);
+            }
+        };
+    }
+
+    private static final class Logged<T> implements Enumerator<T> {
+        private final Enumerator<T> rows;
+        private final QueryLog.Entry entry;
+
+        Logged(Enumerator<T> rows, QueryLog.Entry entry) {
+            this.rows = rows;
+            this.entry = entry;
+        }
+
+        @Override
+        public T current() {
+            return rows.current();
+        }
+
+        @Override
+        public boolean moveNext() {
+            try {
+                boolean more = rows.moveNext();
+                if (more) {
+                    entry.row();
+                } else {
+                    entry.finished();
+                }
+                return more;
+            } catch (RuntimeException | Error e) {
+                entry.failed(e);
+                throw e;
+            }
+        }
+
+        @Override
+        public void reset() {
+            rows.reset();
+        }
+
+        @Override
+        public void close() {
+            try {
+                rows.close();
+            } finally {
+                entry.finished();
+            }
+        }
+    }
+}
