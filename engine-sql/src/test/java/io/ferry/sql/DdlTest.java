@@ -64,7 +64,8 @@ class DdlTest {
         both("DROP VIEW v");
         both("DROP VIEW IF EXISTS v");
         SQLException gone = assertThrows(SQLException.class, () -> query("SELECT * FROM v"));
-        assertTrue(gone.getMessage().contains("'v' not found"), gone.getMessage());
+        assertEquals("42P01", gone.getSQLState(), gone.getMessage());
+        assertTrue(gone.getMessage().contains("'v' does not exist"), gone.getMessage());
     }
 
     @Test
