@@ -147,8 +147,18 @@ public final class Table implements TableHandle {
             throw new IllegalStateException("table '" + name + "' cannot share the rows of '" + source.name + "'");
         }
         TableData shared = source.snapshot();
+        List<UniqueKeys> keys = null;
+        synchronized (source) {
+            if (source.currentKeys != null && source.constraints.equals(constraints)) {
+                keys = new ArrayList<>();
+                for (UniqueKeys k : source.currentKeys) {
+                    keys.add(k.copyFor(name, schema));
+                }
+            }
+        }
         current.close();
         current = shared;
+        currentKeys = keys;
         onChange.run();
     }
 
@@ -203,7 +213,11 @@ public final class Table implements TableHandle {
         onChange.run();
     }
 
-    /** The keys of the current rows, read from their blocks the first time a write needs them. */
+    /**
+     * The keys of the current rows, read from their blocks the first time a write needs them. Only this node's
+     * blocks can be read so: on a cluster's coordinator every version's keys come from the rows staged into it
+     * (appends extend them, rewrites and renamed tables take them over), so this never reads.
+     */
     private List<UniqueKeys> keysOfCurrent() {
         if (currentKeys == null) {
             List<UniqueKeys> keys = newKeys();

@@ -32,8 +32,11 @@ final class UniqueKeys {
         this.constraint = constraint;
     }
 
-    UniqueConstraint constraint() {
-        return constraint;
+    /** The same keys, for the table under another name or with renamed columns. */
+    UniqueKeys copyFor(String tableName, TableSchema tableSchema) {
+        UniqueKeys copy = new UniqueKeys(tableName, tableSchema, constraint);
+        copy.keys.addAll(keys);
+        return copy;
     }
 
     /** Adds every key of {@code batch}; fails with 23505 on the first that is already here. */

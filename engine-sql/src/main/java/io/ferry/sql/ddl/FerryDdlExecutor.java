@@ -9,7 +9,6 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.UnaryOperator;
 
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.schema.ColumnStrategy;
@@ -45,9 +44,8 @@ import io.ferry.core.storage.ViewDefinition;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
-import io.ferry.core.vector.Batch;
-import io.ferry.core.vector.Vector;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.SqlErrors;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.InformationSchema;
@@ -119,7 +117,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             columns = resultColumns(md, create.columnList == null ? null : create.columnList.stream()
                     .map(n -> ((SqlIdentifier) n).getSimple()).toList());
         } catch (SQLException e) {
-            io.ferry.sql.SqlErrors.Translated t = io.ferry.sql.SqlErrors.translate(e);
+            SqlErrors.Translated t = SqlErrors.translate(e);
             throw new FerryException(t.sqlState(), "view " + name + " cannot be created: " + t.message(), e);
         }
         if (columns.stream().map(Column::name).distinct().count() < columns.size()) {
@@ -148,7 +146,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             catalog.require(name);
         }
         try (Table.WriteLock held = table.lockWrites()) {
-            Table next = altered(catalog, table, alter);
+            Table next = altered(engine, table, alter);
             if (next == null) {
                 return;
             }
@@ -178,7 +176,8 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
     }
 
     /** The table as {@code alter} leaves it, not yet in the catalog; null if IF [NOT] EXISTS makes it a no-op. */
-    private static Table altered(Catalog catalog, Table table, SqlAlterTable alter) {
+    private static Table altered(FerryEngine engine, Table table, SqlAlterTable alter) {
+        Catalog catalog = engine.catalog();
         TableSchema schema = table.schema();
         List<Column> columns = new ArrayList<>(schema.columns());
         String column = alter.column == null ? null : Catalog.normalize(alter.column.getSimple());
@@ -199,11 +198,8 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             }
             columns.add(new Column(column, type(alter.type, column), nullable));
             Table next = catalog.detached(table.name(), new TableSchema(columns), table.constraints());
-            copyRows(catalog, table, next, batch -> {
-                Vector[] v = Arrays.copyOf(batch.columns(), columns.size());
-                v[v.length - 1] = Vector.allNull(columns.get(v.length - 1).type().physical(), batch.rowCount());
-                return new Batch(batch.rowCount(), v);
-            });
+            // The rows as they are: the new last column stays NULL
+            copyRows(engine, table, next, schema.columns());
             return next;
         }
         if (alter.action == SqlAlterTable.Action.RENAME_TABLE) {
@@ -245,22 +241,49 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             }
         }
         Table next = catalog.detached(table.name(), new TableSchema(columns), constraints);
-        copyRows(catalog, table, next, batch -> {
-            List<Vector> v = new ArrayList<>(Arrays.asList(batch.columns()));
-            v.remove(position);
-            return new Batch(batch.rowCount(), v.toArray(new Vector[0]));
-        });
+        copyRows(engine, table, next, columns);
         return next;
     }
 
-    private static void copyRows(Catalog catalog, Table from, Table to, UnaryOperator<Batch> change) {
-        try (TableAppender appender = to.appender()) {
-            from.forEachBatch(batch -> appender.append(change.apply(batch)));
+    /**
+     * Appends {@code columns} of every row of {@code from} to {@code to}, read by a query, so that it works wherever
+     * the blocks are (on this node, or on a cluster's memory servers).
+     */
+    private static void copyRows(FerryEngine engine, Table from, Table to, List<Column> columns) {
+        String sql = "SELECT " + String.join(", ", columns.stream().map(c -> '"' + c.name() + '"').toList())
+                + " FROM \"" + from.name() + '"';
+        try (Connection conn = engine.connect(); Statement st = conn.createStatement();
+                ResultSet rs = st.executeQuery(sql); TableAppender appender = to.appender()) {
+            appendRows(rs, to.schema(), columns.size(), appender);
             appender.commit();
-        } catch (RuntimeException e) {
-            catalog.discard(to);
-            throw e;
+        } catch (SQLException | RuntimeException e) {
+            engine.catalog().discard(to);
+            throw e instanceof RuntimeException r ? r : translated((SQLException) e);
         }
+    }
+
+    /** Stages the rows of {@code rs}, whose first {@code width} columns fill the schema's first ones. */
+    private static void appendRows(ResultSet rs, TableSchema schema, int width, TableAppender appender)
+            throws SQLException {
+        TableWriter.Rows builder = new TableWriter.Rows(schema);
+        Object[] row = new Object[width];
+        while (rs.next()) {
+            for (int c = 0; c < width; c++) {
+                row[c] = read(rs, c + 1, schema.type(c));
+            }
+            builder.add(row);
+            if (builder.isFull()) {
+                appender.append(builder.build());
+            }
+        }
+        if (builder.size() > 0) {
+            appender.append(builder.build());
+        }
+    }
+
+    private static FerryException translated(SQLException e) {
+        SqlErrors.Translated t = SqlErrors.translate(e);
+        return new FerryException(t.sqlState(), t.message(), e);
     }
 
     /** The views that cannot be planned now. */
@@ -437,31 +460,14 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             TableSchema schema = new TableSchema(columns);
             table = catalog.create(name, schema, false);
             try (TableAppender appender = table.appender()) {
-                TableWriter.Rows builder = new TableWriter.Rows(schema);
-                Object[] row = new Object[columns.size()];
-                while (rs.next()) {
-                    for (int c = 0; c < row.length; c++) {
-                        row[c] = read(rs, c + 1, schema.type(c));
-                    }
-                    builder.add(row);
-                    if (builder.isFull()) {
-                        appender.append(builder.build());
-                    }
-                }
-                if (builder.size() > 0) {
-                    appender.append(builder.build());
-                }
+                appendRows(rs, schema, columns.size(), appender);
                 appender.commit();
             }
         } catch (SQLException | RuntimeException e) {
             if (table != null) {
                 catalog.drop(name, true);
             }
-            if (e instanceof RuntimeException r) {
-                throw r;
-            }
-            io.ferry.sql.SqlErrors.Translated t = io.ferry.sql.SqlErrors.translate(e);
-            throw new FerryException(t.sqlState(), t.message(), e);
+            throw e instanceof RuntimeException r ? r : translated((SQLException) e);
         }
     }
 
