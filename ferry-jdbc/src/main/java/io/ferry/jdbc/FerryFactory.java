@@ -20,7 +20,7 @@ import org.apache.calcite.avatica.util.Quoting;
 
 /**
  * Avatica's JDBC 4.1 objects, except that statements are {@link FerryStatement}s and {@link FerryPreparedStatement}s,
- * whose cancel and timeout reach the server.
+ * whose cancel and timeout reach the server, and metadata knows keys ({@link KeyMetadata}).
  */
 final class FerryFactory implements AvaticaFactory {
     private final AvaticaFactory avatica;
@@ -75,9 +75,10 @@ final class FerryFactory implements AvaticaFactory {
         return avatica.newResultSet(statement, state, signature, timeZone, firstFrame);
     }
 
+    /** Avatica's, with the keys and indexes the server declares ({@link KeyMetadata}). */
     @Override
     public AvaticaSpecificDatabaseMetaData newDatabaseMetaData(AvaticaConnection connection) {
-        return avatica.newDatabaseMetaData(connection);
+        return KeyMetadata.wrap(avatica.newDatabaseMetaData(connection));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.ferry.server.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,6 +65,8 @@ class IntrospectionOverJdbcTest {
                 s.execute("INSERT INTO sales VALUES (1, 10.50, 'north', DATE '2024-01-01'), "
                         + "(2, NULL, 'south', NULL), (3, 7.25, NULL, DATE '2024-02-29')");
                 s.execute("CREATE VIEW north_sales AS SELECT id, amount FROM sales WHERE region = 'north'");
+                s.execute("CREATE TABLE orders (id INTEGER, line INTEGER, code VARCHAR UNIQUE, "
+                        + "CONSTRAINT orders_pk PRIMARY KEY (line, id))");
             }
         }
     }
@@ -90,11 +93,49 @@ class IntrospectionOverJdbcTest {
                 Arguments.of("cluster, ferry-jdbc", coordinator.jdbc().ferryUrl()));
     }
 
+    /**
+     * Keys as declared, whatever case a tool writes the table's name in; tables without keys have none. Only
+     * ferry-jdbc: Avatica's protocol cannot ask for keys, and its client answers with no rows.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("connections")
+    void primaryKeysAndIndexesAreTheDeclaredKeys(String label, String url) throws SQLException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(label.endsWith("ferry-jdbc"), "Avatica cannot ask for keys");
+        try (Connection c = DriverManager.getConnection(url)) {
+            DatabaseMetaData md = c.getMetaData();
+            for (String name : List.of("orders", "ORDERS")) {
+                List<List<String>> keys = new ArrayList<>();
+                try (ResultSet rs = md.getPrimaryKeys(null, null, name)) {
+                    while (rs.next()) {
+                        keys.add(List.of(rs.getString("TABLE_NAME"), rs.getString("COLUMN_NAME"),
+                                String.valueOf(rs.getShort("KEY_SEQ")), rs.getString("PK_NAME")));
+                    }
+                }
+                // ordered by column name, numbered in key order
+                assertEquals(List.of(List.of("orders", "id", "2", "orders_pk"), List.of("orders", "line", "1",
+                        "orders_pk")), keys, name);
+            }
+            List<List<String>> indexes = new ArrayList<>();
+            try (ResultSet rs = md.getIndexInfo(null, "ferry", "orders", true, false)) {
+                while (rs.next()) {
+                    indexes.add(List.of(rs.getString("INDEX_NAME"), String.valueOf(rs.getBoolean("NON_UNIQUE")),
+                            String.valueOf(rs.getShort("ORDINAL_POSITION")), rs.getString("COLUMN_NAME")));
+                }
+            }
+            assertEquals(List.of(List.of("orders_code_key", "false", "1", "code"),
+                    List.of("orders_pk", "false", "1", "line"), List.of("orders_pk", "false", "2", "id")), indexes);
+            try (ResultSet rs = md.getPrimaryKeys(null, null, "sales")) {
+                assertFalse(rs.next(), "sales declares no key");
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("connections")
     void showAndDescribeAnswerAsResultSets(String label, String url) throws SQLException {
         try (Connection c = DriverManager.getConnection(url)) {
-            assertEquals(List.of(List.of("north_sales", "view"), List.of("sales", "table")), rows(c, "SHOW TABLES"));
+            assertEquals(List.of(List.of("north_sales", "view"), List.of("orders", "table"), List.of("sales", "table")),
+                    rows(c, "SHOW TABLES"));
             assertEquals(List.of(List.of("id", "INTEGER", "NO", "null", "null", "null"),
                     List.of("amount", "DECIMAL(12,2)", "YES", "null", "null", "null"),
                     List.of("region", "VARCHAR(8)", "YES", "null", "null", "null"),

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 import io.ferry.core.storage.Table;
+import io.ferry.core.storage.UniqueConstraint;
 import io.ferry.core.storage.ViewDefinition;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
@@ -52,6 +53,14 @@ public final class InformationSchema extends AbstractSchema {
         tables.put("views", new SystemTable(List.of(text("table_catalog"), text("table_schema"), text("table_name"),
                 text("view_definition"), text("check_option"), text("is_updatable"), text("is_insertable_into")),
                 this::viewsRows));
+        tables.put("table_constraints", new SystemTable(List.of(text("constraint_catalog"), text("constraint_schema"),
+                text("constraint_name"), text("table_catalog"), text("table_schema"), text("table_name"),
+                text("constraint_type"), text("is_deferrable"), text("initially_deferred"), text("enforced")),
+                this::tableConstraintsRows));
+        tables.put("key_column_usage", new SystemTable(List.of(text("constraint_catalog"), text("constraint_schema"),
+                text("constraint_name"), text("table_catalog"), text("table_schema"), text("table_name"),
+                text("column_name"), number("ordinal_position"), number("position_in_unique_constraint")),
+                this::keyColumnUsageRows));
     }
 
     @Override
@@ -104,6 +113,32 @@ public final class InformationSchema extends AbstractSchema {
                         dataType(t), t.kind() == TypeKind.VARCHAR && t.precision() > 0
                                 ? t.precision() : null,
                         numericPrecision(t), numericRadix(t), numericScale(t), null});
+            }
+        }
+        return rows;
+    }
+
+    /** PRIMARY KEY and UNIQUE constraints, every one enforced by every write. */
+    private List<Object[]> tableConstraintsRows() {
+        List<Object[]> rows = new ArrayList<>();
+        for (Table t : engine.catalog().tables()) {
+            for (UniqueConstraint c : t.constraints()) {
+                rows.add(new Object[] {null, FerrySchema.NAME, c.name(), null, FerrySchema.NAME, t.name(),
+                        c.primaryKey() ? "PRIMARY KEY" : "UNIQUE", "NO", "NO", "YES"});
+            }
+        }
+        return rows;
+    }
+
+    /** The columns of each key, in key order. */
+    private List<Object[]> keyColumnUsageRows() {
+        List<Object[]> rows = new ArrayList<>();
+        for (Table t : engine.catalog().tables()) {
+            for (UniqueConstraint c : t.constraints()) {
+                for (int k = 0; k < c.columns().size(); k++) {
+                    rows.add(new Object[] {null, FerrySchema.NAME, c.name(), null, FerrySchema.NAME, t.name(),
+                            t.schema().column(c.columns().get(k)).name(), k + 1, null});
+                }
             }
         }
         return rows;

@@ -1,0 +1,76 @@
+package io.ferry.jdbc;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
+
+/**
+ * {@code getPrimaryKeys} and {@code getIndexInfo} answered from the server's {@code information_schema}. Avatica's
+ * protocol has no request for either, so its client answers both with no rows whatever the server holds; this
+ * driver asks with a query instead. Ferry keeps one index per PRIMARY KEY and UNIQUE constraint (a hash set of its
+ * keys) and no other, so every index is unique. Table and schema names match in any case, as tools that fold them
+ * expect.
+ */
+final class KeyMetadata {
+    private KeyMetadata() {
+    }
+
+    static AvaticaSpecificDatabaseMetaData wrap(AvaticaSpecificDatabaseMetaData avatica) {
+        return (AvaticaSpecificDatabaseMetaData) Proxy.newProxyInstance(KeyMetadata.class.getClassLoader(),
+                new Class<?>[] {AvaticaSpecificDatabaseMetaData.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getPrimaryKeys") && args.length == 3) {
+                        return primaryKeys(avatica.getConnection(), (String) args[1], (String) args[2]);
+                    }
+                    if (method.getName().equals("getIndexInfo") && args.length == 5) {
+                        return indexInfo(avatica.getConnection(), (String) args[1], (String) args[2]);
+                    }
+                    try {
+                        return method.invoke(avatica, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /** JDBC's columns, ordered by COLUMN_NAME. */
+    private static ResultSet primaryKeys(Connection c, String schema, String table) throws SQLException {
+        return query(c, "CAST(NULL AS VARCHAR) AS \"TABLE_CAT\", k.table_schema AS \"TABLE_SCHEM\", "
+                + "k.table_name AS \"TABLE_NAME\", k.column_name AS \"COLUMN_NAME\", "
+                + "k.ordinal_position AS \"KEY_SEQ\", k.constraint_name AS \"PK_NAME\"", "'PRIMARY KEY'", schema,
+                table, "\"COLUMN_NAME\"");
+    }
+
+    /** JDBC's columns, ordered by NON_UNIQUE, TYPE, INDEX_NAME and ORDINAL_POSITION. */
+    private static ResultSet indexInfo(Connection c, String schema, String table) throws SQLException {
+        return query(c, "CAST(NULL AS VARCHAR) AS \"TABLE_CAT\", k.table_schema AS \"TABLE_SCHEM\", "
+                + "k.table_name AS \"TABLE_NAME\", FALSE AS \"NON_UNIQUE\", CAST(NULL AS VARCHAR) AS "
+                + "\"INDEX_QUALIFIER\", k.constraint_name AS \"INDEX_NAME\", " + DatabaseMetaData.tableIndexHashed
+                + " AS \"TYPE\", k.ordinal_position AS \"ORDINAL_POSITION\", k.column_name AS \"COLUMN_NAME\", "
+                + "CAST(NULL AS VARCHAR) AS \"ASC_OR_DESC\", CAST(NULL AS BIGINT) AS \"CARDINALITY\", "
+                + "CAST(NULL AS BIGINT) AS \"PAGES\", CAST(NULL AS VARCHAR) AS \"FILTER_CONDITION\"",
+                "'PRIMARY KEY', 'UNIQUE'", schema, table, "\"INDEX_NAME\", \"ORDINAL_POSITION\"");
+    }
+
+    private static ResultSet query(Connection c, String select, String types, String schema, String table,
+            String orderBy) throws SQLException {
+        String sql = "SELECT " + select + " FROM information_schema.key_column_usage k "
+                + "JOIN information_schema.table_constraints t ON k.constraint_name = t.constraint_name "
+                + "AND k.table_name = t.table_name WHERE t.constraint_type IN (" + types + ")"
+                + (schema == null ? "" : " AND LOWER(k.table_schema) = LOWER(" + literal(schema) + ")")
+                + (table == null ? "" : " AND LOWER(k.table_name) = LOWER(" + literal(table) + ")")
+                + " ORDER BY " + orderBy;
+        Statement statement = c.createStatement();
+        statement.closeOnCompletion();
+        return statement.executeQuery(sql);
+    }
+
+    private static String literal(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+}
