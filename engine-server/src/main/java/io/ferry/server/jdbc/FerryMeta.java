@@ -457,15 +457,17 @@ final class FerryMeta extends JdbcMeta {
     public MetaResultSet getTables(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
             List<String> typeList) {
         String[] types = typeList == null ? null : typeList.toArray(String[]::new);
-        return metadata(ch, md -> md.getTables(catalog, schemaPattern.s, tableNamePattern.s, types),
-                MetadataRows::table, "TABLE_TYPE", "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME");
+        return metadata(ch, md -> anyCase(md, (m, schema, table) -> m.getTables(catalog, schema, table, types),
+                schemaPattern.s, tableNamePattern.s), MetadataRows::table, "TABLE_TYPE", "TABLE_CAT", "TABLE_SCHEM",
+                "TABLE_NAME");
     }
 
     @Override
     public MetaResultSet getColumns(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
             Pat columnNamePattern) {
-        return metadata(ch, md -> md.getColumns(catalog, schemaPattern.s, tableNamePattern.s, columnNamePattern.s),
-                MetadataRows::column, "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME", "ORDINAL_POSITION");
+        return metadata(ch, md -> anyCase(md, (m, schema, table) -> m.getColumns(catalog, schema, table,
+                columnNamePattern.s), schemaPattern.s, tableNamePattern.s), MetadataRows::column, "TABLE_CAT",
+                "TABLE_SCHEM", "TABLE_NAME", "ORDINAL_POSITION");
     }
 
     @Override
@@ -476,6 +478,34 @@ final class FerryMeta extends JdbcMeta {
     @Override
     public MetaResultSet getTypeInfo(ConnectionHandle ch) {
         return metadata(ch, DatabaseMetaData::getTypeInfo, MetadataRows::typeInfo, "DATA_TYPE");
+    }
+
+    /** A metadata lookup by schema and table name patterns. */
+    @FunctionalInterface
+    private interface NameLookup {
+        ResultSet run(DatabaseMetaData metaData, String schemaPattern, String tablePattern) throws SQLException;
+    }
+
+    /**
+     * The lookup as asked, or, when that finds nothing and a pattern has upper-case letters, with the patterns in
+     * lower case. Ferry folds unquoted names to lower case, but the stock Avatica driver tells tools that names are
+     * stored in upper case (a client-side setting the server cannot change), so they ask for LINEORDER; a table
+     * created with a quoted mixed-case name still matches as written.
+     */
+    private static ResultSet anyCase(DatabaseMetaData md, NameLookup lookup, String schema, String table)
+            throws SQLException {
+        ResultSet asked = lookup.run(md, schema, table);
+        String lowerSchema = schema == null ? null : schema.toLowerCase(Locale.ROOT);
+        String lowerTable = table == null ? null : table.toLowerCase(Locale.ROOT);
+        if (java.util.Objects.equals(lowerSchema, schema) && java.util.Objects.equals(lowerTable, table)) {
+            return asked;
+        }
+        if (asked.next()) {
+            asked.close();
+            return lookup.run(md, schema, table);
+        }
+        asked.close();
+        return lookup.run(md, lowerSchema, lowerTable);
     }
 
     /** A metadata query against the embedded connection. */

@@ -94,6 +94,33 @@ class IntrospectionOverJdbcTest {
     }
 
     /**
+     * A tool that folds names to upper case before a lookup (as the stock Avatica driver tells it to) finds Ferry's
+     * lower-case tables and columns.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("connections")
+    void upperCaseLookupsFindLowerCaseNames(String label, String url) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url)) {
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet rs = md.getTables(null, "FERRY", "SALES", null)) {
+                assertTrue(rs.next(), "SALES found");
+                assertEquals("sales", rs.getString("TABLE_NAME"));
+                assertFalse(rs.next());
+            }
+            List<String> columns = new ArrayList<>();
+            try (ResultSet rs = md.getColumns(null, null, "SAL%", null)) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME"));
+                }
+            }
+            assertEquals(List.of("id", "amount", "region", "sold"), columns);
+            try (ResultSet rs = md.getTables(null, null, "NO_SUCH", null)) {
+                assertFalse(rs.next());
+            }
+        }
+    }
+
+    /**
      * Keys as declared, whatever case a tool writes the table's name in; tables without keys have none. Only
      * ferry-jdbc: Avatica's protocol cannot ask for keys, and its client answers with no rows.
      */
