@@ -30,9 +30,11 @@ import org.apache.calcite.avatica.remote.TypedValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.sql.QueryWarnings;
 import io.ferry.sql.SqlErrors;
+import io.ferry.sql.jdbc.StatementText;
 
 /**
  * What the JDBC server does for each Avatica request: Avatica's {@link JdbcMeta} over the engine's embedded
@@ -307,20 +309,11 @@ final class FerryMeta extends JdbcMeta {
         }
     }
 
-    /**
-     * A statement run without preparing it must be one, with no parameter markers: Calcite would bind a missing
-     * parameter as NULL and answer as if nothing were wrong.
-     */
+    /** A statement run without preparing it must hold one, without parameter markers ({@link StatementText}). */
     private static void checkPlainStatement(String sql) {
-        StatementText text = StatementText.of(sql);
-        if (text.isEmpty()) {
-            throw new AvaticaRuntimeException("empty statement: there is no SQL to run; send a statement such as "
-                    + "SELECT 1", NO_ERROR_CODE, SqlStates.SYNTAX_ERROR, AvaticaSeverity.ERROR);
-        }
-        if (text.parameterMarkers() > 0) {
-            throw new AvaticaRuntimeException("the statement has " + text.parameterMarkers() + " parameter marker(s) "
-                    + "(?) and no values for them: run it as a PreparedStatement and set each parameter, or write the"
-                    + " values into the SQL", NO_ERROR_CODE, SqlStates.WRONG_NUMBER_OF_PARAMETERS,
+        FerryException wrong = StatementText.checkPlain(sql);
+        if (wrong != null) {
+            throw new AvaticaRuntimeException(wrong.getMessage(), NO_ERROR_CODE, wrong.sqlState(),
                     AvaticaSeverity.ERROR);
         }
     }

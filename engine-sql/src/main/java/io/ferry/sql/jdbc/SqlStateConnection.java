@@ -25,7 +25,7 @@ public final class SqlStateConnection {
 
     public static Connection wrap(Connection embedded) {
         Connection[] self = new Connection[1];
-        self[0] = proxy(Connection.class, embedded, (method, result) -> {
+        self[0] = proxy(Connection.class, embedded, NO_CHECK, (method, result) -> {
             if (result instanceof CallableStatement s) {
                 return statement(CallableStatement.class, s, self[0]);
             }
@@ -37,22 +37,42 @@ public final class SqlStateConnection {
         return self[0];
     }
 
+    /**
+     * A statement that is not prepared checks each text it runs first: an empty one or one with parameter markers
+     * fails as over the JDBC server ({@link StatementText#checkPlain}).
+     */
     private static <S extends Statement> S statement(Class<S> type, S embedded, Connection connection) {
         Object[] self = new Object[1];
-        S wrapped = proxy(type, embedded, (method, result) -> method.getName().equals("getConnection") ? connection
-                : result instanceof ResultSet rs ? proxy(ResultSet.class, rs,
+        S wrapped = proxy(type, embedded, (method, args) -> {
+            if (type == Statement.class && (method.getName().startsWith("execute")
+                    || method.getName().equals("addBatch")) && args != null && args[0] instanceof String sql) {
+                io.ferry.core.FerryException wrong = StatementText.checkPlain(sql);
+                if (wrong != null) {
+                    throw new SQLException(wrong.getMessage(), wrong.sqlState());
+                }
+            }
+        }, (method, result) -> method.getName().equals("getConnection") ? connection
+                : result instanceof ResultSet rs ? proxy(ResultSet.class, rs, NO_CHECK,
                         (m, r) -> m.getName().equals("getStatement") ? self[0] : r) : result);
         self[0] = wrapped;
         return wrapped;
     }
+
+    /** What a wrapper checks before it delegates a call. */
+    private interface Check {
+        void apply(Method method, Object[] args) throws SQLException;
+    }
+
+    private static final Check NO_CHECK = (method, args) -> { };
 
     /** What a wrapper makes of a delegated call's result. */
     private interface Rewrite {
         Object apply(Method method, Object result) throws SQLException;
     }
 
-    private static <T> T proxy(Class<T> type, T target, Rewrite rewrite) {
+    private static <T> T proxy(Class<T> type, T target, Check check, Rewrite rewrite) {
         InvocationHandler handler = (proxy, method, args) -> {
+            check.apply(method, args);
             Object result = invoke(method, target, args);
             return method.getName().equals("unwrap") || method.getName().equals("isWrapperFor") ? result
                     : rewrite.apply(method, result);

@@ -1,10 +1,10 @@
-package io.ferry.server.jdbc;
+package io.ferry.sql.jdbc;
 
 /**
- * What the JDBC server reads from a statement's text before handing it to the planner: whether it holds any
- * statement at all, and how many parameter markers ({@code ?}) it has outside literals, quoted names and comments.
+ * What a statement's text says before the planner reads it: whether it holds any statement at all, and how many
+ * parameter markers ({@code ?}) it has outside literals, quoted names and comments.
  */
-final class StatementText {
+public final class StatementText {
     private final int markers;
     private final boolean empty;
 
@@ -13,7 +13,7 @@ final class StatementText {
         this.empty = empty;
     }
 
-    static StatementText of(String sql) {
+    public static StatementText of(String sql) {
         int markers = 0;
         boolean empty = true;
         int n = sql == null ? 0 : sql.length();
@@ -53,12 +53,30 @@ final class StatementText {
     }
 
     /** Parameter markers outside literals, quoted names and comments. */
-    int parameterMarkers() {
+    public int parameterMarkers() {
         return markers;
     }
 
+    /**
+     * Why a statement run without preparing it cannot run, or null if it can: it must hold a statement, and no
+     * parameter markers (Calcite would bind a missing parameter as NULL and answer as if nothing were wrong).
+     */
+    public static io.ferry.core.FerryException checkPlain(String sql) {
+        StatementText text = of(sql);
+        if (text.isEmpty()) {
+            return new io.ferry.core.FerryException(io.ferry.core.SqlStates.SYNTAX_ERROR, "empty statement: there is "
+                    + "no SQL to run; send a statement such as SELECT 1");
+        }
+        if (text.parameterMarkers() > 0) {
+            return new io.ferry.core.FerryException(io.ferry.core.SqlStates.WRONG_NUMBER_OF_PARAMETERS, "the "
+                    + "statement has " + text.parameterMarkers() + " parameter marker(s) (?) and no values for them: "
+                    + "run it as a PreparedStatement and set each parameter, or write the values into the SQL");
+        }
+        return null;
+    }
+
     /** Whether the text is only whitespace, comments and semicolons. */
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return empty;
     }
 }
