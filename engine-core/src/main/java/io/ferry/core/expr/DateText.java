@@ -19,6 +19,7 @@ final class DateText {
     private int pos;
     private int end;
     private byte[] b;
+    private boolean trailingSpace;
 
     /** Reads {@code data[from, from + len)} into {@link #value}; false if it is not a date. */
     boolean parseDate(byte[] data, int from, int len) {
@@ -40,6 +41,9 @@ final class DateText {
         }
         long days = value;
         long millis = 0;
+        if (pos == end && trailingSpace) {
+            return false; // DuckDB reads "2024-02-28 " as a DATE but not as a TIMESTAMP
+        }
         if (pos < end) {
             if (!time()) {
                 return false;
@@ -54,6 +58,7 @@ final class DateText {
         b = data;
         int start = NumericText.skipSpace(data, from, from + len);
         end = NumericText.trimEnd(data, start, from + len);
+        trailingSpace = end < from + len;
         pos = start;
         boolean bc = pos < end && b[pos] == '-';
         if (bc) {

@@ -69,6 +69,7 @@ import org.apache.calcite.util.Holder;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.expr.DatePart;
+import io.ferry.core.types.FerryType;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.ddl.SqlShow;
 import io.ferry.sql.fun.DateFunctions;
@@ -278,9 +279,38 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             if (call instanceof SqlBasicCall basic && call.getOperator() == SqlStdOperatorTable.PERCENTILE_CONT) {
                 basic.setOperator(QuantileAggFunction.PERCENTILE_CONT);
             }
+            if (call instanceof SqlBasicCall basic) {
+                for (int i = 0; i < basic.operandCount(); i++) {
+                    basic.setOperand(i, widenLiteral(basic.operand(i)));
+                }
+            }
             return super.visit(call);
         }
+
+        @Override
+        public Void visit(SqlNodeList list) {
+            for (int i = 0; i < list.size(); i++) {
+                list.set(i, widenLiteral(list.get(i)));
+            }
+            return super.visit(list);
+        }
     };
+
+    /**
+     * A numeric literal with more digits than a DECIMAL holds (18), such as {@code 0.0026848210680345784}, is a
+     * DOUBLE, as DuckDB reads one beyond its DECIMAL's 38 digits, rather than an error; an integer that fits a BIGINT
+     * stays exact (FerryValidator.validateLiteral).
+     */
+    private static SqlNode widenLiteral(SqlNode node) {
+        if (node instanceof SqlNumericLiteral n && n.isExact()) {
+            BigDecimal value = n.getValueAs(BigDecimal.class);
+            boolean bigint = value.scale() <= 0 && value.unscaledValue().bitLength() < 64;
+            if (!bigint && Math.max(value.precision(), value.scale()) > FerryType.MAX_DECIMAL_PRECISION) {
+                return SqlLiteral.createApproxNumeric(value.toString(), n.getParserPosition());
+            }
+        }
+        return node;
+    }
 
     /**
      * PostgreSQL's {@code NOW()} is CURRENT_TIMESTAMP. DuckDB's {@code DATE_PART('unit', x)}, {@code DATE_TRUNC('unit',
