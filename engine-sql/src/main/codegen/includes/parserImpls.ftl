@@ -233,3 +233,36 @@ SqlNode SqlShowStatement() :
         return SqlShow.columns(s.end(this), id);
     }
 }
+
+/**
+ * DATE_DIFF in DuckDB's form, {@code DATE_DIFF('day', start, end)}, when the first argument is a string: a call of
+ * DATEDIFF, which FerryPrepare resolves. Otherwise BigQuery's form, {@code DATE_DIFF(start, end, DAY)}, as Calcite
+ * reads it.
+ */
+SqlNode DateDiffEitherForm() :
+{
+    final List<SqlNode> args = new ArrayList<SqlNode>();
+    final Span s;
+    final SqlIntervalQualifier unit;
+}
+{
+    <DATE_DIFF> { s = span(); }
+    <LPAREN>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <COMMA>
+    AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+    <COMMA>
+    (
+        LOOKAHEAD({ args.get(0) instanceof SqlCharStringLiteral })
+        AddExpression(args, ExprContext.ACCEPT_SUB_QUERY)
+        <RPAREN> {
+            return new SqlUnresolvedFunction(new SqlIdentifier("DATEDIFF", s.pos()), null, null, null, null,
+                SqlFunctionCategory.USER_DEFINED_FUNCTION).createCall(s.end(this), args);
+        }
+    |
+        unit = TimeUnitOrName() { args.add(unit); }
+        <RPAREN> {
+            return SqlLibraryOperators.DATE_DIFF.createCall(s.end(this), args);
+        }
+    )
+}

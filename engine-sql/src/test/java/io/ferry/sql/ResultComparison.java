@@ -51,6 +51,9 @@ public final class ResultComparison {
         if (type == Types.TIMESTAMP) {
             return rs.getTimestamp(i).toLocalDateTime().toString();
         }
+        if (o instanceof Double d && !Double.isFinite(d)) {
+            return d.toString();
+        }
         if (o instanceof Number || type == Types.DECIMAL || type == Types.NUMERIC) {
             return new BigDecimal(o.toString());
         }

@@ -1,35 +1,159 @@
 package io.ferry.core.expr;
 
 import io.ferry.core.types.CivilCalendar;
-import io.ferry.core.types.TypeKind;
 import io.ferry.core.vector.LongVector;
 
-/** EXTRACT on DATE (days) and TIMESTAMP (millis), through {@link CivilCalendar}, without allocating per row. */
-final class DateKernels {
+/**
+ * DATE_PART, DATE_TRUNC and DATEDIFF on epoch milliseconds (a DATE is its midnight), as DuckDB computes them, through
+ * {@link CivilCalendar} without allocating per row. The scalar methods are what Calcite's row engine calls for the
+ * same functions, so both engines give the same answers.
+ */
+public final class DateKernels {
+    private static final long HOUR = 3_600_000L;
+    private static final long MINUTE = 60_000L;
+    private static final long SECOND = 1_000L;
+
     private DateKernels() {
     }
 
-    static LongVector extract(Op op, LongVector v, TypeKind kind, int n) {
+    /** Epoch milliseconds of a DATE (epoch days) or TIMESTAMP value. */
+    static long millis(long value, boolean date) {
+        return date ? value * CivilCalendar.MILLIS_PER_DAY : value;
+    }
+
+    /** The field {@code unit} of {@code millis}, as DuckDB's DATE_PART gives it. */
+    public static long part(DatePart unit, long millis) {
+        long days = Math.floorDiv(millis, CivilCalendar.MILLIS_PER_DAY);
+        return switch (unit) {
+            case DOW -> Math.floorMod(days + 4, 7);
+            case ISODOW -> isoDow(days);
+            case DOY -> days - CivilCalendar.epochDay(CivilCalendar.year(CivilCalendar.civil(days)), 1, 1) + 1;
+            case WEEK -> isoWeek(days);
+            case ISOYEAR -> CivilCalendar.year(CivilCalendar.civil(isoThursday(days)));
+            case HOUR -> Math.floorMod(millis, CivilCalendar.MILLIS_PER_DAY) / HOUR;
+            case MINUTE -> Math.floorMod(millis, HOUR) / MINUTE;
+            case SECOND -> Math.floorMod(millis, MINUTE) / SECOND;
+            case MILLISECOND -> Math.floorMod(millis, MINUTE);
+            case MICROSECOND -> Math.floorMod(millis, MINUTE) * 1000;
+            default -> {
+                long ymd = CivilCalendar.civil(days);
+                long year = CivilCalendar.year(ymd);
+                int month = CivilCalendar.month(ymd);
+                yield switch (unit) {
+                    case MILLENNIUM -> year > 0 ? (year - 1) / 1000 + 1 : year / 1000 - 1;
+                    case CENTURY -> year > 0 ? (year - 1) / 100 + 1 : year / 100 - 1;
+                    case DECADE -> year / 10;
+                    case YEAR -> year;
+                    case QUARTER -> (month + 2) / 3;
+                    case MONTH -> month;
+                    default -> CivilCalendar.day(ymd);
+                };
+            }
+        };
+    }
+
+    /** {@code millis} truncated to the start of its {@code unit} (weeks start on Monday), as DuckDB's DATE_TRUNC. */
+    public static long trunc(DatePart unit, long millis) {
+        long days = Math.floorDiv(millis, CivilCalendar.MILLIS_PER_DAY);
+        return switch (unit) {
+            case WEEK -> (days - isoDow(days) + 1) * CivilCalendar.MILLIS_PER_DAY;
+            case DAY -> days * CivilCalendar.MILLIS_PER_DAY;
+            case HOUR -> Math.floorDiv(millis, HOUR) * HOUR;
+            case MINUTE -> Math.floorDiv(millis, MINUTE) * MINUTE;
+            case SECOND -> Math.floorDiv(millis, SECOND) * SECOND;
+            case MILLISECOND, MICROSECOND -> millis;
+            default -> {
+                long ymd = CivilCalendar.civil(days);
+                long year = CivilCalendar.year(ymd);
+                int month = CivilCalendar.month(ymd);
+                long start = switch (unit) {
+                    case MILLENNIUM -> CivilCalendar.epochDay(Math.floorDiv(year, 1000) * 1000, 1, 1);
+                    case CENTURY -> CivilCalendar.epochDay(Math.floorDiv(year, 100) * 100, 1, 1);
+                    case DECADE -> CivilCalendar.epochDay(Math.floorDiv(year, 10) * 10, 1, 1);
+                    case YEAR -> CivilCalendar.epochDay(year, 1, 1);
+                    case QUARTER -> CivilCalendar.epochDay(year, (month - 1) / 3 * 3 + 1, 1);
+                    case MONTH -> CivilCalendar.epochDay(year, month, 1);
+                    default -> throw new IllegalArgumentException("DATE_TRUNC to " + unit);
+                };
+                yield start * CivilCalendar.MILLIS_PER_DAY;
+            }
+        };
+    }
+
+    /**
+     * DuckDB's DATEDIFF: how many {@code unit} boundaries lie between {@code start} and {@code end} (negative when
+     * end comes first): 2020-12-31 to 2021-01-01 is a year, 23:59:59 to 00:00:01 a day. Weeks are whole days over 7,
+     * cut toward zero, so a Saturday to the next Monday is 0 weeks.
+     */
+    public static long diff(DatePart unit, long start, long end) {
+        return switch (unit) {
+            case WEEK -> (Math.floorDiv(end, CivilCalendar.MILLIS_PER_DAY)
+                    - Math.floorDiv(start, CivilCalendar.MILLIS_PER_DAY)) / 7;
+            case DAY -> Math.floorDiv(end, CivilCalendar.MILLIS_PER_DAY)
+                    - Math.floorDiv(start, CivilCalendar.MILLIS_PER_DAY);
+            case HOUR -> Math.floorDiv(end, HOUR) - Math.floorDiv(start, HOUR);
+            case MINUTE -> Math.floorDiv(end, MINUTE) - Math.floorDiv(start, MINUTE);
+            case SECOND -> Math.floorDiv(end, SECOND) - Math.floorDiv(start, SECOND);
+            case MILLISECOND -> end - start;
+            case MICROSECOND -> (end - start) * 1000;
+            default -> {
+                long a = CivilCalendar.civil(Math.floorDiv(start, CivilCalendar.MILLIS_PER_DAY));
+                long b = CivilCalendar.civil(Math.floorDiv(end, CivilCalendar.MILLIS_PER_DAY));
+                long ya = CivilCalendar.year(a);
+                long yb = CivilCalendar.year(b);
+                yield switch (unit) {
+                    case MILLENNIUM -> yb / 1000 - ya / 1000;
+                    case CENTURY -> yb / 100 - ya / 100;
+                    case DECADE -> yb / 10 - ya / 10;
+                    case YEAR -> yb - ya;
+                    case QUARTER -> yb * 4 + (CivilCalendar.month(b) - 1) / 3 - ya * 4 - (CivilCalendar.month(a) - 1) / 3;
+                    case MONTH -> yb * 12 + CivilCalendar.month(b) - ya * 12 - CivilCalendar.month(a);
+                    default -> throw new IllegalArgumentException("DATEDIFF in " + unit);
+                };
+            }
+        };
+    }
+
+    private static long isoDow(long days) {
+        return Math.floorMod(days + 3, 7) + 1;
+    }
+
+    /** The Thursday of the ISO week holding {@code days}: its year is the ISO year. */
+    private static long isoThursday(long days) {
+        return days - isoDow(days) + 4;
+    }
+
+    private static long isoWeek(long days) {
+        long thursday = isoThursday(days);
+        long year = CivilCalendar.year(CivilCalendar.civil(thursday));
+        return (thursday - CivilCalendar.epochDay(year, 1, 1)) / 7 + 1;
+    }
+
+    static LongVector part(DatePart unit, LongVector v, boolean date, int n) {
         long[] x = v.values();
         long[] r = new long[n];
         for (int i = 0; i < n; i++) {
-            long days = kind == TypeKind.TIMESTAMP ? Math.floorDiv(x[i], CivilCalendar.MILLIS_PER_DAY) : x[i];
-            r[i] = switch (op) {
-                case EXTRACT_DOW -> Math.floorMod(days + 4, 7) + 1;
-                case EXTRACT_DOY -> days - CivilCalendar.epochDay(CivilCalendar.year(CivilCalendar.civil(days)), 1, 1) + 1;
-                default -> {
-                    long ymd = CivilCalendar.civil(days);
-                    long m = CivilCalendar.month(ymd);
-                    yield switch (op) {
-                        case EXTRACT_YEAR -> CivilCalendar.year(ymd);
-                        case EXTRACT_MONTH -> m;
-                        case EXTRACT_DAY -> CivilCalendar.day(ymd);
-                        case EXTRACT_QUARTER -> (m + 2) / 3;
-                        default -> throw new IllegalArgumentException(op.name());
-                    };
-                }
-            };
+            r[i] = part(unit, millis(x[i], date));
         }
         return new LongVector(r, v.nulls(), n);
+    }
+
+    static LongVector trunc(DatePart unit, LongVector v, boolean date, int n) {
+        long[] x = v.values();
+        long[] r = new long[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = trunc(unit, millis(x[i], date));
+        }
+        return new LongVector(r, v.nulls(), n);
+    }
+
+    static LongVector diff(DatePart unit, LongVector start, boolean startDate, LongVector end, boolean endDate, int n) {
+        long[] a = start.values();
+        long[] b = end.values();
+        long[] r = new long[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = diff(unit, millis(a[i], startDate), millis(b[i], endDate));
+        }
+        return new LongVector(r, Nulls.or(start.nulls(), end.nulls(), n), n);
     }
 }

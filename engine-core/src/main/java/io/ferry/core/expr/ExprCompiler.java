@@ -129,6 +129,11 @@ public final class ExprCompiler {
                 FerryType from = args.get(0).type();
                 return batch -> CastKernels.cast(a.eval(batch), from, type, batch.rowCount());
             }
+            case TRY_CAST -> {
+                Evaluator a = compile(args.get(0));
+                FerryType from = args.get(0).type();
+                return batch -> CastKernels.tryCast(a.eval(batch), from, type, batch.rowCount());
+            }
             case CASE -> {
                 return new CaseEvaluator(compileAll(args), type.physical());
             }
@@ -146,16 +151,34 @@ public final class ExprCompiler {
             case IN -> {
                 return InList.compile(compile(args.get(0)), args.subList(1, args.size()), args.get(0).type());
             }
-            case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_QUARTER, EXTRACT_DOW, EXTRACT_DOY -> {
-                Evaluator a = compile(args.get(0));
-                TypeKind kind = args.get(0).type().kind();
-                return batch -> DateKernels.extract(op, (LongVector) a.eval(batch), kind, batch.rowCount());
+            case DATE_PART, DATE_TRUNC -> {
+                DatePart unit = unit(call);
+                Evaluator a = compile(args.get(1));
+                boolean date = args.get(1).type().kind() == TypeKind.DATE;
+                return op == Op.DATE_PART
+                        ? batch -> DateKernels.part(unit, (LongVector) a.eval(batch), date, batch.rowCount())
+                        : batch -> DateKernels.trunc(unit, (LongVector) a.eval(batch), date, batch.rowCount());
+            }
+            case DATE_DIFF -> {
+                DatePart unit = unit(call);
+                Evaluator a = compile(args.get(1));
+                Evaluator b = compile(args.get(2));
+                boolean aDate = args.get(1).type().kind() == TypeKind.DATE;
+                boolean bDate = args.get(2).type().kind() == TypeKind.DATE;
+                return batch -> DateKernels.diff(unit, (LongVector) a.eval(batch), aDate, (LongVector) b.eval(batch),
+                        bDate, batch.rowCount());
             }
             case UPPER, LOWER, SUBSTRING, CONCAT, CHAR_LENGTH -> {
                 return StringKernels.compile(op, compileAll(args));
             }
             default -> throw new IllegalArgumentException("no kernel for " + op);
         }
+    }
+
+    /** The unit of a DATE_PART, DATE_TRUNC or DATE_DIFF call, checked once when the expression is compiled. */
+    private static DatePart unit(Call call) {
+        String name = (String) ((Literal) call.arg(0)).value();
+        return DatePart.of(name, call.op().name(), call.op() != Op.DATE_PART);
     }
 
     private static int scale(FerryType t) {

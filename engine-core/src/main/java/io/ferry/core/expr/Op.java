@@ -13,12 +13,19 @@ public enum Op {
     /** args: when1, then1, when2, then2, ..., else. */
     CASE,
     CAST,
+    /** As CAST, but NULL for a value that does not convert. */
+    TRY_CAST,
     /** args: value, pattern literal, optional escape literal. */
     LIKE,
     /** args: value, then literals; true when value equals any of them. */
     IN,
     COALESCE,
-    EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY, EXTRACT_QUARTER, EXTRACT_DOW, EXTRACT_DOY,
+    /** args: unit ({@link DatePart} name, a VARCHAR literal), DATE or TIMESTAMP; a BIGINT. */
+    DATE_PART,
+    /** args: unit literal, DATE or TIMESTAMP; a TIMESTAMP. */
+    DATE_TRUNC,
+    /** args: unit literal, start, end (each DATE or TIMESTAMP); a BIGINT. */
+    DATE_DIFF,
     UPPER, LOWER, CHAR_LENGTH, CONCAT, SUBSTRING,
     ABS;
 

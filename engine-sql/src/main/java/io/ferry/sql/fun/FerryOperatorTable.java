@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 
 /** Ferry's own SQL functions, looked up after the standard ones. */
@@ -18,6 +19,8 @@ public final class FerryOperatorTable {
         List<SqlOperator> out = new ArrayList<>(ApproxAggFunction.all());
         out.add(QuantileAggFunction.MEDIAN);
         out.addAll(ApproxPercentileFunction.all());
+        // the parser builds TRY_CAST calls itself; the validator wants the operator in a table it consults
+        out.add(SqlLibraryOperators.TRY_CAST);
         return out;
     }
 

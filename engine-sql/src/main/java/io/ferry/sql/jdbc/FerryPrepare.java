@@ -11,7 +11,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.Meta;
-import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalcitePrepare;
@@ -49,6 +49,7 @@ import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlFunction;
@@ -67,8 +68,11 @@ import org.apache.calcite.util.Holder;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.core.expr.DatePart;
+import io.ferry.core.types.FerryType;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.ddl.SqlShow;
+import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.rel.FerryRules;
@@ -275,38 +279,73 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             if (call instanceof SqlBasicCall basic && call.getOperator() == SqlStdOperatorTable.PERCENTILE_CONT) {
                 basic.setOperator(QuantileAggFunction.PERCENTILE_CONT);
             }
+            if (call instanceof SqlBasicCall basic) {
+                for (int i = 0; i < basic.operandCount(); i++) {
+                    basic.setOperand(i, widenLiteral(basic.operand(i)));
+                }
+            }
             return super.visit(call);
+        }
+
+        @Override
+        public Void visit(SqlNodeList list) {
+            for (int i = 0; i < list.size(); i++) {
+                list.set(i, widenLiteral(list.get(i)));
+            }
+            return super.visit(list);
         }
     };
 
     /**
-     * PostgreSQL's {@code NOW()} is CURRENT_TIMESTAMP, and {@code DATE_TRUNC('month', x)} is
-     * {@code FLOOR(CAST(x AS TIMESTAMP) TO MONTH)} (a TIMESTAMP, as in PostgreSQL and DuckDB, for a DATE too).
-     * Calcite's PostgreSQL library has neither (its parser reads DATE_TRUNC as BigQuery's, unit last). Weeks are
-     * left out: PostgreSQL's start on Monday, FLOOR's on Sunday.
+     * A numeric literal with more digits than a DECIMAL holds (18), such as {@code 0.0026848210680345784}, is a
+     * DOUBLE, as DuckDB reads one beyond its DECIMAL's 38 digits, rather than an error; an integer that fits a BIGINT
+     * stays exact (FerryValidator.validateLiteral).
+     */
+    private static SqlNode widenLiteral(SqlNode node) {
+        if (node instanceof SqlNumericLiteral n && n.isExact()) {
+            BigDecimal value = n.getValueAs(BigDecimal.class);
+            boolean bigint = value.scale() <= 0 && value.unscaledValue().bitLength() < 64;
+            if (!bigint && Math.max(value.precision(), value.scale()) > FerryType.MAX_DECIMAL_PRECISION) {
+                return SqlLiteral.createApproxNumeric(value.toString(), n.getParserPosition());
+            }
+        }
+        return node;
+    }
+
+    /**
+     * PostgreSQL's {@code NOW()} is CURRENT_TIMESTAMP. DuckDB's {@code DATE_PART('unit', x)}, {@code DATE_TRUNC('unit',
+     * x)} (a TIMESTAMP, for a DATE too; weeks start on Monday) and {@code DATEDIFF('unit', start, end)} (also spelled
+     * DATE_DIFF) become {@link DateFunctions} over TIMESTAMP(3) arguments, and so does {@code EXTRACT(DOW FROM x)},
+     * which counts from Sunday = 0 in DuckDB and PostgreSQL (Calcite's counts from 1). A unit written as a literal is
+     * checked here, so a misspelt one fails before planning (22023).
      */
     private static void postgresFunction(SqlBasicCall call, String name) {
         SqlParserPos pos = call.getParserPosition();
-        if (name.equals("NOW") && call.operandCount() == 0) {
+        int arity = call.operandCount();
+        if (name.equals("NOW") && arity == 0) {
             call.setOperator(SqlStdOperatorTable.CURRENT_TIMESTAMP);
-        } else if (name.equals("DATE_TRUNC") && call.operandCount() == 2
-                && call.operand(0) instanceof SqlCharStringLiteral unit) {
-            TimeUnit timeUnit = switch (unit.getValueAs(String.class).toLowerCase(java.util.Locale.ROOT)) {
-                case "year" -> TimeUnit.YEAR;
-                case "quarter" -> TimeUnit.QUARTER;
-                case "month" -> TimeUnit.MONTH;
-                case "day" -> TimeUnit.DAY;
-                case "hour" -> TimeUnit.HOUR;
-                case "minute" -> TimeUnit.MINUTE;
-                case "second" -> TimeUnit.SECOND;
-                default -> throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "DATE_TRUNC does not know unit "
-                        + unit.toValue() + "; use year, quarter, month, day, hour, minute or second");
-            };
-            SqlNode value = call.operand(1);
-            call.setOperator(SqlStdOperatorTable.FLOOR);
-            call.setOperand(0, SqlStdOperatorTable.CAST.createCall(pos, value,
-                    new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos)));
-            call.setOperand(1, new SqlIntervalQualifier(timeUnit, null, pos));
+        } else if (name.equals("DATE_TRUNC") && arity == 2 && !(call.operand(1) instanceof SqlIntervalQualifier)) {
+            dateFunction(call, DateFunctions.DATE_TRUNC, true);
+        } else if (name.equals("DATE_PART") && arity == 2 && !(call.operand(0) instanceof SqlIntervalQualifier)) {
+            dateFunction(call, DateFunctions.DATE_PART, false);
+        } else if (name.equals("DATEDIFF") && arity == 3 && !(call.operand(0) instanceof SqlIntervalQualifier)) {
+            dateFunction(call, DateFunctions.DATEDIFF, true);
+        } else if (name.equals("EXTRACT") && arity == 2 && call.operand(0) instanceof SqlIntervalQualifier unit
+                && unit.timeUnitRange == TimeUnitRange.DOW) {
+            call.setOperand(0, SqlLiteral.createCharString("dow", pos));
+            dateFunction(call, DateFunctions.DATE_PART, false);
+        }
+    }
+
+    private static void dateFunction(SqlBasicCall call, SqlOperator function, boolean span) {
+        if (call.operand(0) instanceof SqlCharStringLiteral unit) {
+            DatePart.of(unit.getValueAs(String.class), function.getName(), span);
+        }
+        call.setOperator(function);
+        for (int i = 1; i < call.operandCount(); i++) {
+            SqlParserPos pos = call.operand(i).getParserPosition();
+            call.setOperand(i, SqlStdOperatorTable.CAST.createCall(pos, call.operand(i),
+                    new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, 3, pos), pos)));
         }
     }
 

@@ -14,12 +14,14 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.Sarg;
 
 import com.google.common.collect.Range;
 
 import io.ferry.core.expr.Call;
+import io.ferry.core.expr.DatePart;
 import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.expr.Literal;
@@ -28,6 +30,7 @@ import io.ferry.core.types.FerryType;
 import io.ferry.core.types.Physical;
 import io.ferry.core.types.TypeKind;
 import io.ferry.sql.TypeMapping;
+import io.ferry.sql.fun.DateFunctions;
 
 /**
  * Translates Calcite row expressions into Ferry {@link Expr}s, inserting the casts Ferry's kernels expect
@@ -167,22 +170,46 @@ public final class RexTranslator {
                 return call.getOperator().getName().startsWith("NOT") ? new Call(Op.NOT, List.of(like), FerryType.BOOLEAN)
                         : like;
             }
+            case SAFE_CAST -> {
+                Expr cast = cast(translate(ops.get(0)), type);
+                return cast instanceof Call c && c.op() == Op.CAST ? new Call(Op.TRY_CAST, c.args(), type) : cast;
+            }
             case EXTRACT -> {
-                TimeUnitRange unit = ((RexLiteral) ops.get(0)).getValueAs(TimeUnitRange.class);
+                if (!(ops.get(0) instanceof RexLiteral unitLiteral)
+                        || !(unitLiteral.getValue() instanceof TimeUnitRange unit)) {
+                    throw new UnsupportedExpression("EXTRACT with a unit that is not a keyword");
+                }
                 Expr arg = translate(ops.get(1));
-                if (arg.type().kind() != TypeKind.DATE && arg.type().kind() != TypeKind.TIMESTAMP) {
+                if (!isTemporal(arg.type())) {
                     throw new UnsupportedExpression("EXTRACT from " + arg.type());
                 }
-                Op op = switch (unit) {
-                    case YEAR -> Op.EXTRACT_YEAR;
-                    case MONTH -> Op.EXTRACT_MONTH;
-                    case DAY -> Op.EXTRACT_DAY;
-                    case QUARTER -> Op.EXTRACT_QUARTER;
-                    case DOW -> Op.EXTRACT_DOW;
-                    case DOY -> Op.EXTRACT_DOY;
+                DatePart part = switch (unit) {
+                    case MILLENNIUM -> DatePart.MILLENNIUM;
+                    case CENTURY -> DatePart.CENTURY;
+                    case DECADE -> DatePart.DECADE;
+                    case YEAR -> DatePart.YEAR;
+                    case QUARTER -> DatePart.QUARTER;
+                    case MONTH -> DatePart.MONTH;
+                    case WEEK -> DatePart.WEEK;
+                    case DAY -> DatePart.DAY;
+                    case HOUR -> DatePart.HOUR;
+                    case MINUTE -> DatePart.MINUTE;
+                    case SECOND -> DatePart.SECOND;
+                    case MILLISECOND -> DatePart.MILLISECOND;
+                    case MICROSECOND -> DatePart.MICROSECOND;
+                    case DOW -> DatePart.DOW;
+                    case ISODOW -> DatePart.ISODOW;
+                    case DOY -> DatePart.DOY;
+                    case ISOYEAR -> DatePart.ISOYEAR;
                     default -> throw new UnsupportedExpression("EXTRACT " + unit);
                 };
-                return cast(new Call(op, List.of(arg), FerryType.BIGINT), type);
+                Expr value = new Call(Op.DATE_PART, List.of(unitLiteral(part), arg), FerryType.BIGINT);
+                if (unit == TimeUnitRange.DOW) {
+                    // Calcite's DOW (what DAYOFWEEK and {fn DAYOFWEEK} become) counts from Sunday = 1; FerryPrepare
+                    // makes a DOW the user writes DATE_PART('dow', x), which counts from 0
+                    value = new Call(Op.PLUS, List.of(value, new Literal(1L, FerryType.BIGINT)), FerryType.BIGINT);
+                }
+                return cast(value, type);
             }
             case OTHER_FUNCTION, OTHER, POSITION, TRIM, CHAR_LENGTH -> {
                 return function(call, type);
@@ -220,6 +247,10 @@ public final class RexTranslator {
         return negated ? new Call(Op.NOT, List.of(in), FerryType.BOOLEAN) : in;
     }
 
+    private static Literal unitLiteral(DatePart part) {
+        return new Literal(part.name().toLowerCase(java.util.Locale.ROOT), FerryType.VARCHAR);
+    }
+
     /** Below this many constants an IN stays a chain of comparisons. */
     private static final int MIN_POINT_LIST = 8;
 
@@ -228,6 +259,17 @@ public final class RexTranslator {
         List<Expr> args = new ArrayList<>();
         for (RexNode o : call.getOperands()) {
             args.add(translate(o));
+        }
+        SqlOperator operator = call.getOperator();
+        if (operator == DateFunctions.DATE_PART || operator == DateFunctions.DATE_TRUNC
+                || operator == DateFunctions.DATEDIFF) {
+            if (!(args.get(0) instanceof Literal unit) || unit.value() == null) {
+                throw new UnsupportedExpression(name + " with a unit that is not a constant");
+            }
+            Op op = operator == DateFunctions.DATE_PART ? Op.DATE_PART
+                    : operator == DateFunctions.DATE_TRUNC ? Op.DATE_TRUNC : Op.DATE_DIFF;
+            FerryType result = op == Op.DATE_TRUNC ? FerryType.TIMESTAMP : FerryType.BIGINT;
+            return cast(new Call(op, args, result), type);
         }
         Op op = switch (name) {
             case "UPPER" -> Op.UPPER;

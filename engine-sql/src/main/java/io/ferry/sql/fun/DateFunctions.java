@@ -1,0 +1,77 @@
+package io.ferry.sql.fun;
+
+import java.util.List;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.InferTypes;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+
+import io.ferry.core.expr.DateKernels;
+import io.ferry.core.expr.DatePart;
+
+/**
+ * DuckDB's {@code DATE_PART('unit', x)}, {@code DATE_TRUNC('unit', x)} and {@code DATEDIFF('unit', start, end)} over
+ * TIMESTAMP(3) arguments (FerryPrepare casts DATEs to them, which changes no answer). Ferry's translator runs them
+ * with its kernels; where a plan runs in Calcite's row engine, the static methods below call the same
+ * {@link DateKernels}, so both engines agree. They are put in place by FerryPrepare before validation (Calcite's
+ * PostgreSQL library has its own DATE_PART, which reads a unit as an interval keyword), not looked up by name.
+ */
+public final class DateFunctions {
+    public static final SqlOperator DATE_PART = function("DATE_PART", "datePart", ReturnTypes.BIGINT_NULLABLE,
+            List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.TIMESTAMP));
+    public static final SqlOperator DATE_TRUNC = function("DATE_TRUNC", "dateTrunc",
+            ReturnTypes.explicit(SqlTypeName.TIMESTAMP, 3).andThen(SqlTypeTransforms.TO_NULLABLE),
+            List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.TIMESTAMP));
+    public static final SqlOperator DATEDIFF = function("DATEDIFF", "dateDiff", ReturnTypes.BIGINT_NULLABLE,
+            List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.TIMESTAMP, SqlTypeFamily.TIMESTAMP));
+
+    private DateFunctions() {
+    }
+
+    private static SqlOperator function(String name, String method, SqlReturnTypeInference returns,
+            List<SqlTypeFamily> operands) {
+        return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
+                returns, InferTypes.FIRST_KNOWN,
+                OperandTypes.operandMetadata(operands, types -> List.of(), i -> "arg" + i, i -> false),
+                ScalarFunctionImpl.create(DateFunctions.class, method)) {
+            /** Checks the operands against this function itself: Calcite's lookup by name would find its own. */
+            @Override
+            public RelDataType deriveType(SqlValidator validator, SqlValidatorScope scope, SqlCall call) {
+                for (SqlNode operand : call.getOperandList()) {
+                    validator.deriveType(scope, operand);
+                }
+                return validateOperands(validator, scope, call);
+            }
+        };
+    }
+
+    public static Long datePart(String unit, Long millis) {
+        return unit == null || millis == null ? null
+                : DateKernels.part(DatePart.of(unit, "DATE_PART", false), millis);
+    }
+
+    public static Long dateTrunc(String unit, Long millis) {
+        return unit == null || millis == null ? null
+                : DateKernels.trunc(DatePart.of(unit, "DATE_TRUNC", true), millis);
+    }
+
+    public static Long dateDiff(String unit, Long start, Long end) {
+        return unit == null || start == null || end == null ? null
+                : DateKernels.diff(DatePart.of(unit, "DATEDIFF", true), start, end);
+    }
+}
