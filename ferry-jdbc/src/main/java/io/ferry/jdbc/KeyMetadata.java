@@ -40,18 +40,19 @@ final class KeyMetadata {
 
     /** JDBC's columns, ordered by COLUMN_NAME. */
     private static ResultSet primaryKeys(Connection c, String schema, String table) throws SQLException {
-        return query(c, "CAST(NULL AS VARCHAR) AS \"TABLE_CAT\", k.table_schema AS \"TABLE_SCHEM\", "
-                + "k.table_name AS \"TABLE_NAME\", k.column_name AS \"COLUMN_NAME\", "
-                + "k.ordinal_position AS \"KEY_SEQ\", k.constraint_name AS \"PK_NAME\"", "'PRIMARY KEY'", schema,
-                table, "\"COLUMN_NAME\"");
+        return query(c, "CAST(NULL AS VARCHAR) AS \"TABLE_CAT\", " + named("k.table_schema", "TABLE_SCHEM") + ", "
+                + named("k.table_name", "TABLE_NAME") + ", " + named("k.column_name", "COLUMN_NAME") + ", "
+                + "k.ordinal_position + 0 AS \"KEY_SEQ\", " + named("k.constraint_name", "PK_NAME"), "'PRIMARY KEY'",
+                schema, table, "\"COLUMN_NAME\"");
     }
 
     /** JDBC's columns, ordered by NON_UNIQUE, TYPE, INDEX_NAME and ORDINAL_POSITION. */
     private static ResultSet indexInfo(Connection c, String schema, String table) throws SQLException {
-        return query(c, "CAST(NULL AS VARCHAR) AS \"TABLE_CAT\", k.table_schema AS \"TABLE_SCHEM\", "
-                + "k.table_name AS \"TABLE_NAME\", FALSE AS \"NON_UNIQUE\", CAST(NULL AS VARCHAR) AS "
-                + "\"INDEX_QUALIFIER\", k.constraint_name AS \"INDEX_NAME\", " + DatabaseMetaData.tableIndexHashed
-                + " AS \"TYPE\", k.ordinal_position AS \"ORDINAL_POSITION\", k.column_name AS \"COLUMN_NAME\", "
+        return query(c, "CAST(NULL AS VARCHAR) AS \"TABLE_CAT\", " + named("k.table_schema", "TABLE_SCHEM") + ", "
+                + named("k.table_name", "TABLE_NAME") + ", FALSE AS \"NON_UNIQUE\", CAST(NULL AS VARCHAR) AS "
+                + "\"INDEX_QUALIFIER\", " + named("k.constraint_name", "INDEX_NAME") + ", "
+                + DatabaseMetaData.tableIndexHashed + " AS \"TYPE\", k.ordinal_position + 0 AS \"ORDINAL_POSITION\", "
+                + named("k.column_name", "COLUMN_NAME") + ", "
                 + "CAST(NULL AS VARCHAR) AS \"ASC_OR_DESC\", CAST(NULL AS BIGINT) AS \"CARDINALITY\", "
                 + "CAST(NULL AS BIGINT) AS \"PAGES\", CAST(NULL AS VARCHAR) AS \"FILTER_CONDITION\"",
                 "'PRIMARY KEY', 'UNIQUE'", schema, table, "\"INDEX_NAME\", \"ORDINAL_POSITION\"");
@@ -68,6 +69,14 @@ final class KeyMetadata {
         Statement statement = c.createStatement();
         statement.closeOnCompletion();
         return statement.executeQuery(sql);
+    }
+
+    /**
+     * A text column under its JDBC name, as an expression: for a plain column, getColumnName would report the
+     * information_schema column it comes from.
+     */
+    private static String named(String column, String name) {
+        return "CAST(" + column + " AS VARCHAR) AS \"" + name + "\"";
     }
 
     private static String literal(String text) {
