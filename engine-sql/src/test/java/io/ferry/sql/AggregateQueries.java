@@ -102,7 +102,13 @@ public final class AggregateQueries {
                 "SELECT g, dt, COUNT(d), GROUPING(dt, g) FROM q WHERE id < 400 GROUP BY GROUPING SETS ((g), (dt), ())",
                 "SELECT g, i % 2, SUM(p), COUNT(DISTINCT i) FROM q GROUP BY GROUPING SETS ((g, i % 2), (g))",
                 "SELECT g, COUNT(*) FROM q GROUP BY ROLLUP(g) HAVING GROUPING(g) = 1 OR COUNT(*) > 300",
-                "SELECT COUNT(*), SUM(i) FROM q GROUP BY GROUPING SETS (())");
+                "SELECT COUNT(*), SUM(i) FROM q GROUP BY GROUPING SETS (())",
+                // the empty set gives its grand-total row over no rows too
+                "SELECT g, i % 3, COUNT(*), SUM(i), GROUPING(g), GROUPING(g, i % 3) FROM q_empty "
+                        + "GROUP BY ROLLUP(g, i % 3)",
+                "SELECT g, COUNT(*), MAX(d) FROM q WHERE i > 1000000 GROUP BY CUBE(g)",
+                "SELECT g, d, COUNT(*), GROUPING(d, g) FROM q GROUP BY GROUPING SETS ((g, d), (d), ()) "
+                        + "HAVING COUNT(*) > 1");
     }
 
 }
