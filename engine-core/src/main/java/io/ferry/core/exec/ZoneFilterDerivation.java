@@ -260,15 +260,18 @@ final class ZoneFilterDerivation {
         } else if (exact && compared.kind() == TypeKind.DOUBLE) {
             double f = Math.pow(10, columnScale);
             for (int i = 0; i < bounds.length; i += 2) {
-                double lo = ValueRange.DoubleRange.fromOrderKey(bounds[i]) * f;
-                double hi = ValueRange.DoubleRange.fromOrderKey(bounds[i + 1]) * f;
+                // The unbounded ends are the extreme keys, which are NaN bit patterns as doubles: keep them so.
+                double lo = bounds[i] == Long.MIN_VALUE ? Double.NEGATIVE_INFINITY
+                        : ValueRange.DoubleRange.fromOrderKey(bounds[i]) * f;
+                double hi = bounds[i + 1] == Long.MAX_VALUE ? Double.POSITIVE_INFINITY
+                        : ValueRange.DoubleRange.fromOrderKey(bounds[i + 1]) * f;
                 if (Double.isNaN(lo) || Double.isNaN(hi)) {
                     return null;
                 }
-                out[i] = bounds[i] == Long.MIN_VALUE || lo <= -LONG_LIMIT ? Long.MIN_VALUE
-                        : lo >= LONG_LIMIT ? (long) LONG_LIMIT : (long) Math.floor(lo) - 1;
-                out[i + 1] = bounds[i + 1] == Long.MAX_VALUE || hi >= LONG_LIMIT ? Long.MAX_VALUE
-                        : hi <= -LONG_LIMIT ? (long) -LONG_LIMIT : (long) Math.ceil(hi) + 1;
+                out[i] = lo <= -LONG_LIMIT ? Long.MIN_VALUE : lo >= LONG_LIMIT ? (long) LONG_LIMIT
+                        : (long) Math.floor(lo) - 1;
+                out[i + 1] = hi >= LONG_LIMIT ? Long.MAX_VALUE : hi <= -LONG_LIMIT ? (long) -LONG_LIMIT
+                        : (long) Math.ceil(hi) + 1;
             }
         } else if (column.kind() == TypeKind.DATE && compared.kind() == TypeKind.TIMESTAMP) {
             for (int i = 0; i < bounds.length; i += 2) {
