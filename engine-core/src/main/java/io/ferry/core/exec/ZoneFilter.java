@@ -124,7 +124,7 @@ public record ZoneFilter(List<ColumnValues> columns) {
         return true;
     }
 
-    /** Of the block positions {@code positions} (ascending) into {@code blocks}, those that may hold a row that passes. */
+    /** Of the block positions {@code positions} (ascending) in {@code blocks}, those that may hold a passing row. */
     public int[] keep(int[] positions, List<Block> blocks) {
         if (columns.isEmpty()) {
             return positions;

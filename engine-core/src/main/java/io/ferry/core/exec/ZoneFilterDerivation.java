@@ -64,7 +64,7 @@ final class ZoneFilterDerivation {
         return out.isEmpty() ? ZoneFilter.NONE : new ZoneFilter(out);
     }
 
-    /** Per filter input column, the values a row passing {@code e} holds there; the columns it says nothing of are absent. */
+    /** Per column of the filter's input, the values a row passing {@code e} holds there (absent: anything). */
     private static Map<Integer, Values> of(Expr e) {
         if (e instanceof InputRef ref && ref.type().kind() == TypeKind.BOOLEAN) {
             return single(ref.index(), new Values(new long[] {1, 1}, false));
@@ -275,8 +275,9 @@ final class ZoneFilterDerivation {
             }
         } else if (column.kind() == TypeKind.DATE && compared.kind() == TypeKind.TIMESTAMP) {
             for (int i = 0; i < bounds.length; i += 2) {
-                out[i] = bounds[i] == Long.MIN_VALUE ? Long.MIN_VALUE : Math.floorDiv(bounds[i], CivilCalendar.MILLIS_PER_DAY);
-                out[i + 1] = bounds[i + 1] == Long.MAX_VALUE ? Long.MAX_VALUE : ceilDiv(bounds[i + 1], CivilCalendar.MILLIS_PER_DAY);
+                long day = CivilCalendar.MILLIS_PER_DAY;
+                out[i] = bounds[i] == Long.MIN_VALUE ? Long.MIN_VALUE : Math.floorDiv(bounds[i], day);
+                out[i + 1] = bounds[i + 1] == Long.MAX_VALUE ? Long.MAX_VALUE : ceilDiv(bounds[i + 1], day);
             }
         } else {
             return null;

@@ -9,10 +9,10 @@ import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
 /**
- * Accumulates one column's stats a vector at a time: one pass for nulls and min/max ({@link MinMax}, the pass block zone
- * maps make too), one for the layout, then one for the sketch, all over primitive arrays with nothing allocated per
- * row. The plain min/max pass goes first: it streams the vector into cache at full speed for the heavier sketch pass
- * (measured faster than the reverse order, and than one fused loop).
+ * Accumulates one column's stats a vector at a time: one pass for nulls and min/max ({@link MinMax}, the pass block
+ * zone maps make too), one for the layout, then one for the sketch, all over primitive arrays with nothing allocated
+ * per row. The plain min/max pass goes first: it streams the vector into cache at full speed for the heavier sketch
+ * pass (measured faster than the reverse order, and than one fused loop).
  */
 final class ColumnStatsBuilder {
     private final Physical physical;

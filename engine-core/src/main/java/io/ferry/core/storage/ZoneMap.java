@@ -42,10 +42,6 @@ public final class ZoneMap {
         return rows;
     }
 
-    public int columnCount() {
-        return ranges.length;
-    }
-
     /** Rows of the block whose value in {@code column} is NULL. */
     public int nullCount(int column) {
         return nulls[column];

@@ -28,9 +28,10 @@ public final class SystemSchema extends AbstractSchema {
      * has no index table in information_schema; ferry-jdbc's getIndexInfo reads this one.
      */
     public static SystemTable indexes(Catalog catalog) {
-        List<Column> columns = List.of(new Column("index_name", FerryType.VARCHAR, false),
-                new Column("table_schema", FerryType.VARCHAR, false), new Column("table_name", FerryType.VARCHAR, false),
-                new Column("column_name", FerryType.VARCHAR, false), new Column("index_type", FerryType.VARCHAR, false));
+        List<Column> columns = new ArrayList<>();
+        for (String name : List.of("index_name", "table_schema", "table_name", "column_name", "index_type")) {
+            columns.add(new Column(name, FerryType.VARCHAR, false));
+        }
         return new SystemTable(columns, () -> {
             List<Object[]> rows = new ArrayList<>();
             for (io.ferry.core.storage.Table t : catalog.tables()) {
