@@ -155,6 +155,33 @@ SqlDrop SqlDropView(Span s, boolean replace) :
     }
 }
 
+/** CREATE INDEX [IF NOT EXISTS] name ON table (column, ...): a zone-map index (FerryDdlExecutor) */
+SqlCreate SqlCreateIndex(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    final SqlIdentifier table;
+    final SqlNodeList columns;
+}
+{
+    <INDEX> ifNotExists = IfNotExistsOpt() id = SimpleIdentifier() <ON> table = CompoundIdentifier()
+    columns = ParenthesizedSimpleIdentifierList() {
+        return new SqlCreateIndex(s.end(this), replace, ifNotExists, id, table, columns);
+    }
+}
+
+/** DROP INDEX [IF EXISTS] name [CASCADE | RESTRICT] */
+SqlDrop SqlDropIndex(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <INDEX> ifExists = IfExistsOpt() id = CompoundIdentifier() DropBehaviorOpt() {
+        return new SqlDropIndex(s.end(this), ifExists, id);
+    }
+}
+
 /** TRUNCATE [TABLE] name */
 SqlTruncate SqlTruncateTable(Span s) :
 {

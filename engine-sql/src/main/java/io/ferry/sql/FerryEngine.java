@@ -19,6 +19,7 @@ import io.ferry.core.storage.Catalog;
 import io.ferry.sql.jdbc.FerryDriver;
 import io.ferry.sql.jdbc.PlanCache;
 import io.ferry.sql.jdbc.SqlStateConnection;
+import io.ferry.sql.schema.SystemSchema;
 import io.ferry.sql.schema.SystemTable;
 
 /**
@@ -54,6 +55,7 @@ public final class FerryEngine implements AutoCloseable {
         this.executor = new QueryExecutor(config.threads());
         this.runner = (plan, ctx, session) -> executor.execute(plan, ctx);
         systemTables.put("queries", queries.table());
+        systemTables.put("indexes", SystemSchema.indexes(catalog));
     }
 
     /** A local engine: tables live in this JVM's memory. */

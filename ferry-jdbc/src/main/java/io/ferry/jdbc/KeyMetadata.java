@@ -11,11 +11,11 @@ import java.sql.Statement;
 import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
 
 /**
- * {@code getPrimaryKeys} and {@code getIndexInfo} answered from the server's {@code information_schema}. Avatica's
- * protocol has no request for either, so its client answers both with no rows whatever the server holds; this
- * driver asks with a query instead. Ferry keeps one index per PRIMARY KEY and UNIQUE constraint (a hash set of its
- * keys) and no other, so every index is unique. Table and schema names match in any case, as tools that fold them
- * expect.
+ * {@code getPrimaryKeys} and {@code getIndexInfo} answered from the server's {@code information_schema} and
+ * {@code sys.indexes}. Avatica's protocol has no request for either, so its client answers both with no rows whatever
+ * the server holds; this driver asks with a query instead. Ferry keeps a unique index per PRIMARY KEY and UNIQUE
+ * constraint (a hash set of its keys), and the zone-map indexes CREATE INDEX makes, which are not unique (TYPE
+ * {@code tableIndexOther}). Table and schema names match in any case, as tools that fold them expect.
  */
 final class KeyMetadata {
     private KeyMetadata() {
@@ -28,7 +28,8 @@ final class KeyMetadata {
                         return primaryKeys(avatica.getConnection(), (String) args[1], (String) args[2]);
                     }
                     if (method.getName().equals("getIndexInfo") && args.length == 5) {
-                        return indexInfo(avatica.getConnection(), (String) args[1], (String) args[2]);
+                        return indexInfo(avatica.getConnection(), (String) args[1], (String) args[2],
+                                (Boolean) args[3]);
                     }
                     try {
                         return method.invoke(avatica, args);
@@ -46,26 +47,47 @@ final class KeyMetadata {
                 schema, table, "\"COLUMN_NAME\"");
     }
 
-    /** JDBC's columns, ordered by NON_UNIQUE, TYPE, INDEX_NAME and ORDINAL_POSITION. */
-    private static ResultSet indexInfo(Connection c, String schema, String table) throws SQLException {
-        return query(c, "CAST(NULL AS VARCHAR) AS \"TABLE_CAT\", " + named("k.table_schema", "TABLE_SCHEM") + ", "
-                + named("k.table_name", "TABLE_NAME") + ", FALSE AS \"NON_UNIQUE\", CAST(NULL AS VARCHAR) AS "
+    /**
+     * JDBC's columns, ordered by NON_UNIQUE, TYPE, INDEX_NAME and ORDINAL_POSITION: the keys' indexes, then, unless
+     * {@code unique}, the zone-map indexes.
+     */
+    private static ResultSet indexInfo(Connection c, String schema, String table, boolean unique)
+            throws SQLException {
+        String keys = keyQuery("CAST(NULL AS VARCHAR) AS \"TABLE_CAT\", " + named("k.table_schema", "TABLE_SCHEM")
+                + ", " + named("k.table_name", "TABLE_NAME") + ", FALSE AS \"NON_UNIQUE\", CAST(NULL AS VARCHAR) AS "
                 + "\"INDEX_QUALIFIER\", " + named("k.constraint_name", "INDEX_NAME") + ", "
                 + DatabaseMetaData.tableIndexHashed + " AS \"TYPE\", k.ordinal_position + 0 AS \"ORDINAL_POSITION\", "
                 + named("k.column_name", "COLUMN_NAME") + ", "
                 + "CAST(NULL AS VARCHAR) AS \"ASC_OR_DESC\", CAST(NULL AS BIGINT) AS \"CARDINALITY\", "
                 + "CAST(NULL AS BIGINT) AS \"PAGES\", CAST(NULL AS VARCHAR) AS \"FILTER_CONDITION\"",
-                "'PRIMARY KEY', 'UNIQUE'", schema, table, "\"INDEX_NAME\", \"ORDINAL_POSITION\"");
+                "'PRIMARY KEY', 'UNIQUE'", schema, table);
+        String zoneMaps = "SELECT CAST(NULL AS VARCHAR), i.table_schema, i.table_name, TRUE, CAST(NULL AS VARCHAR), "
+                + "i.index_name, " + DatabaseMetaData.tableIndexOther + ", 1, i.column_name, CAST(NULL AS VARCHAR), "
+                + "CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), CAST(NULL AS VARCHAR) FROM sys.indexes i WHERE TRUE"
+                + matching("i", schema, table);
+        return run(c, "SELECT * FROM (" + keys + (unique ? "" : " UNION ALL " + zoneMaps) + ") AS x ORDER BY "
+                + "\"NON_UNIQUE\", \"TYPE\", \"INDEX_NAME\", \"ORDINAL_POSITION\"");
     }
 
     private static ResultSet query(Connection c, String select, String types, String schema, String table,
             String orderBy) throws SQLException {
-        String sql = "SELECT " + select + " FROM information_schema.key_column_usage k "
+        return run(c, keyQuery(select, types, schema, table) + " ORDER BY " + orderBy);
+    }
+
+    /** The key columns of the constraints of {@code types}, of the tables {@code schema} and {@code table} match. */
+    private static String keyQuery(String select, String types, String schema, String table) {
+        return "SELECT " + select + " FROM information_schema.key_column_usage k "
                 + "JOIN information_schema.table_constraints t ON k.constraint_name = t.constraint_name "
                 + "AND k.table_name = t.table_name WHERE t.constraint_type IN (" + types + ")"
-                + (schema == null ? "" : " AND LOWER(k.table_schema) = LOWER(" + literal(schema) + ")")
-                + (table == null ? "" : " AND LOWER(k.table_name) = LOWER(" + literal(table) + ")")
-                + " ORDER BY " + orderBy;
+                + matching("k", schema, table);
+    }
+
+    private static String matching(String alias, String schema, String table) {
+        return (schema == null ? "" : " AND LOWER(" + alias + ".table_schema) = LOWER(" + literal(schema) + ")")
+                + (table == null ? "" : " AND LOWER(" + alias + ".table_name) = LOWER(" + literal(table) + ")");
+    }
+
+    private static ResultSet run(Connection c, String sql) throws SQLException {
         Statement statement = c.createStatement();
         statement.closeOnCompletion();
         return statement.executeQuery(sql);

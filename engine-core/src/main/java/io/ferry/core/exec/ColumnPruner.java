@@ -38,7 +38,7 @@ public final class ColumnPruner {
                 }
             }
             int[] cols = kept.stream().mapToInt(Integer::intValue).toArray();
-            return new Pruned(new PlanNode.Scan(scan.table(), cols, scan.sample()), mapping);
+            return new Pruned(new PlanNode.Scan(scan.table(), cols, scan.sample(), scan.zones()), mapping);
         }
         if (node instanceof PlanNode.Filter filter) {
             BitSet need = (BitSet) required.clone();

@@ -87,7 +87,7 @@ public final class Distribution {
     public static PlanNode fixSamples(PlanNode node) {
         if (node instanceof PlanNode.Scan s) {
             return s.sample() == null || s.sample().repeatable() ? s
-                    : new PlanNode.Scan(s.table(), s.columns(), fixed(s.sample()));
+                    : new PlanNode.Scan(s.table(), s.columns(), fixed(s.sample()), s.zones());
         } else if (node instanceof PlanNode.Filter f) {
             return new PlanNode.Filter(fixSamples(f.input()), f.condition());
         } else if (node instanceof PlanNode.Project p) {

@@ -5,7 +5,8 @@ import io.ferry.core.storage.TableData;
 
 /**
  * Binds scans to the node's own tables: the table's current version is held for the whole query (so a concurrent
- * INSERT or DROP cannot free blocks under it) and its blocks are read in place.
+ * INSERT or DROP cannot free blocks under it) and its blocks are read in place, but for those sampling or the scan's
+ * zone maps leave out.
  */
 public final class LocalScanBinder implements ScanBinder {
     public static final LocalScanBinder INSTANCE = new LocalScanBinder();
@@ -19,7 +20,7 @@ public final class LocalScanBinder implements ScanBinder {
             throw new IllegalStateException("table '" + scan.table().name() + "' has no blocks on this node");
         }
         TableData data = table.snapshot();
-        int[] positions = SampleSpec.keptBlocks(sample, data.blocks().size());
+        int[] positions = ScanBinder.blocksToRead(scan, sample, table, data);
         return new BlockSource() {
             @Override
             public int blockCount() {

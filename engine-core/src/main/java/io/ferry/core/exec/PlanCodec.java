@@ -52,7 +52,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 2;
+    static final short VERSION = 3;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -216,6 +216,15 @@ public final class PlanCodec {
                     f64(s.sample().percent());
                     i64(s.sample().seed());
                     bool(s.sample().repeatable());
+                }
+                i32(s.zones().columns().size());
+                for (ZoneFilter.ColumnValues c : s.zones().columns()) {
+                    i32(c.column());
+                    bool(c.nulls());
+                    i32(c.bounds().length);
+                    for (long b : c.bounds()) {
+                        i64(b);
+                    }
                 }
             } else if (node instanceof PlanNode.Filter f) {
                 u8(FILTER);
@@ -607,7 +616,20 @@ public final class PlanCodec {
                 }
                 sample = new SampleSpec(method, percent, i64(), bool("the repeatable flag"));
             }
-            return new PlanNode.Scan(new TableRef(name, schema), columns, sample);
+            int zoned = count("zone map column count", 9);
+            List<ZoneFilter.ColumnValues> zones = new ArrayList<>(zoned);
+            for (int i = 0; i < zoned; i++) {
+                int column = index("zone map column", schema.size());
+                boolean nulls = bool("the zone map NULL flag");
+                long[] bounds = new long[count("zone map bound count", 8)];
+                for (int b = 0; b < bounds.length; b++) {
+                    bounds[b] = i64();
+                }
+                zones.add(checked("zone map of column " + column, () -> new ZoneFilter.ColumnValues(column, bounds,
+                        nulls)));
+            }
+            return new PlanNode.Scan(new TableRef(name, schema), columns, sample, zones.isEmpty() ? ZoneFilter.NONE
+                    : checked("zone filter", () -> new ZoneFilter(zones)));
         }
 
         /** An aggregate nested in a partial or merge node: it counts towards the depth like any node. */

@@ -20,8 +20,24 @@ public sealed interface PlanNode {
         return List.of();
     }
 
-    /** Reads {@code columns} of {@code table}, optionally sampled. */
-    record Scan(TableHandle table, int[] columns, SampleSpec sample) implements PlanNode {
+    /**
+     * Reads {@code columns} of {@code table}, optionally sampled, skipping the blocks {@code zones} shows hold no row
+     * the filter above can pass.
+     */
+    record Scan(TableHandle table, int[] columns, SampleSpec sample, ZoneFilter zones) implements PlanNode {
+        public Scan {
+            java.util.Objects.requireNonNull(zones, "zones is null");
+        }
+
+        /** A scan of every block. */
+        public Scan(TableHandle table, int[] columns, SampleSpec sample) {
+            this(table, columns, sample, ZoneFilter.NONE);
+        }
+
+        public Scan withZones(ZoneFilter next) {
+            return new Scan(table, columns, sample, next);
+        }
+
         @Override
         public List<FerryType> types() {
             List<FerryType> out = new ArrayList<>(columns.length);

@@ -1,5 +1,8 @@
 package io.ferry.core.exec;
 
+import io.ferry.core.storage.Table;
+import io.ferry.core.storage.TableData;
+
 /**
  * Finds the blocks a scan reads when a plan runs. The default binds a node's own tables ({@link LocalScanBinder});
  * a cluster binds scans to blocks in other nodes' memory.
@@ -11,4 +14,16 @@ public interface ScanBinder {
      * null: a binder leaves out the blocks SYSTEM sampling skips, so they are never read.
      */
     BlockSource bind(PlanNode.Scan scan, SampleSpec sample);
+
+    /**
+     * The positions of the blocks of {@code data}, a version of {@code table}, that one execution of {@code scan}
+     * reads: those {@code sample} keeps (all without one) and that the scan's zone maps do not rule out. Counts them,
+     * and the ones skipped, in the table's totals.
+     */
+    static int[] blocksToRead(PlanNode.Scan scan, SampleSpec sample, Table table, TableData data) {
+        int[] sampled = SampleSpec.keptBlocks(sample, data.blocks().size());
+        int[] read = scan.zones().keep(sampled, data.blocks());
+        table.recordScan(read.length, sampled.length - read.length);
+        return read;
+    }
 }

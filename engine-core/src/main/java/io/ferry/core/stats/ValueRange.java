@@ -26,6 +26,21 @@ public sealed interface ValueRange permits ValueRange.LongRange, ValueRange.Doub
      * a column holding a NaN has NaN as its max.
      */
     record DoubleRange(double min, double max) implements ValueRange {
+        /**
+         * A long that orders as {@link Double#compare} orders doubles (-0.0 before +0.0, NaN last): a negative
+         * double's other bits are flipped, so a larger magnitude sorts lower. Its own inverse. Loops over doubles then
+         * compare longs, with no branch for NaN or signed zero.
+         */
+        public static long orderKey(double value) {
+            long bits = Double.doubleToLongBits(value);
+            return bits ^ ((bits >> 63) & Long.MAX_VALUE);
+        }
+
+        /** The double whose {@link #orderKey} is {@code key}. */
+        public static double fromOrderKey(long key) {
+            return Double.longBitsToDouble(key ^ ((key >> 63) & Long.MAX_VALUE));
+        }
+
         @Override
         public DoubleRange union(ValueRange other) {
             DoubleRange o = (DoubleRange) other;

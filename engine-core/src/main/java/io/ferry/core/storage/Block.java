@@ -19,16 +19,25 @@ public final class Block {
     private final int length;
     private final int rows;
     private final ArrowBuf buffer;
+    private final ZoneMap zones;
     private final AtomicInteger refs = new AtomicInteger(1);
 
-    /** @param buffer the region's buffer when it is in this node's memory, else null */
-    public Block(BlockStorage storage, int regionId, long offset, int length, int rows, ArrowBuf buffer) {
+    /**
+     * @param buffer the region's buffer when it is in this node's memory, else null
+     * @param zones  the zone map of the block's rows
+     */
+    public Block(BlockStorage storage, int regionId, long offset, int length, int rows, ArrowBuf buffer,
+            ZoneMap zones) {
         this.storage = requireNonNull(storage, "storage is null");
         this.regionId = regionId;
         this.offset = offset;
         this.length = length;
         this.rows = rows;
         this.buffer = buffer;
+        this.zones = requireNonNull(zones, "zones is null");
+        if (zones.rowCount() != rows) {
+            throw new IllegalArgumentException("a block of " + rows + " rows with the zone map of " + zones.rowCount());
+        }
     }
 
     public boolean isLocal() {
@@ -57,6 +66,11 @@ public final class Block {
 
     public int rowCount() {
         return rows;
+    }
+
+    /** Per column, the NULL count and value range of the block's rows: what a scan skips the block by. */
+    public ZoneMap zones() {
+        return zones;
     }
 
     /** Reads the block in place; only for a block in this node's memory. */

@@ -10,8 +10,11 @@ public interface BlockStorage {
     /** Bytes per block. */
     int blockSize();
 
-    /** Writes rows {@code [from, from + count)} of a batch as a new block, holding one reference. */
-    Block write(BlockWriter writer, Batch batch, int from, int count);
+    /**
+     * Writes rows {@code [from, from + count)} of a batch as a new block, holding one reference, with {@code zones}
+     * their zone map.
+     */
+    Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones);
 
     /** Takes back a block's space once its last reference is gone. */
     void free(Block block);

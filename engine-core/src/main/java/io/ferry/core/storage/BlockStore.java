@@ -48,7 +48,7 @@ public final class BlockStore implements BlockStorage, AutoCloseable {
     }
 
     @Override
-    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count) {
+    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones) {
         long size = writer.sizeOf(batch, from, count);
         Region region;
         long offset;
@@ -75,7 +75,7 @@ public final class BlockStore implements BlockStorage, AutoCloseable {
         int length = writer.write(batch, from, count, region.buffer(), offset);
         liveBlocks++;
         liveBytes += length;
-        return new Block(this, region.id(), offset, length, count, region.buffer());
+        return new Block(this, region.id(), offset, length, count, region.buffer(), zones);
     }
 
     private Region newRegion(long bytes, boolean shared) {

@@ -52,7 +52,7 @@ public final class Catalog {
             throw new FerryException(SqlStates.DUPLICATE_TABLE, "'" + key + "' is already a view; DROP VIEW it first "
                     + "or choose another name");
         }
-        Table table = new Table(key, schema, constraints, store, version::incrementAndGet);
+        Table table = new Table(key, schema, constraints, List.of(), store, version::incrementAndGet);
         Table existing = tables.putIfAbsent(key, table);
         if (existing != null) {
             if (ifNotExists) {
@@ -97,8 +97,9 @@ public final class Catalog {
      * A table that is not (yet) in the catalog: ALTER TABLE builds the altered table aside, then {@link #swap}s it
      * in. {@link #discard} it if it never goes in.
      */
-    public Table detached(String name, TableSchema schema, List<UniqueConstraint> constraints) {
-        return new Table(normalize(name), schema, constraints, store, version::incrementAndGet);
+    public Table detached(String name, TableSchema schema, List<UniqueConstraint> constraints,
+            List<ZoneMapIndex> indexes) {
+        return new Table(normalize(name), schema, constraints, indexes, store, version::incrementAndGet);
     }
 
     /**
@@ -115,9 +116,90 @@ public final class Catalog {
             throw new FerryException(SqlStates.DUPLICATE_TABLE, "'" + next.name() + "' is already a "
                     + (views.containsKey(next.name()) ? "view" : "table") + "; choose another name");
         }
+        for (ZoneMapIndex i : next.indexes()) {
+            Table holder = indexed(i.name());
+            if (holder != null && holder != current) {
+                throw new FerryException(SqlStates.DUPLICATE_TABLE, "index '" + i.name() + "' already exists on table '"
+                        + holder.name() + "'");
+            }
+        }
         tables.remove(current.name());
         tables.put(next.name(), next);
         version.incrementAndGet();
+    }
+
+    /**
+     * CREATE INDEX: from now on scans of {@code table} skip blocks by the zone maps of {@code column}, which every
+     * block already has; nothing is read or written. False when IF NOT EXISTS finds the name taken.
+     */
+    public boolean createIndex(String name, String table, String column, boolean ifNotExists) {
+        String key = normalize(name);
+        Table t = require(table);
+        int position = t.schema().indexOf(normalize(column));
+        if (position < 0) {
+            throw new FerryException(SqlStates.UNDEFINED_COLUMN, "table '" + t.name() + "' has no column '"
+                    + normalize(column) + "'");
+        }
+        // The table's write lock first, the catalog's monitor second, in the order ALTER TABLE takes them: an ALTER
+        // that builds the table's next version from its index list cannot miss the index.
+        try (Table.WriteLock held = t.lockWrites()) {
+            synchronized (this) {
+                if (tables.get(t.name()) != t) {
+                    throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + t.name() + "' was dropped or "
+                            + "altered meanwhile; retry");
+                }
+                Table holder = indexed(key);
+                if (holder != null) {
+                    if (ifNotExists) {
+                        return false;
+                    }
+                    throw new FerryException(SqlStates.DUPLICATE_TABLE, "index '" + key + "' already exists on table '"
+                            + holder.name() + "'; DROP INDEX it first, choose another name or use CREATE INDEX IF NOT "
+                            + "EXISTS");
+                }
+                List<ZoneMapIndex> next = new java.util.ArrayList<>(t.indexes());
+                next.add(new ZoneMapIndex(key, position));
+                t.setIndexes(next);
+                version.incrementAndGet();
+                return true;
+            }
+        }
+    }
+
+    /** DROP INDEX: scans stop using the column's zone maps (the blocks keep them). False when IF EXISTS finds none. */
+    public boolean dropIndex(String name, boolean ifExists) {
+        String key = normalize(name);
+        Table t = indexed(key);
+        if (t == null) {
+            if (ifExists) {
+                return false;
+            }
+            throw new FerryException(SqlStates.UNDEFINED_OBJECT, "index '" + key + "' does not exist; use DROP INDEX "
+                    + "IF EXISTS to ignore that");
+        }
+        try (Table.WriteLock held = t.lockWrites()) {
+            synchronized (this) {
+                if (tables.get(t.name()) != t || indexed(key) != t) {
+                    throw new FerryException(SqlStates.UNDEFINED_OBJECT, "index '" + key + "' was dropped, or its "
+                            + "table altered, meanwhile; retry");
+                }
+                t.setIndexes(t.indexes().stream().filter(i -> !i.name().equals(key)).toList());
+                version.incrementAndGet();
+                return true;
+            }
+        }
+    }
+
+    /** The table that has the index named {@code key} (normalized), or null. */
+    private synchronized Table indexed(String key) {
+        for (Table t : tables.values()) {
+            for (ZoneMapIndex i : t.indexes()) {
+                if (i.name().equals(key)) {
+                    return t;
+                }
+            }
+        }
+        return null;
     }
 
     /** Frees the rows of a table that is no longer (or never was) in the catalog. */

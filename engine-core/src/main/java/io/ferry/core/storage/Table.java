@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -32,17 +33,27 @@ public final class Table implements TableHandle {
     private final BlockStorage store;
     private final Runnable onChange;
     private final ReentrantLock writes = new ReentrantLock();
+    private final AtomicLong blocksRead = new AtomicLong();
+    private final AtomicLong blocksSkipped = new AtomicLong();
+    private volatile List<ZoneMapIndex> indexes;
     private TableData current;
     /** Per constraint, the keys of {@link #current}; null until a write first needs them. */
     private List<UniqueKeys> currentKeys;
     private boolean dropped;
 
     /** {@code onChange} runs after every change to the table's rows. */
-    Table(String name, TableSchema schema, List<UniqueConstraint> constraints, BlockStorage store,
-            Runnable onChange) {
+    Table(String name, TableSchema schema, List<UniqueConstraint> constraints, List<ZoneMapIndex> indexes,
+            BlockStorage store, Runnable onChange) {
         this.name = requireNonNull(name, "name is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.constraints = List.copyOf(constraints);
+        for (ZoneMapIndex i : indexes) {
+            if (i.column() >= schema.size()) {
+                throw new IllegalArgumentException("index " + i.name() + " on column " + i.column() + " of a table of "
+                        + schema.size() + " columns");
+            }
+        }
+        this.indexes = List.copyOf(indexes);
         this.store = store;
         this.onChange = onChange;
         this.current = TableData.empty(schema.size());
@@ -51,6 +62,42 @@ public final class Table implements TableHandle {
     /** The table's PRIMARY KEY and UNIQUE constraints, which every write keeps. */
     public List<UniqueConstraint> constraints() {
         return constraints;
+    }
+
+    /** The table's zone-map indexes (CREATE INDEX): the columns whose zone maps its scans use. */
+    public List<ZoneMapIndex> indexes() {
+        return indexes;
+    }
+
+    /** Whether a zone-map index covers {@code column}. */
+    public boolean indexed(int column) {
+        for (ZoneMapIndex i : indexes) {
+            if (i.column() == column) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Replaces the index list; the {@link Catalog} does, holding this table's write lock and its own monitor. */
+    void setIndexes(List<ZoneMapIndex> next) {
+        indexes = List.copyOf(next);
+    }
+
+    /** Counts what one scan of this table did: blocks it read, and blocks its zone maps let it skip. */
+    public void recordScan(int read, int skipped) {
+        blocksRead.addAndGet(read);
+        blocksSkipped.addAndGet(skipped);
+    }
+
+    /** Blocks scans of this table have read since it was created (sys.tables). */
+    public long blocksRead() {
+        return blocksRead.get();
+    }
+
+    /** Blocks scans of this table have skipped by their zone maps since it was created (sys.tables). */
+    public long blocksSkipped() {
+        return blocksSkipped.get();
     }
 
     /** A lock on the table's writes, held until closed; the current thread may take it again. */

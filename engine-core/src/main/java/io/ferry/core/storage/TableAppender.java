@@ -75,7 +75,8 @@ public final class TableAppender implements AutoCloseable {
             if (!all && from + count == buffered.rowCount() && writer.sizeOf(buffered, from, count) < store.blockSize()) {
                 break;
             }
-            staged.add(store.write(writer, buffered, from, count));
+            ZoneMap zones = ZoneMap.of(table.schema().types(), buffered, from, count);
+            staged.add(store.write(writer, buffered, from, count, zones));
             from += count;
         }
         pendingBytes = 0;

@@ -141,7 +141,7 @@ class PlanCodecTest {
 
     /** Every node kind, expression kind, join kind, aggregate kind, sample method and type in one tree. */
     private static PlanNode everything() {
-        PlanNode.Scan sampled = wideScan(new SampleSpec(SampleSpec.Method.BERNOULLI, 12.5, 42));
+        PlanNode.Scan sampled = wideScan(new SampleSpec(SampleSpec.Method.BERNOULLI, 12.5, 42)).withZones(ZONES);
         PlanNode.Filter filter = new PlanNode.Filter(sampled, new Call(Op.AND, List.of(
                 new Call(Op.GT, List.of(ref(2, FerryType.BIGINT), new Literal(10L, FerryType.BIGINT)),
                         FerryType.BOOLEAN),
@@ -172,6 +172,11 @@ class PlanCodecTest {
                 new int[] {2}, null), JoinKind.INNER, new int[] {0}, new int[] {0}, null);
     }
 
+    /** A zone filter with an unbounded interval, several points and a NULL-accepting column. */
+    private static final ZoneFilter ZONES = new ZoneFilter(List.of(
+            new ZoneFilter.ColumnValues(2, new long[] {Long.MIN_VALUE, -5, 3, 3, 10, Long.MAX_VALUE}, false),
+            new ZoneFilter.ColumnValues(4, new long[] {}, true)));
+
     // ---- round trips ----
 
     @Test
@@ -189,9 +194,21 @@ class PlanCodecTest {
             assertEquals(new TableRef("wide", WIDE), s.table());
         }
         assertEquals(new SampleSpec(SampleSpec.Method.BERNOULLI, 12.5, 42), scans.get(1).sample());
+        assertEquals(ZONES, scans.get(1).zones());
+        assertEquals(ZoneFilter.NONE, scans.get(6).zones());
         assertEquals(SampleSpec.fresh(SampleSpec.Method.SYSTEM, 30), scans.get(5).sample());
         assertFalse(scans.get(2).sample().repeatable());
         assertNull(scans.get(6).sample());
+    }
+
+    @Test
+    void aZoneFilterWithBoundsOutOfOrderIsRejected() {
+        PlanNode.Scan scan = new PlanNode.Scan(new TableRef("t", WIDE), new int[] {0}, null, new ZoneFilter(List.of(
+                new ZoneFilter.ColumnValues(1, new long[] {1, 2, 7, 9}, false))));
+        byte[] bytes = PlanCodec.encode(scan);
+        // The last bound is the plan's last 8 bytes: 9 becomes 6, below its interval's start.
+        ByteBuffer.wrap(bytes).putLong(bytes.length - 8, 6);
+        assertViolation(bytes, "zone map of column 1 is invalid");
     }
 
     @Test

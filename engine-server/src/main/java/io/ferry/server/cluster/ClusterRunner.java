@@ -28,6 +28,7 @@ import io.ferry.core.exec.PlanCodec;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.SampleSpec;
+import io.ferry.core.exec.ScanBinder;
 import io.ferry.core.ipc.BatchIpc;
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.Table;
@@ -125,7 +126,9 @@ public final class ClusterRunner implements QueryRunner {
             PlanNode.Scan scan = Distribution.partitionedScan(fragment);
             Table table = (Table) scan.table();
             try (TableData data = table.snapshot()) {
-                List<Unit> units = units(fragment, scan, table, data, session);
+                int[] read = scan.zones().keep(SampleSpec.keptBlocks(scan.sample(), data.blocks().size()),
+                        data.blocks());
+                List<Unit> units = units(fragment, scan, table, data, read, session);
                 lines.add("gather " + table.name() + " (" + fragment.getClass().getSimpleName() + " on " + units.size()
                         + " units, shipping=" + session.shipping().name().toLowerCase(java.util.Locale.ROOT) + ")");
                 for (Unit u : units) {
@@ -145,7 +148,7 @@ public final class ClusterRunner implements QueryRunner {
         Table table = (Table) scan.table();
         TableData data = table.snapshot();
         try {
-            List<BlockLocation> blocks = locations(table, data, SampleSpec.keptBlocks(sample, data.blocks().size()));
+            List<BlockLocation> blocks = locations(table, data, ScanBinder.blocksToRead(scan, sample, table, data));
             return holding(data, new FabricBlockSource(blocks, null, peers, allocator, ShippingModel.DEPTH, timeout));
         } catch (RuntimeException e) {
             data.close();
@@ -190,15 +193,14 @@ public final class ClusterRunner implements QueryRunner {
         };
     }
 
-    /** Groups the divided table's blocks into units and decides each unit's shipping mode. */
-    private List<Unit> units(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data,
+    /** Groups the divided table's blocks at positions {@code read} into units and decides each unit's shipping mode. */
+    private List<Unit> units(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data, int[] read,
             SessionSettings session) {
         List<Member> computes = cluster.up(m -> m.role() == Role.COMPUTE);
         Map<Integer, Unit> byHolder = new LinkedHashMap<>();
         Map<String, Unit> byRunner = new LinkedHashMap<>();
-        int[] kept = SampleSpec.keptBlocks(scan.sample(), data.blocks().size());
         int spread = 0;
-        for (int p : kept) {
+        for (int p : read) {
             Block block = data.blocks().get(p);
             Member holder = storage.region(block).holder();
             BlockLocation where = storage.locate(table.name(), block, p);
@@ -297,7 +299,8 @@ public final class ClusterRunner implements QueryRunner {
         try {
             TableData data = table.snapshot();
             held.add(data);
-            List<Unit> units = units(fragment, divided, table, data, session);
+            List<Unit> units = units(fragment, divided, table, data,
+                    ScanBinder.blocksToRead(divided, divided.sample(), table, data), session);
             List<PlanNode.Scan> scans = PlanCodec.scans(fragment);
             List<List<BlockLocation>> whole = new ArrayList<>();
             for (PlanNode.Scan s : scans) {
@@ -307,7 +310,7 @@ public final class ClusterRunner implements QueryRunner {
                     Table t = (Table) s.table();
                     TableData d = t.snapshot();
                     held.add(d);
-                    whole.add(locations(t, d, SampleSpec.keptBlocks(s.sample(), d.blocks().size())));
+                    whole.add(locations(t, d, ScanBinder.blocksToRead(s, s.sample(), t, d)));
                 }
             }
             byte[] encoded = null;

@@ -17,6 +17,7 @@ import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.BlockStorage;
 import io.ferry.core.storage.BlockWriter;
+import io.ferry.core.storage.ZoneMap;
 import io.ferry.core.vector.Batch;
 import io.ferry.fabric.Completions;
 import io.ferry.fabric.Region;
@@ -67,7 +68,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     }
 
     @Override
-    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count) {
+    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones) {
         long size = writer.sizeOf(batch, from, count);
         if (size > Integer.MAX_VALUE - 8) {
             throw new FerryException(SqlStates.NUMERIC_OUT_OF_RANGE, "a single row needs " + size
@@ -99,7 +100,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
             release(region, offset);
             throw e;
         }
-        return new Block(this, region.id(), offset, length, count, null);
+        return new Block(this, region.id(), offset, length, count, null, zones);
     }
 
     private long[] takeSlot(Member holder) {

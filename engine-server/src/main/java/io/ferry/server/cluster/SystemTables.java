@@ -61,7 +61,8 @@ public final class SystemTables {
             ToIntFunction<Block> region) {
         engine.systemTables().put("tables", new SystemTable(List.of(col("name", FerryType.VARCHAR),
                 col("row_count", FerryType.BIGINT), col("blocks", FerryType.INTEGER), col("bytes", FerryType.BIGINT),
-                col("nodes", FerryType.INTEGER)), () -> tables(engine, node)));
+                col("nodes", FerryType.INTEGER), col("blocks_read", FerryType.BIGINT),
+                col("blocks_skipped", FerryType.BIGINT)), () -> tables(engine, node)));
         engine.systemTables().put("blocks", new SystemTable(List.of(col("table_name", FerryType.VARCHAR),
                 col("position", FerryType.INTEGER), col("node", FerryType.VARCHAR), col("region", FerryType.INTEGER),
                 col("block_offset", FerryType.BIGINT), col("block_length", FerryType.INTEGER),
@@ -94,7 +95,8 @@ public final class SystemTables {
                 for (Block b : d.blocks()) {
                     holders.add(node.apply(b));
                 }
-                rows.add(new Object[] {t.name(), d.rowCount(), d.blocks().size(), d.bytes(), holders.size()});
+                rows.add(new Object[] {t.name(), d.rowCount(), d.blocks().size(), d.bytes(), holders.size(),
+                    t.blocksRead(), t.blocksSkipped()});
             }
         }
         return rows;

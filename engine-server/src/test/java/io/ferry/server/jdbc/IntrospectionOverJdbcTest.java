@@ -151,6 +151,33 @@ class IntrospectionOverJdbcTest {
             }
             assertEquals(List.of(List.of("orders_code_key", "false", "1", "code"),
                     List.of("orders_pk", "false", "1", "line"), List.of("orders_pk", "false", "2", "id")), indexes);
+            // A zone-map index is listed, not unique, after the keys' indexes, unless only unique ones are asked for
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE INDEX orders_id_zones ON orders (id)");
+            }
+            try {
+                List<List<String>> all = new ArrayList<>();
+                try (ResultSet rs = md.getIndexInfo(null, "ferry", "ORDERS", false, false)) {
+                    while (rs.next()) {
+                        all.add(List.of(rs.getString("INDEX_NAME"), String.valueOf(rs.getBoolean("NON_UNIQUE")),
+                                String.valueOf(rs.getShort("TYPE")), rs.getString("COLUMN_NAME")));
+                    }
+                }
+                assertEquals(List.of(List.of("orders_code_key", "false", "2", "code"),
+                        List.of("orders_pk", "false", "2", "line"), List.of("orders_pk", "false", "2", "id"),
+                        List.of("orders_id_zones", "true", "3", "id")), all);
+                try (ResultSet rs = md.getIndexInfo(null, "ferry", "orders", true, false)) {
+                    int n = 0;
+                    while (rs.next()) {
+                        n++;
+                    }
+                    assertEquals(3, n, "only the unique indexes");
+                }
+            } finally {
+                try (Statement s = c.createStatement()) {
+                    s.execute("DROP INDEX orders_id_zones");
+                }
+            }
             try (ResultSet rs = md.getPrimaryKeys(null, null, "sales")) {
                 assertFalse(rs.next(), "sales declares no key");
             }
@@ -236,7 +263,7 @@ class IntrospectionOverJdbcTest {
     @MethodSource("connections")
     void sysTablesDescribeTheData(String label, String url) throws SQLException {
         try (Connection c = DriverManager.getConnection(url)) {
-            Set<String> expected = new TreeSet<>(Set.of("blocks", "nodes", "queries", "tables"));
+            Set<String> expected = new TreeSet<>(Set.of("blocks", "indexes", "nodes", "queries", "tables"));
             if (label.startsWith("cluster")) {
                 expected.add("fragments");
             }

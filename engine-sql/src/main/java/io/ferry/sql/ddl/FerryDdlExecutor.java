@@ -41,6 +41,7 @@ import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
 import io.ferry.core.storage.UniqueConstraint;
 import io.ferry.core.storage.ViewDefinition;
+import io.ferry.core.storage.ZoneMapIndex;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
@@ -53,8 +54,8 @@ import io.ferry.sql.schema.SystemSchema;
 import io.ferry.sql.schema.TableWriter;
 
 /**
- * Runs CREATE TABLE [AS], DROP TABLE, TRUNCATE, CREATE [OR REPLACE] VIEW, DROP VIEW and SET/RESET against the
- * engine's catalog. Calcite dispatches here by method signature.
+ * Runs CREATE TABLE [AS], DROP TABLE, TRUNCATE, CREATE [OR REPLACE] VIEW, DROP VIEW, ALTER TABLE, CREATE INDEX,
+ * DROP INDEX and SET/RESET against the engine's catalog. Calcite dispatches here by method signature.
  */
 public final class FerryDdlExecutor extends DdlExecutorImpl {
     public static final FerryDdlExecutor INSTANCE = new FerryDdlExecutor();
@@ -93,6 +94,38 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
 
     public void execute(SqlTruncateTable truncate, CalcitePrepare.Context context) {
         engine(context).catalog().require(tableName(truncate.name)).truncate();
+    }
+
+    /**
+     * CREATE INDEX: a zone-map index on one column. Every block already keeps the zone maps of all its columns, so
+     * this reads and writes no rows; scans of the table use the column's zone maps from the next statement on.
+     */
+    public void execute(SqlCreateIndex create, CalcitePrepare.Context context) {
+        String table = tableName(create.table);
+        String name = create.name.getSimple();
+        if (create.getReplace()) {
+            throw new FerryException(SqlStates.SYNTAX_ERROR, "CREATE OR REPLACE INDEX is not supported; DROP INDEX "
+                    + Catalog.normalize(name) + " and create it again");
+        }
+        if (create.columns.size() != 1) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "index " + Catalog.normalize(name) + " names "
+                    + create.columns.size() + " columns; a zone-map index covers one column: create one index per "
+                    + "column (a scan uses every index of its table at once)");
+        }
+        Catalog catalog = engine(context).catalog();
+        String column = ((SqlIdentifier) create.columns.get(0)).getSimple();
+        Table t = catalog.require(table);
+        int position = t.schema().indexOf(Catalog.normalize(column));
+        if (position >= 0 && t.schema().type(position).kind() == io.ferry.core.types.TypeKind.VARCHAR) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "column '" + Catalog.normalize(column)
+                    + "' of table " + t.name() + " is a VARCHAR: zone-map indexes cover numeric, BOOLEAN, DATE and "
+                    + "TIMESTAMP columns only");
+        }
+        catalog.createIndex(name, table, column, create.ifNotExists);
+    }
+
+    public void execute(SqlDropIndex drop, CalcitePrepare.Context context) {
+        engine(context).catalog().dropIndex(tableName(drop.name), drop.ifExists);
     }
 
     public void execute(SqlDropView drop, CalcitePrepare.Context context) {
@@ -197,13 +230,15 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
                         + "NULL and UPDATE the rows");
             }
             columns.add(new Column(column, type(alter.type, column), nullable));
-            Table next = catalog.detached(table.name(), new TableSchema(columns), table.constraints());
+            Table next = catalog.detached(table.name(), new TableSchema(columns), table.constraints(),
+                    table.indexes());
             // The rows as they are: the new last column stays NULL
             copyRows(engine, table, next, schema.columns());
             return next;
         }
         if (alter.action == SqlAlterTable.Action.RENAME_TABLE) {
-            Table next = catalog.detached(Catalog.normalize(alter.newName.getSimple()), schema, table.constraints());
+            Table next = catalog.detached(Catalog.normalize(alter.newName.getSimple()), schema, table.constraints(),
+                    table.indexes());
             next.shareRows(table);
             return next;
         }
@@ -223,7 +258,8 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             }
             Column old = columns.get(position);
             columns.set(position, new Column(newName, old.type(), old.nullable()));
-            Table next = catalog.detached(table.name(), new TableSchema(columns), table.constraints());
+            Table next = catalog.detached(table.name(), new TableSchema(columns), table.constraints(),
+                    table.indexes());
             next.shareRows(table);
             return next;
         }
@@ -240,7 +276,14 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
                         .map(p -> p > position ? p - 1 : p).toList()));
             }
         }
-        Table next = catalog.detached(table.name(), new TableSchema(columns), constraints);
+        // So do the indexes on it
+        List<ZoneMapIndex> indexes = new ArrayList<>();
+        for (ZoneMapIndex i : table.indexes()) {
+            if (i.column() != position) {
+                indexes.add(new ZoneMapIndex(i.name(), i.column() > position ? i.column() - 1 : i.column()));
+            }
+        }
+        Table next = catalog.detached(table.name(), new TableSchema(columns), constraints, indexes);
         copyRows(engine, table, next, columns);
         return next;
     }

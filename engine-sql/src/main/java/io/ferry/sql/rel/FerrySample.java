@@ -69,7 +69,7 @@ public final class FerrySample extends SingleRel implements FerryRel {
      */
     private static PlanNode intoScan(PlanNode node, SampleSpec spec) {
         if (node instanceof PlanNode.Scan scan && scan.sample() == null) {
-            return new PlanNode.Scan(scan.table(), scan.columns(), spec);
+            return new PlanNode.Scan(scan.table(), scan.columns(), spec, scan.zones());
         }
         if (node instanceof PlanNode.Project p) {
             return new PlanNode.Project(intoScan(p.input(), spec), p.exprs());
