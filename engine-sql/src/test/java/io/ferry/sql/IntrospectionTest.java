@@ -30,7 +30,8 @@ class IntrospectionTest {
     private static final String[] DDL = {
         "CREATE TABLE orders (id INTEGER NOT NULL, customer BIGINT, price DECIMAL(12,2), weight DOUBLE, note VARCHAR, "
                 + "placed DATE, shipped TIMESTAMP, paid BOOLEAN)",
-        "CREATE TABLE items (order_id INTEGER, sku VARCHAR NOT NULL, qty BIGINT NOT NULL, discount DECIMAL(4,3))",
+        "CREATE TABLE items (order_id INTEGER, sku VARCHAR NOT NULL, qty BIGINT NOT NULL, discount DECIMAL(4,3), "
+                + "code VARCHAR UNIQUE, PRIMARY KEY (sku, order_id))",
         "CREATE VIEW big_orders AS SELECT id, price, note FROM orders WHERE price > 100",
     };
 

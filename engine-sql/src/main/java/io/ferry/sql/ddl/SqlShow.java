@@ -34,7 +34,7 @@ import io.ferry.sql.schema.SystemSchema;
  *
  * <p>SHOW TABLES gives {@code name} and {@code kind} ({@code table}, {@code view}, {@code system table}); DESCRIBE
  * and SHOW COLUMNS give DuckDB's columns: {@code column_name}, {@code column_type}, {@code null} (YES or NO),
- * {@code key}, {@code default} and {@code extra}.
+ * {@code key} (PRI, UNI), {@code default} and {@code extra}.
  */
 public final class SqlShow extends SqlSelect {
     private static final List<String> SCHEMAS = List.of(FerrySchema.NAME, SystemSchema.NAME, InformationSchema.NAME);
@@ -43,9 +43,18 @@ public final class SqlShow extends SqlSelect {
             + InformationSchema.BASE_TABLE + "' THEN 'table' WHEN '" + InformationSchema.VIEW + "' THEN 'view' "
             + "ELSE 'system table' END AS kind FROM information_schema.tables ORDER BY table_name";
 
-    private static final String COLUMNS = "SELECT column_name, data_type AS column_type, is_nullable AS \"null\", "
-            + "CAST(NULL AS VARCHAR) AS \"key\", column_default AS \"default\", CAST(NULL AS VARCHAR) AS extra "
-            + "FROM information_schema.columns ORDER BY ordinal_position";
+    /** {@code key} is PRI for a primary key's columns, UNI for a unique key's, as in DuckDB. */
+    private static final String COLUMNS = "SELECT column_name, column_type, \"null\", \"key\", \"default\", extra "
+            + "FROM (SELECT c.table_schema, c.table_name, c.ordinal_position, c.column_name, "
+            + "c.data_type AS column_type, c.is_nullable AS \"null\", k.kind AS \"key\", "
+            + "c.column_default AS \"default\", CAST(NULL AS VARCHAR) AS extra FROM information_schema.columns c "
+            + "LEFT JOIN (SELECT u.table_schema, u.table_name, u.column_name, MIN(CASE t.constraint_type "
+            + "WHEN 'PRIMARY KEY' THEN CAST('PRI' AS VARCHAR) ELSE 'UNI' END) AS kind "
+            + "FROM information_schema.key_column_usage u "
+            + "JOIN information_schema.table_constraints t ON u.constraint_name = t.constraint_name "
+            + "AND u.table_name = t.table_name GROUP BY u.table_schema, u.table_name, u.column_name) AS k "
+            + "ON k.table_schema = c.table_schema AND k.table_name = c.table_name AND k.column_name = c.column_name"
+            + ") AS d ORDER BY ordinal_position";
 
     /** The schema SHOW TABLES lists, or null: the default one. */
     private final SqlIdentifier schema;
