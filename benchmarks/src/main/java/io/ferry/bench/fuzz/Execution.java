@@ -1,10 +1,12 @@
 package io.ferry.bench.fuzz;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -25,10 +27,22 @@ final class Execution implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** Generated queries answer at most about 10^4 rows; shrinking may build a cross product of every table. */
+    static final int MAX_ROWS = 200_000;
     private final Duration timeout;
 
     Execution(Duration timeout) {
         this.timeout = timeout;
+    }
+
+    /**
+     * An in-memory DuckDB that streams results, so that a result cut off at {@link #MAX_ROWS} is not first
+     * materialized whole.
+     */
+    static Connection duckDb() throws SQLException {
+        Properties streaming = new Properties();
+        streaming.setProperty("jdbc_stream_results", "true");
+        return DriverManager.getConnection("jdbc:duckdb:", streaming);
     }
 
     Result ferry(Connection c, String sql) {
@@ -55,10 +69,12 @@ final class Execution implements AutoCloseable {
                 }
             }, timeout.toMillis() + 2_000, TimeUnit.MILLISECONDS);
             try (ResultSet rs = s.executeQuery(sql)) {
-                return ResultComparator.read(rs);
+                return ResultComparator.read(rs, MAX_ROWS);
             } finally {
                 cancel.cancel(false);
             }
+        } catch (ResultComparator.TooManyRows e) {
+            return new Result.Failure(e.getSQLState(), e.getMessage(), false);
         } catch (SQLException | RuntimeException | AssertionError | StackOverflowError e) {
             // Calcite's planner throws AssertionError (Litmus) and may recurse too deep: internal errors, not the end
             boolean timedOut = System.nanoTime() - start >= timeout.toNanos();
