@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -36,13 +35,19 @@ final class Execution implements AutoCloseable {
     }
 
     /**
-     * An in-memory DuckDB that streams results, so that a result cut off at {@link #MAX_ROWS} is not first
-     * materialized whole.
+     * An in-memory DuckDB with a memory limit, so that a cross product a shrinking step builds fails in DuckDB
+     * instead of filling the machine (results are not streamed: DuckDB's JDBC driver then reports every error as
+     * "Invalid result set").
      */
     static Connection duckDb() throws SQLException {
-        Properties streaming = new Properties();
-        streaming.setProperty("jdbc_stream_results", "true");
-        return DriverManager.getConnection("jdbc:duckdb:", streaming);
+        Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        try (Statement s = c.createStatement()) {
+            s.execute("SET memory_limit = '2GB'");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     Result ferry(Connection c, String sql) {
