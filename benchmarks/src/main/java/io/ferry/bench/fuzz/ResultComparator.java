@@ -174,7 +174,8 @@ public final class ResultComparator {
 
     /**
      * A total order of rows for comparing multisets: NULL first, numbers by value rounded to 10 digits (so that a
-     * DOUBLE and its near-equal counterpart sort alike), everything else by its natural order.
+     * DOUBLE and its near-equal counterpart sort alike) and then, when not near-equal, by value, everything else by
+     * its natural order.
      */
     static final Comparator<List<Object>> ROW_ORDER = (x, y) -> {
         for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
@@ -192,7 +193,10 @@ public final class ResultComparator {
             return x == null ? (y == null ? 0 : -1) : 1;
         }
         if (x instanceof Number a && y instanceof Number b) {
-            return sortKey(a).compareTo(sortKey(b));
+            int rounded = sortKey(a).compareTo(sortKey(b));
+            // numbers equal in 10 digits but not within the tolerance (large integers) still need an order, or
+            // the multisets, sorted alike, pair up different rows
+            return rounded != 0 || same(a, b) ? rounded : Double.compare(a.doubleValue(), b.doubleValue());
         }
         if (x.getClass() == y.getClass() && x instanceof Comparable c) {
             return c.compareTo(y);
