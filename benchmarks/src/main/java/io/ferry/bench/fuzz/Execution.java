@@ -1,6 +1,7 @@
 package io.ferry.bench.fuzz;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -25,10 +26,28 @@ final class Execution implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** Generated queries answer at most about 10^4 rows; shrinking may build a cross product of every table. */
+    static final int MAX_ROWS = 200_000;
     private final Duration timeout;
 
     Execution(Duration timeout) {
         this.timeout = timeout;
+    }
+
+    /**
+     * An in-memory DuckDB with a memory limit, so that a cross product a shrinking step builds fails in DuckDB
+     * instead of filling the machine (results are not streamed: DuckDB's JDBC driver then reports every error as
+     * "Invalid result set").
+     */
+    static Connection duckDb() throws SQLException {
+        Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        try (Statement s = c.createStatement()) {
+            s.execute("SET memory_limit = '2GB'");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     Result ferry(Connection c, String sql) {
@@ -55,10 +74,12 @@ final class Execution implements AutoCloseable {
                 }
             }, timeout.toMillis() + 2_000, TimeUnit.MILLISECONDS);
             try (ResultSet rs = s.executeQuery(sql)) {
-                return ResultComparator.read(rs);
+                return ResultComparator.read(rs, MAX_ROWS);
             } finally {
                 cancel.cancel(false);
             }
+        } catch (ResultComparator.TooManyRows e) {
+            return new Result.Failure(e.getSQLState(), e.getMessage(), false);
         } catch (SQLException | RuntimeException | AssertionError | StackOverflowError e) {
             // Calcite's planner throws AssertionError (Litmus) and may recurse too deep: internal errors, not the end
             boolean timedOut = System.nanoTime() - start >= timeout.toNanos();

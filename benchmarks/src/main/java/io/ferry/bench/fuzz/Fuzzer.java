@@ -3,7 +3,6 @@ package io.ferry.bench.fuzz;
 import static java.util.Objects.requireNonNull;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,7 +86,7 @@ public final class Fuzzer implements AutoCloseable {
         this.generator = new QueryGenerator(data, options.constructs());
         this.execution = new Execution(options.timeout());
         closing.add(execution);
-        this.duck = DriverManager.getConnection("jdbc:duckdb:");
+        this.duck = Execution.duckDb();
         closing.add(duck);
     }
 

@@ -27,7 +27,11 @@ public final class ResultComparator {
     private ResultComparator() {
     }
 
-    public static Result.Rows read(ResultSet rs) throws SQLException {
+    /**
+     * The rows of {@code rs}, or {@link TooManyRows} past {@code maxRows}: a shrinking step that drops a join
+     * condition can turn a join into a cross product of every table, which no answer of interest needs.
+     */
+    public static Result.Rows read(ResultSet rs, int maxRows) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
         int n = md.getColumnCount();
         int[] types = new int[n];
@@ -36,6 +40,9 @@ public final class ResultComparator {
         }
         List<List<Object>> rows = new ArrayList<>();
         while (rs.next()) {
+            if (rows.size() == maxRows) {
+                throw new TooManyRows(maxRows);
+            }
             List<Object> row = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 row.add(canonical(rs, i + 1, types[i]));
@@ -43,6 +50,13 @@ public final class ResultComparator {
             rows.add(row);
         }
         return new Result.Rows(rows);
+    }
+
+    /** A result longer than the fuzzer reads: neither engine's answer is compared. */
+    static final class TooManyRows extends SQLException {
+        TooManyRows(int maxRows) {
+            super("the result has more than " + maxRows + " rows, more than the fuzzer compares", "54000");
+        }
     }
 
     private static Object canonical(ResultSet rs, int i, int type) throws SQLException {
@@ -160,7 +174,8 @@ public final class ResultComparator {
 
     /**
      * A total order of rows for comparing multisets: NULL first, numbers by value rounded to 10 digits (so that a
-     * DOUBLE and its near-equal counterpart sort alike), everything else by its natural order.
+     * DOUBLE and its near-equal counterpart sort alike) and then, when not near-equal, by value, everything else by
+     * its natural order.
      */
     static final Comparator<List<Object>> ROW_ORDER = (x, y) -> {
         for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
@@ -178,7 +193,10 @@ public final class ResultComparator {
             return x == null ? (y == null ? 0 : -1) : 1;
         }
         if (x instanceof Number a && y instanceof Number b) {
-            return sortKey(a).compareTo(sortKey(b));
+            int rounded = sortKey(a).compareTo(sortKey(b));
+            // numbers equal in 10 digits but not within the tolerance (large integers) still need an order, or
+            // the multisets, sorted alike, pair up different rows
+            return rounded != 0 || same(a, b) ? rounded : Double.compare(a.doubleValue(), b.doubleValue());
         }
         if (x.getClass() == y.getClass() && x instanceof Comparable c) {
             return c.compareTo(y);

@@ -3,7 +3,6 @@ package io.ferry.bench.fuzz;
 import static java.util.Objects.requireNonNull;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +93,7 @@ final class RowShrinker {
     /** The verdict on the query over these rows, in a fresh local engine and DuckDB. */
     private Verdict attempt(List<TableDef> tables) throws SQLException {
         tries++;
-        try (FerryTarget ferry = FerryTarget.local(); Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        try (FerryTarget ferry = FerryTarget.local(); Connection duck = Execution.duckDb()) {
             for (TableDef t : tables) {
                 for (LoadStatement s : t.load()) {
                     s.run(ferry.connection());

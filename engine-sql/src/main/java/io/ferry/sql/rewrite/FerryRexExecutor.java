@@ -4,10 +4,13 @@ import java.math.BigDecimal;
 import java.util.List;
 
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimestampString;
+import org.apache.calcite.util.Util;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.expr.ExprCompiler;
@@ -27,7 +30,9 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * {@code CHAR_LENGTH('🦆')} as 2 and rounded {@code CAST(0.125E0 AS DECIMAL(12, 2))} to 0.12, where Ferry's kernels
  * (and DuckDB) say 1 and 0.13. An expression Ferry has no kernel for is folded by Calcite's executor; one whose
  * evaluation fails (a division by zero in a branch that may never run) is left for run time, where it fails only
- * if it is reached.
+ * if it is reached. An expression that reads a parameter ({@code ?}) is left as it is: Calcite counts a parameter as
+ * a constant, but its value is bound after planning (Calcite's executor folded it to NULL, so a prepared
+ * {@code INSERT ... VALUES (1, ?), (2, 'x')} stored NULLs).
  */
 public final class FerryRexExecutor implements RexExecutor {
     private static final Batch ONE_ROW = new Batch(1, new Vector[0]);
@@ -46,6 +51,9 @@ public final class FerryRexExecutor implements RexExecutor {
     }
 
     private RexNode fold(RexBuilder rexBuilder, RexNode e) {
+        if (readsParameter(e)) {
+            return e;
+        }
         FerryType type = TypeMapping.toFerry(e.getType());
         if (type == null) {
             return calcite(rexBuilder, e);
@@ -74,6 +82,20 @@ public final class FerryRexExecutor implements RexExecutor {
             case VARCHAR -> ((BytesVector) v).getString(0);
         };
         return value == null ? e : rexBuilder.makeLiteral(value, e.getType(), true);
+    }
+
+    private static boolean readsParameter(RexNode e) {
+        try {
+            e.accept(new RexVisitorImpl<Void>(true) {
+                @Override
+                public Void visitDynamicParam(RexDynamicParam parameter) {
+                    throw Util.FoundOne.NULL;
+                }
+            });
+            return false;
+        } catch (Util.FoundOne found) {
+            return true;
+        }
     }
 
     private RexNode calcite(RexBuilder rexBuilder, RexNode e) {
