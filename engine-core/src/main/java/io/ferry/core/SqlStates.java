@@ -5,6 +5,7 @@ public final class SqlStates {
     public static final String SYNTAX_ERROR = "42601";
     public static final String UNDEFINED_TABLE = "42P01";
     public static final String UNDEFINED_COLUMN = "42703";
+    public static final String AMBIGUOUS_COLUMN = "42702";
     public static final String UNDEFINED_FUNCTION = "42883";
     public static final String DUPLICATE_TABLE = "42P07";
     public static final String DATATYPE_MISMATCH = "42804";

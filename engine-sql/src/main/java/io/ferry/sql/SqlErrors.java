@@ -19,6 +19,7 @@ public final class SqlErrors {
     private static final Pattern OBJECT_NOT_FOUND = Pattern.compile("Object '([^']*)' not found");
     private static final Pattern TABLE_NOT_FOUND = Pattern.compile("Table '([^']*)' not found");
     private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found");
+    private static final Pattern AMBIGUOUS_COLUMN = Pattern.compile("Column '([^']*)' is ambiguous");
     private static final Pattern UNKNOWN_TARGET_COLUMN = Pattern.compile("Unknown target column '([^']*)'");
     private static final Pattern NO_MATCH_FUNCTION = Pattern.compile("No match found for function signature (.*)");
     private static final Pattern MODIFY_OPERATION = Pattern.compile("operation=\\[(UPDATE|DELETE|MERGE)\\]");
@@ -134,6 +135,10 @@ public final class SqlErrors {
         if ((m = TABLE_NOT_FOUND.matcher(inner)).find() || (m = OBJECT_NOT_FOUND.matcher(inner)).find()) {
             return new Translated(SqlStates.UNDEFINED_TABLE, "table '" + m.group(1) + "' does not exist" + tail(text, inner)
                     + "; check the name, or list tables with !tables or DatabaseMetaData.getTables");
+        }
+        if ((m = AMBIGUOUS_COLUMN.matcher(inner)).find()) {
+            return new Translated(SqlStates.AMBIGUOUS_COLUMN, "column '" + m.group(1) + "' is ambiguous"
+                    + tail(text, inner) + ": more than one table in FROM has it; qualify it with a table name or alias");
         }
         if ((m = UNKNOWN_TARGET_COLUMN.matcher(inner)).find()) {
             return new Translated(SqlStates.UNDEFINED_COLUMN, "the table has no column '" + m.group(1) + "' to set"

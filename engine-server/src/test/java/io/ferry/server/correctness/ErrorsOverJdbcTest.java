@@ -64,6 +64,7 @@ class ErrorsOverJdbcTest {
                 Arguments.of("SELECT a FROM t WHERE", "42601", "syntax"),
                 Arguments.of("SELECT * FROM no_such_table", "42P01", "no_such_table"),
                 Arguments.of("SELECT no_such_column FROM t", "42703", "no_such_column"),
+                Arguments.of("SELECT a FROM t x, t y", "42702", "qualify"),
                 Arguments.of("SELECT * FROM t WHERE a = DATE '2020-01-01'", "42804", "type"),
                 Arguments.of("SELECT a / (n - n) FROM t WHERE n IS NOT NULL", "22012", "division by zero"),
                 Arguments.of("SELECT (a * 1000000000000000000) * 10 FROM t", "22003", "overflow"),

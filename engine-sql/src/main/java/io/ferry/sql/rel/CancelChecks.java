@@ -186,6 +186,12 @@ public final class CancelChecks {
             return new Check(getCluster(), traitSet, sole(inputs));
         }
 
+        /** As EXPLAIN names it. */
+        @Override
+        public String getRelTypeName() {
+            return "CancelCheck";
+        }
+
         @Override
         public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
             return planner.getCostFactory().makeTinyCost();
