@@ -1,6 +1,7 @@
 package io.ferry.core.expr;
 
 import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.core.types.CivilCalendar;
 import io.ferry.core.vector.LongVector;
 
@@ -13,6 +14,8 @@ public final class DateKernels {
     private static final long HOUR = 3_600_000L;
     private static final long MINUTE = 60_000L;
     private static final long SECOND = 1_000L;
+    /** More months than lie between year 1 and year 9999. */
+    private static final long MAX_MONTHS = 12 * 10_000L;
 
     private DateKernels() {
     }
@@ -151,12 +154,15 @@ public final class DateKernels {
             if (nulls != null && nulls[i]) {
                 continue;
             }
-            try {
-                long shifted = plusMonths(millis(x[i], date), m[i]);
-                r[i] = date ? Math.floorDiv(shifted, CivilCalendar.MILLIS_PER_DAY) : shifted;
-            } catch (ArithmeticException e) {
-                throw FerryException.overflow(date ? "DATE" : "TIMESTAMP");
+            long year = Math.abs(m[i]) > MAX_MONTHS ? Long.MAX_VALUE
+                    : CivilCalendar.year(CivilCalendar.civil(Math.floorDiv(millis(x[i], date), CivilCalendar.MILLIS_PER_DAY)))
+                            + Math.floorDiv(m[i], 12);
+            if (year < 1 || year > 9999) {
+                throw new FerryException(SqlStates.DATETIME_FIELD_OVERFLOW, "adding " + m[i] + " months leaves the "
+                        + (date ? "DATE" : "TIMESTAMP") + " range (years 1 to 9999)");
             }
+            long shifted = plusMonths(millis(x[i], date), m[i]);
+            r[i] = date ? Math.floorDiv(shifted, CivilCalendar.MILLIS_PER_DAY) : shifted;
         }
         return new LongVector(r, nulls, n);
     }

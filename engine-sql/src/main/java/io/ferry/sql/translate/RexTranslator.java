@@ -322,7 +322,8 @@ public final class RexTranslator {
                 }
                 return cast(value, type);
             }
-            case OTHER_FUNCTION, OTHER, POSITION, TRIM, CHAR_LENGTH, REVERSE, STARTS_WITH, ENDS_WITH -> {
+            case OTHER_FUNCTION, OTHER, POSITION, TRIM, CHAR_LENGTH, REVERSE, STARTS_WITH, ENDS_WITH,
+                    CONCAT_WS_POSTGRESQL -> {
                 return function(call, type);
             }
             default -> throw new UnsupportedExpression(kind.toString());
@@ -389,7 +390,7 @@ public final class RexTranslator {
             case "SUBSTRING" -> Op.SUBSTRING;
             case "||", "CONCAT" -> Op.CONCAT;
             case "ABS" -> Op.ABS;
-            case "CONCAT_WS", "CONCAT_WS_POSTGRESQL" -> Op.CONCAT_WS;
+            case "CONCAT_WS" -> Op.CONCAT_WS;
             case "REPEAT" -> Op.REPEAT;
             case "ASCII" -> Op.ASCII;
             case "CHR" -> Op.CHR;
