@@ -26,6 +26,8 @@ public final class SqlStates {
     public static final String OUT_OF_MEMORY = "53200";
     public static final String INSUFFICIENT_RESOURCES = "53000";
     public static final String STATEMENT_TOO_COMPLEX = "54001";
+    public static final String PROGRAM_LIMIT_EXCEEDED = "54000";
+    public static final String INVALID_REGULAR_EXPRESSION = "2201B";
     public static final String QUERY_CANCELED = "57014";
     /** A peer could not be reached or went away (class 08, connection exception). */
     public static final String CONNECTION_FAILURE = "08006";

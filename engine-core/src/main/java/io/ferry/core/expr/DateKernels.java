@@ -1,10 +1,12 @@
 package io.ferry.core.expr;
 
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.core.types.CivilCalendar;
 import io.ferry.core.vector.LongVector;
 
 /**
- * DATE_PART, DATE_TRUNC and DATEDIFF on epoch milliseconds (a DATE is its midnight), as DuckDB computes them, through
+ * DATE_PART, DATE_TRUNC, DATEDIFF and date ± interval on epoch milliseconds (a DATE is its midnight), as DuckDB computes them, through
  * {@link CivilCalendar} without allocating per row. The scalar methods are what Calcite's row engine calls for the
  * same functions, so both engines give the same answers.
  */
@@ -12,6 +14,8 @@ public final class DateKernels {
     private static final long HOUR = 3_600_000L;
     private static final long MINUTE = 60_000L;
     private static final long SECOND = 1_000L;
+    /** More months than lie between year 1 and year 9999. */
+    private static final long MAX_MONTHS = 12 * 10_000L;
 
     private DateKernels() {
     }
@@ -112,6 +116,84 @@ public final class DateKernels {
                 };
             }
         };
+    }
+
+    /** {@code millis} plus {@code months}, the day clamped to the target month's last (a TIMESTAMP keeps its time). */
+    public static long plusMonths(long millis, long months) {
+        long days = Math.floorDiv(millis, CivilCalendar.MILLIS_PER_DAY);
+        long ymd = CivilCalendar.civil(days);
+        long index = Math.addExact(CivilCalendar.year(ymd) * 12 + CivilCalendar.month(ymd) - 1, months);
+        long year = Math.floorDiv(index, 12);
+        int month = (int) Math.floorMod(index, 12) + 1;
+        int day = Math.min(CivilCalendar.day(ymd), CivilCalendar.daysInMonth(year, month));
+        return CivilCalendar.epochDay(year, month, day) * CivilCalendar.MILLIS_PER_DAY
+                + Math.floorMod(millis, CivilCalendar.MILLIS_PER_DAY);
+    }
+
+    /**
+     * The whole months from {@code start} to {@code end}: the largest m with {@code plusMonths(start, m) <= end}, and
+     * minus the months from end to start when end comes first. This is how Calcite's TIMESTAMPDIFF counts months
+     * (and DuckDB's DATE_SUB): 2024-01-31 to 2024-02-29 is a month, 2024-01-15 10:00 to 2024-02-15 09:00 is none.
+     */
+    public static long monthsBetween(long end, long start) {
+        if (end < start) {
+            return -monthsBetween(start, end);
+        }
+        long a = CivilCalendar.civil(Math.floorDiv(start, CivilCalendar.MILLIS_PER_DAY));
+        long b = CivilCalendar.civil(Math.floorDiv(end, CivilCalendar.MILLIS_PER_DAY));
+        long m = CivilCalendar.year(b) * 12 + CivilCalendar.month(b) - CivilCalendar.year(a) * 12 - CivilCalendar.month(a);
+        return plusMonths(start, m) > end ? m - 1 : m;
+    }
+
+    static LongVector plusMonths(LongVector v, boolean date, LongVector months, int n) {
+        long[] x = v.values();
+        long[] m = months.values();
+        long[] r = new long[n];
+        boolean[] nulls = Nulls.or(v.nulls(), months.nulls(), n);
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+                continue;
+            }
+            long year = Math.abs(m[i]) > MAX_MONTHS ? Long.MAX_VALUE
+                    : CivilCalendar.year(CivilCalendar.civil(Math.floorDiv(millis(x[i], date), CivilCalendar.MILLIS_PER_DAY)))
+                            + Math.floorDiv(m[i], 12);
+            if (year < 1 || year > 9999) {
+                throw new FerryException(SqlStates.DATETIME_FIELD_OVERFLOW, "adding " + m[i] + " months leaves the "
+                        + (date ? "DATE" : "TIMESTAMP") + " range (years 1 to 9999)");
+            }
+            long shifted = plusMonths(millis(x[i], date), m[i]);
+            r[i] = date ? Math.floorDiv(shifted, CivilCalendar.MILLIS_PER_DAY) : shifted;
+        }
+        return new LongVector(r, nulls, n);
+    }
+
+    /** A DATE moves by whole days, the milliseconds cut toward zero, as Calcite's row engine does. */
+    static LongVector plusMillis(LongVector v, boolean date, LongVector amount, int n) {
+        long[] x = v.values();
+        long[] m = amount.values();
+        long[] r = new long[n];
+        boolean[] nulls = Nulls.or(v.nulls(), amount.nulls(), n);
+        long overflow = 0;
+        for (int i = 0; i < n; i++) {
+            long step = date ? m[i] / CivilCalendar.MILLIS_PER_DAY : m[i];
+            long s = x[i] + step;
+            overflow |= nulls != null && nulls[i] ? 0 : (x[i] ^ s) & (step ^ s);
+            r[i] = s;
+        }
+        if (overflow < 0) {
+            throw FerryException.overflow(date ? "DATE" : "TIMESTAMP");
+        }
+        return new LongVector(r, nulls, n);
+    }
+
+    static LongVector monthsBetween(LongVector end, boolean endDate, LongVector start, boolean startDate, int n) {
+        long[] b = end.values();
+        long[] a = start.values();
+        long[] r = new long[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = monthsBetween(millis(b[i], endDate), millis(a[i], startDate));
+        }
+        return new LongVector(r, Nulls.or(end.nulls(), start.nulls(), n), n);
     }
 
     private static long isoDow(long days) {

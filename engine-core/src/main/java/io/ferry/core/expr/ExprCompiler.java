@@ -168,9 +168,64 @@ public final class ExprCompiler {
                 return batch -> DateKernels.diff(unit, (LongVector) a.eval(batch), aDate, (LongVector) b.eval(batch),
                         bDate, batch.rowCount());
             }
-            case UPPER, LOWER, SUBSTRING, CONCAT, CHAR_LENGTH -> {
+            case PLUS_MILLIS, PLUS_MONTHS -> {
+                Evaluator a = compile(args.get(0));
+                Evaluator b = compile(args.get(1));
+                boolean date = args.get(0).type().kind() == TypeKind.DATE;
+                return op == Op.PLUS_MONTHS
+                        ? batch -> DateKernels.plusMonths((LongVector) a.eval(batch), date, (LongVector) b.eval(batch),
+                                batch.rowCount())
+                        : batch -> DateKernels.plusMillis((LongVector) a.eval(batch), date, (LongVector) b.eval(batch),
+                                batch.rowCount());
+            }
+            case MONTHS_BETWEEN -> {
+                Evaluator a = compile(args.get(0));
+                Evaluator b = compile(args.get(1));
+                boolean aDate = args.get(0).type().kind() == TypeKind.DATE;
+                boolean bDate = args.get(1).type().kind() == TypeKind.DATE;
+                return batch -> DateKernels.monthsBetween((LongVector) a.eval(batch), aDate, (LongVector) b.eval(batch),
+                        bDate, batch.rowCount());
+            }
+            case UPPER, LOWER, SUBSTRING, CONCAT, CHAR_LENGTH, CONCAT_WS, REPEAT, ASCII, CHR, MD5, STARTS_WITH,
+                    ENDS_WITH, TRANSLATE, OVERLAY, REVERSE, POSITION -> {
                 return StringKernels.compile(op, compileAll(args));
             }
+            case REGEXP_FULL_MATCH, REGEXP_EXTRACT, REGEXP_SUBSTR -> {
+                Evaluator a = compile(args.get(0));
+                RegexKernels regex = new RegexKernels(op, (String) ((Literal) args.get(1)).value());
+                List<Evaluator> extra = compileAll(args.subList(2, args.size()));
+                return batch -> {
+                    LongVector[] values = new LongVector[extra.size()];
+                    for (int i = 0; i < values.length; i++) {
+                        values[i] = (LongVector) extra.get(i).eval(batch);
+                    }
+                    return regex.eval((BytesVector) a.eval(batch), values, batch.rowCount());
+                };
+            }
+            case SIN, COS, TAN, ASIN, ACOS, ATAN, COT, DEGREES, RADIANS, CBRT, LOG, LOG2, ATAN2 -> {
+                Evaluator a = compile(args.get(0));
+                if (args.size() == 1) {
+                    return batch -> MathKernels.unary(op, (DoubleVector) a.eval(batch), batch.rowCount());
+                }
+                Evaluator b = compile(args.get(1));
+                return batch -> MathKernels.binary(op, (DoubleVector) a.eval(batch), (DoubleVector) b.eval(batch),
+                        batch.rowCount());
+            }
+            case SIGN -> {
+                Evaluator a = compile(args.get(0));
+                return batch -> MathKernels.sign(a.eval(batch), type, batch.rowCount());
+            }
+            case TRUNCATE -> {
+                Evaluator a = compile(args.get(0));
+                Evaluator digits = compile(args.get(1));
+                return batch -> MathKernels.truncate(a.eval(batch), (LongVector) digits.eval(batch), type,
+                        batch.rowCount());
+            }
+            case RANDOM -> {
+                return batch -> MathKernels.random(batch.rowCount());
+            }
+            case CURRENT_DATE, CURRENT_TIMESTAMP -> throw new IllegalStateException(op
+                    + " must be bound to the statement's time (StatementClock) before the plan is compiled");
             default -> throw new IllegalArgumentException("no kernel for " + op);
         }
     }

@@ -26,8 +26,56 @@ public enum Op {
     DATE_TRUNC,
     /** args: unit literal, start, end (each DATE or TIMESTAMP); a BIGINT. */
     DATE_DIFF,
+    /** args: DATE or TIMESTAMP, BIGINT milliseconds; a DATE moves by whole days (the milliseconds cut toward zero). */
+    PLUS_MILLIS,
+    /**
+     * args: DATE or TIMESTAMP, BIGINT months; the day is clamped to the month's last (2024-01-31 plus a month is
+     * 2024-02-29), as DuckDB does.
+     */
+    PLUS_MONTHS,
+    /** args: end, start (each DATE or TIMESTAMP); the largest whole number of months m with start + m months <= end. */
+    MONTHS_BETWEEN,
+    /** No args: the statement's clock, bound to a literal before the plan runs ({@link StatementClock}). */
+    CURRENT_DATE, CURRENT_TIMESTAMP,
     UPPER, LOWER, CHAR_LENGTH, CONCAT, SUBSTRING,
-    ABS;
+    /** args: separator, then strings; NULL strings are skipped, a NULL separator gives NULL. */
+    CONCAT_WS,
+    /** args: string, BIGINT count; empty for a count below 1. */
+    REPEAT,
+    /** args: string; the first character's code point (0 for ''). */
+    ASCII,
+    /** args: BIGINT code point; the one-character string. */
+    CHR,
+    /** args: string; the lower-case hex MD5 of its UTF-8 bytes. */
+    MD5,
+    STARTS_WITH, ENDS_WITH,
+    /** args: string, from, to; each character of from becomes the one at its position in to, or is removed. */
+    TRANSLATE,
+    /** args: string, replacement, BIGINT start[, BIGINT length]; SQL's OVERLAY(s PLACING r FROM start FOR length). */
+    OVERLAY,
+    REVERSE,
+    /** args: needle, haystack; 1-based character position of the first occurrence, 0 if none. */
+    POSITION,
+    /** args: string, pattern literal (a java.util.regex pattern); true when the whole string matches. */
+    REGEXP_FULL_MATCH,
+    /** args: string, pattern literal[, BIGINT group]; DuckDB's REGEXP_EXTRACT: '' when nothing matches. */
+    REGEXP_EXTRACT,
+    /** args: string, pattern literal[, BIGINT start[, BIGINT occurrence]]; PostgreSQL's REGEXP_SUBSTR: NULL if none. */
+    REGEXP_SUBSTR,
+    ABS,
+    /** DOUBLE functions of one DOUBLE argument. */
+    SIN, COS, TAN, ASIN, ACOS, ATAN, COT, DEGREES, RADIANS, CBRT,
+    /** args: x, or base and x; logarithm (base 10 for one argument). A non-positive argument is 2201E. */
+    LOG,
+    LOG2,
+    /** args: y, x. */
+    ATAN2,
+    /** args: a number; -1, 0 or 1 in its type. */
+    SIGN,
+    /** args: a number, BIGINT digits; cut toward zero to that many digits after the point (before it if negative). */
+    TRUNCATE,
+    /** No args: a DOUBLE drawn uniformly from [0, 1) for each row. */
+    RANDOM;
 
     /** The comparison that holds with the operands swapped ({@code a < b} is {@code b > a}); other ops are their own. */
     public Op swapped() {

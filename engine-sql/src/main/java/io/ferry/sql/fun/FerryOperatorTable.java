@@ -21,6 +21,16 @@ public final class FerryOperatorTable {
         out.addAll(ApproxPercentileFunction.all());
         // the parser builds TRY_CAST calls itself; the validator wants the operator in a table it consults
         out.add(SqlLibraryOperators.TRY_CAST);
+        // Single functions from Calcite's other libraries, where DuckDB and PostgreSQL users expect them and their
+        // names mean nothing else in the standard and PostgreSQL libraries Ferry enables whole
+        out.add(SqlLibraryOperators.IFNULL);
+        out.add(SqlLibraryOperators.NVL);
+        out.add(SqlLibraryOperators.TRUNC_BIG_QUERY);
+        out.add(SqlLibraryOperators.REVERSE);
+        out.add(SqlLibraryOperators.LOG2);
+        out.add(SqlLibraryOperators.ENDS_WITH);
+        out.add(SqlLibraryOperators.INSTR);
+        out.addAll(RegexFunctions.all());
         return out;
     }
 

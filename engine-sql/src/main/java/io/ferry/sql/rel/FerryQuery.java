@@ -13,6 +13,7 @@ import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.QueryMemory;
 import io.ferry.core.exec.SampleWarnings;
+import io.ferry.core.expr.StatementClock;
 import io.ferry.core.vector.Batch;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.QueryWarnings;
@@ -26,9 +27,11 @@ public final class FerryQuery {
     private final PlanNode plan;
     private final RowConverter rows;
     private final boolean scalar;
+    private final boolean readsClock;
 
     FerryQuery(PlanNode plan, RelDataType rowType, boolean scalar) {
         this.plan = plan;
+        this.readsClock = StatementClock.readsClock(plan);
         this.rows = new RowConverter(rowType);
         this.scalar = scalar;
     }
@@ -56,11 +59,21 @@ public final class FerryQuery {
                     QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(),
                             timeout == null ? 0 : timeout, new QueryMemory(engine.config().queryMemoryLimit()));
                     QueryWarnings.report(() -> SampleWarnings.of(plan));
-                    result = engine.runner().run(plan, ctx, schema.session());
+                    result = engine.runner().run(readsClock ? StatementClock.bind(plan, statementTime(root)) : plan,
+                            ctx, schema.session());
                 }
                 return new BatchEnumerator(result);
             }
         };
+    }
+
+    /**
+     * The statement's CURRENT_TIMESTAMP, local wall-clock milliseconds: the value Calcite fixes for the whole
+     * statement, so the parts of a plan Calcite's row engine runs read the same time.
+     */
+    private static long statementTime(DataContext root) {
+        Long now = DataContext.Variable.CURRENT_TIMESTAMP.get(root);
+        return now != null ? now : System.currentTimeMillis();
     }
 
     /** The Ferry schema of the connection that runs this statement: its engine and settings. */

@@ -15,6 +15,8 @@ import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.Sarg;
 
@@ -99,8 +101,124 @@ public final class RexTranslator {
         return new Literal(v, type);
     }
 
+    /**
+     * LIKE, ILIKE (LIKE over LOWER of both sides, as DuckDB computes it) and SIMILAR TO (a regular expression that
+     * must match the whole string), each with a constant pattern and optional escape.
+     */
+    private Expr like(RexCall call) {
+        String name = call.getOperator().getName();
+        List<RexNode> ops = call.getOperands();
+        List<String> constants = new ArrayList<>();
+        for (int i = 1; i < ops.size(); i++) {
+            if (!(ops.get(i) instanceof RexLiteral lit) || lit.isNull()) {
+                throw new UnsupportedExpression(name + " with a pattern or escape that is not a constant");
+            }
+            constants.add((String) literal(lit).value());
+        }
+        Expr value = translate(ops.get(0));
+        Expr match;
+        if (call.getKind() == SqlKind.SIMILAR) {
+            String regex = SimilarPatterns.toRegex(constants.get(0), constants.size() > 1 ? constants.get(1) : null);
+            match = new Call(Op.REGEXP_FULL_MATCH, List.of(value, new Literal(regex, FerryType.VARCHAR)),
+                    FerryType.BOOLEAN);
+        } else {
+            boolean ignoreCase = name.contains("ILIKE");
+            List<Expr> args = new ArrayList<>();
+            args.add(ignoreCase ? new Call(Op.LOWER, List.of(value), value.type()) : value);
+            for (String c : constants) {
+                args.add(new Literal(ignoreCase ? c.toLowerCase(java.util.Locale.ROOT) : c, FerryType.VARCHAR));
+            }
+            match = new Call(Op.LIKE, args, FerryType.BOOLEAN);
+        }
+        return name.startsWith("NOT") ? new Call(Op.NOT, List.of(match), FerryType.BOOLEAN) : match;
+    }
+
+    /**
+     * An interval-typed expression as a BIGINT: milliseconds for a day-time interval, months for a year-month one.
+     * Covers interval literals, their multiples ({@code n * INTERVAL '1' DAY}, what TIMESTAMPADD becomes), sums and
+     * negations, and the difference of two datetimes (what TIMESTAMPDIFF becomes).
+     */
+    private Expr interval(RexNode node) {
+        if (!SqlTypeName.INTERVAL_TYPES.contains(node.getType().getSqlTypeName())) {
+            Expr e = translate(node);
+            if (!TypeMapping.isExactInteger(e.type())) {
+                throw new UnsupportedExpression("interval arithmetic with " + e.type());
+            }
+            return cast(e, FerryType.BIGINT);
+        }
+        if (node instanceof RexLiteral lit) {
+            return lit.isNull() ? Literal.nullOf(FerryType.BIGINT)
+                    : new Literal(lit.getValueAs(BigDecimal.class).longValueExact(), FerryType.BIGINT);
+        }
+        if (!(node instanceof RexCall call)) {
+            throw new UnsupportedExpression("interval " + node);
+        }
+        List<RexNode> ops = call.getOperands();
+        boolean months = isYearMonth(call.getType());
+        switch (call.getKind()) {
+            case TIMES, CHECKED_TIMES, PLUS -> {
+                if (call.getKind() == SqlKind.PLUS && isYearMonth(ops.get(0).getType()) != months) {
+                    throw new UnsupportedExpression("sum of a year-month and a day-time interval");
+                }
+                // TIMESTAMPADD multiplies with Calcite's CHECKED_TIMES; Ferry's multiplication always checks overflow
+                return new Call(call.getKind() == SqlKind.PLUS ? Op.PLUS : Op.TIMES,
+                        List.of(interval(ops.get(0)), interval(ops.get(1))), FerryType.BIGINT);
+            }
+            case MINUS_PREFIX -> {
+                return new Call(Op.NEGATE, List.of(interval(ops.get(0))), FerryType.BIGINT);
+            }
+            case MINUS -> {
+                if (SqlTypeName.INTERVAL_TYPES.contains(ops.get(0).getType().getSqlTypeName())) {
+                    if (isYearMonth(ops.get(0).getType()) != months) {
+                        throw new UnsupportedExpression("difference of a year-month and a day-time interval");
+                    }
+                    return new Call(Op.MINUS, List.of(interval(ops.get(0)), interval(ops.get(1))), FerryType.BIGINT);
+                }
+                Expr end = translate(ops.get(0));
+                Expr start = translate(ops.get(1));
+                if (!isTemporal(end.type()) || !isTemporal(start.type())) {
+                    throw new UnsupportedExpression("interval between " + end.type() + " and " + start.type());
+                }
+                if (months) {
+                    return new Call(Op.MONTHS_BETWEEN, List.of(end, start), FerryType.BIGINT);
+                }
+                return new Call(Op.MINUS, List.of(cast(end, FerryType.TIMESTAMP), cast(start, FerryType.TIMESTAMP)),
+                        FerryType.BIGINT);
+            }
+            default -> throw new UnsupportedExpression("interval " + call.getKind());
+        }
+    }
+
+    private static boolean isYearMonth(org.apache.calcite.rel.type.RelDataType type) {
+        return type.getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
+    }
+
+    /** {@code datetime ± interval} (or {@code interval + datetime}): a DATE or TIMESTAMP of Calcite's result type. */
+    private Expr datetimePlus(SqlKind kind, List<RexNode> ops, FerryType type) {
+        boolean intervalFirst = SqlTypeName.INTERVAL_TYPES.contains(ops.get(0).getType().getSqlTypeName());
+        RexNode datetime = ops.get(intervalFirst ? 1 : 0);
+        RexNode interval = ops.get(intervalFirst ? 0 : 1);
+        if (kind == SqlKind.MINUS && intervalFirst) {
+            throw new UnsupportedExpression("interval minus a datetime");
+        }
+        Expr amount = interval(interval);
+        if (kind == SqlKind.MINUS) {
+            amount = new Call(Op.NEGATE, List.of(amount), FerryType.BIGINT);
+        }
+        Expr base = cast(translate(datetime), type);
+        if (!isTemporal(type)) {
+            throw new UnsupportedExpression("datetime arithmetic giving " + type);
+        }
+        return new Call(isYearMonth(interval.getType()) ? Op.PLUS_MONTHS : Op.PLUS_MILLIS, List.of(base, amount), type);
+    }
+
     private Expr call(RexCall call) {
         SqlKind kind = call.getKind();
+        if ((kind == SqlKind.PLUS || kind == SqlKind.MINUS) && call.getOperands().stream()
+                .anyMatch(o -> SqlTypeName.INTERVAL_TYPES.contains(o.getType().getSqlTypeName()))
+                && !SqlTypeName.INTERVAL_TYPES.contains(call.getType().getSqlTypeName())) {
+            return datetimePlus(kind, call.getOperands(), type(call.getType()));
+        }
         if (kind == SqlKind.SEARCH) {
             Expr in = pointList(call);
             return in != null ? in : translate(RexUtil.expandSearch(rexBuilder, null, call));
@@ -154,21 +272,14 @@ public final class RexTranslator {
                 }
                 return new Call(Op.COALESCE, args, type);
             }
-            case LIKE -> {
-                if (call.getOperator().getName().contains("ILIKE") || call.getOperator().getName().contains("SIMILAR")) {
-                    throw new UnsupportedExpression(call.getOperator().getName());
+            case LIKE, SIMILAR -> {
+                return like(call);
+            }
+            case REINTERPRET -> {
+                if (!SqlTypeName.INTERVAL_TYPES.contains(ops.get(0).getType().getSqlTypeName())) {
+                    throw new UnsupportedExpression("REINTERPRET of " + ops.get(0).getType());
                 }
-                List<Expr> args = new ArrayList<>();
-                args.add(translate(ops.get(0)));
-                for (int i = 1; i < ops.size(); i++) {
-                    if (!(ops.get(i) instanceof RexLiteral)) {
-                        throw new UnsupportedExpression("LIKE with a non-constant pattern");
-                    }
-                    args.add(translate(ops.get(i)));
-                }
-                Expr like = new Call(Op.LIKE, args, FerryType.BOOLEAN);
-                return call.getOperator().getName().startsWith("NOT") ? new Call(Op.NOT, List.of(like), FerryType.BOOLEAN)
-                        : like;
+                return cast(interval(ops.get(0)), type);
             }
             case SAFE_CAST -> {
                 Expr cast = cast(translate(ops.get(0)), type);
@@ -211,7 +322,8 @@ public final class RexTranslator {
                 }
                 return cast(value, type);
             }
-            case OTHER_FUNCTION, OTHER, POSITION, TRIM, CHAR_LENGTH -> {
+            case OTHER_FUNCTION, OTHER, POSITION, TRIM, CHAR_LENGTH, REVERSE, STARTS_WITH, ENDS_WITH,
+                    CONCAT_WS_POSTGRESQL -> {
                 return function(call, type);
             }
             default -> throw new UnsupportedExpression(kind.toString());
@@ -278,30 +390,87 @@ public final class RexTranslator {
             case "SUBSTRING" -> Op.SUBSTRING;
             case "||", "CONCAT" -> Op.CONCAT;
             case "ABS" -> Op.ABS;
+            case "CONCAT_WS" -> Op.CONCAT_WS;
+            case "REPEAT" -> Op.REPEAT;
+            case "ASCII" -> Op.ASCII;
+            case "CHR" -> Op.CHR;
+            case "MD5" -> Op.MD5;
+            case "STARTS_WITH" -> Op.STARTS_WITH;
+            case "ENDS_WITH" -> Op.ENDS_WITH;
+            case "TRANSLATE3" -> Op.TRANSLATE;
+            case "OVERLAY" -> Op.OVERLAY;
+            case "REVERSE" -> Op.REVERSE;
+            case "POSITION" -> Op.POSITION;
+            case "REGEXP_EXTRACT" -> Op.REGEXP_EXTRACT;
+            case "REGEXP_SUBSTR" -> Op.REGEXP_SUBSTR;
+            case "SIN" -> Op.SIN;
+            case "COS" -> Op.COS;
+            case "TAN" -> Op.TAN;
+            case "ASIN" -> Op.ASIN;
+            case "ACOS" -> Op.ACOS;
+            case "ATAN" -> Op.ATAN;
+            case "ATAN2" -> Op.ATAN2;
+            case "COT" -> Op.COT;
+            case "DEGREES" -> Op.DEGREES;
+            case "RADIANS" -> Op.RADIANS;
+            case "CBRT" -> Op.CBRT;
+            case "LOG" -> Op.LOG;
+            case "LOG2" -> Op.LOG2;
+            case "SIGN" -> Op.SIGN;
+            case "TRUNCATE", "TRUNC" -> Op.TRUNCATE;
+            case "RAND", "RANDOM" -> Op.RANDOM;
+            case "CURRENT_DATE" -> Op.CURRENT_DATE;
+            case "CURRENT_TIMESTAMP", "LOCALTIMESTAMP" -> Op.CURRENT_TIMESTAMP;
+            case "PI" -> null;
             default -> throw new UnsupportedExpression(name);
         };
-        if (op == Op.ABS) {
-            return new Call(op, List.of(cast(args.get(0), type)), type);
+        if (op == null) {
+            return new Literal(Math.PI, FerryType.DOUBLE);
         }
-        if (op == Op.CONCAT) {
-            List<Expr> strs = new ArrayList<>();
-            for (Expr a : args) {
-                strs.add(cast(a, FerryType.VARCHAR));
+        return switch (op) {
+            case ABS, SIGN -> new Call(op, List.of(cast(args.get(0), type)), type);
+            case CONCAT, CONCAT_WS, TRANSLATE -> new Call(op, all(args, FerryType.VARCHAR), type);
+            case SUBSTRING, REPEAT, OVERLAY, REGEXP_EXTRACT, REGEXP_SUBSTR -> {
+                if ((op == Op.REGEXP_EXTRACT || op == Op.REGEXP_SUBSTR) && !(args.get(1) instanceof Literal pattern
+                        && pattern.value() != null)) {
+                    throw new UnsupportedExpression(name + " with a pattern that is not a constant");
+                }
+                int strings = op == Op.OVERLAY || op == Op.REGEXP_EXTRACT || op == Op.REGEXP_SUBSTR ? 2 : 1;
+                List<Expr> a = new ArrayList<>(all(args.subList(0, strings), FerryType.VARCHAR));
+                a.addAll(all(args.subList(strings, args.size()), FerryType.BIGINT));
+                yield new Call(op, a, type);
             }
-            return new Call(op, strs, type);
-        }
-        if (op == Op.SUBSTRING) {
-            List<Expr> a = new ArrayList<>();
-            a.add(args.get(0));
-            for (int i = 1; i < args.size(); i++) {
-                a.add(cast(args.get(i), FerryType.BIGINT));
+            case CHAR_LENGTH, ASCII, POSITION -> {
+                if (args.size() != (op == Op.POSITION ? 2 : 1)) {
+                    throw new UnsupportedExpression(name + " with " + args.size() + " arguments");
+                }
+                yield cast(new Call(op, args, FerryType.BIGINT), type);
             }
-            return new Call(op, a, type);
+            case CHR -> new Call(op, List.of(cast(args.get(0), FerryType.BIGINT)), type);
+            case SIN, COS, TAN, ASIN, ACOS, ATAN, ATAN2, COT, DEGREES, RADIANS, CBRT, LOG, LOG2 ->
+                    cast(new Call(op, all(args, FerryType.DOUBLE), FerryType.DOUBLE), type);
+            case TRUNCATE -> {
+                List<Expr> a = new ArrayList<>();
+                a.add(cast(args.get(0), type));
+                a.add(args.size() > 1 ? cast(args.get(1), FerryType.BIGINT) : new Literal(0L, FerryType.BIGINT));
+                yield new Call(op, a, type);
+            }
+            case RANDOM, CURRENT_DATE, CURRENT_TIMESTAMP -> {
+                if (!args.isEmpty()) {
+                    throw new UnsupportedExpression(name + " with a seed");
+                }
+                yield new Call(op, List.of(), op == Op.RANDOM ? FerryType.DOUBLE : type);
+            }
+            default -> new Call(op, args, type);
+        };
+    }
+
+    private static List<Expr> all(List<Expr> args, FerryType type) {
+        List<Expr> out = new ArrayList<>(args.size());
+        for (Expr a : args) {
+            out.add(cast(a, type));
         }
-        if (op == Op.CHAR_LENGTH) {
-            return cast(new Call(op, args, FerryType.BIGINT), type);
-        }
-        return new Call(op, args, type);
+        return out;
     }
 
     private Expr arithmetic(SqlKind kind, List<RexNode> ops, FerryType type) {
