@@ -76,6 +76,7 @@ import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.rel.CancelChecks;
+import io.ferry.sql.rel.CheckedSums;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.DmlRewrite;
@@ -111,7 +112,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             if (holder.get() == null) {
                 holder.set(Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                         LogicalRewrites.program(), decorrelate(), joinOrder(),
-                        Programs.standard(), CancelChecks.PROGRAM));
+                        Programs.standard(), CancelChecks.PROGRAM, CheckedSums.PROGRAM));
             }
         });
     }
