@@ -87,6 +87,9 @@ class MoreFunctionsTest {
     /** Calls that read the same in Ferry and DuckDB. */
     static Stream<String> calls() {
         return Stream.of("t + INTERVAL '2' HOUR", "t - INTERVAL '90' MINUTE",
+                // a DATE moved by hours, minutes or seconds is a TIMESTAMP, as in DuckDB
+                "d + INTERVAL '2' HOUR", "d - INTERVAL '90' MINUTE", "INTERVAL '1' HOUR + d",
+                "d + a * INTERVAL '1' HOUR", "d + INTERVAL '45' SECOND",
                 "t + INTERVAL '1.5' SECOND", "t + INTERVAL '1' MONTH", "t - INTERVAL '2' YEAR",
                 "t + INTERVAL '3' DAY", "CAST(d AS TIMESTAMP) + INTERVAL '36' HOUR",
                 "SIN(x)", "COS(x)", "TAN(x)", "ATAN(x)", "ASIN(x / 100)", "ACOS(x / 100)", "ATAN2(x, 2)",

@@ -374,6 +374,41 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             super.validateLiteral(literal);
         }
 
+        /**
+         * A DATE plus or minus an interval of hours, minutes or seconds is a TIMESTAMP, as in PostgreSQL and DuckDB:
+         * Calcite types it DATE, and {@code DATE '2024-01-01' + INTERVAL '2' HOUR} lost its hours. The DATE operand
+         * is cast to TIMESTAMP before the sum is typed.
+         */
+        @Override
+        public RelDataType deriveType(org.apache.calcite.sql.validate.SqlValidatorScope scope, SqlNode expr) {
+            if (expr instanceof SqlBasicCall call && call.operandCount() == 2
+                    && (call.getKind() == org.apache.calcite.sql.SqlKind.PLUS
+                    || call.getKind() == org.apache.calcite.sql.SqlKind.MINUS)) {
+                for (int i = 0; i < 2; i++) {
+                    SqlNode date = call.operand(i);
+                    SqlNode other = call.operand(1 - i);
+                    if (i == 1 && call.getKind() == org.apache.calcite.sql.SqlKind.MINUS) {
+                        break; // interval - date is no sum
+                    }
+                    if (super.deriveType(scope, date).getSqlTypeName() == SqlTypeName.DATE
+                            && subDayInterval(super.deriveType(scope, other))) {
+                        SqlParserPos pos = date.getParserPosition();
+                        call.setOperand(i, SqlStdOperatorTable.CAST.createCall(pos, date,
+                                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos)));
+                    }
+                }
+            }
+            return super.deriveType(scope, expr);
+        }
+
+        private static boolean subDayInterval(RelDataType type) {
+            return switch (type.getSqlTypeName()) {
+                case INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE, INTERVAL_DAY_SECOND, INTERVAL_HOUR, INTERVAL_HOUR_MINUTE,
+                        INTERVAL_HOUR_SECOND, INTERVAL_MINUTE, INTERVAL_MINUTE_SECOND, INTERVAL_SECOND -> true;
+                default -> false;
+            };
+        }
+
         @Override
         public SqlNode validate(SqlNode topNode) {
             int depth = caseDepth(topNode);
