@@ -49,7 +49,15 @@ public final class GroupingSetsRule extends RelOptRule {
             }
         }
         for (ImmutableBitSet set : aggregate.getGroupSets()) {
-            b.push(aggregate.copy(aggregate.getTraitSet(), aggregate.getInput(), set, ImmutableList.of(set), plain));
+            // Each call typed anew for its set, as Calcite's later rules would type it (SUM of a NOT NULL column is
+            // NOT NULL when grouped by keys, nullable over ()); the union then takes the widest
+            List<AggregateCall> calls = new ArrayList<>(plain.size());
+            for (AggregateCall c : plain) {
+                calls.add(AggregateCall.create(c.getAggregation(), c.isDistinct(), c.isApproximate(), c.ignoreNulls(),
+                        c.rexList, c.getArgList(), c.filterArg, c.distinctKeys, c.collation, set.cardinality(),
+                        aggregate.getInput(), null, c.getName()));
+            }
+            b.push(aggregate.copy(aggregate.getTraitSet(), aggregate.getInput(), set, ImmutableList.of(set), calls));
             List<RexNode> row = new ArrayList<>(out.size());
             for (int i = 0; i < keys.size(); i++) {
                 row.add(set.get(keys.get(i)) ? b.field(set.indexOf(keys.get(i)))
@@ -64,7 +72,9 @@ public final class GroupingSetsRule extends RelOptRule {
             }
             b.project(row).convert(aggregate.getRowType(), false);
         }
-        call.transformTo(b.union(true, aggregate.getGroupSets().size()).build());
+        // The union's types are the least restrictive of its inputs'; the aggregate's may be wider (a DECIMAL sum)
+        call.transformTo(b.union(true, aggregate.getGroupSets().size()).convert(aggregate.getRowType(), false)
+                .build());
     }
 
     private static boolean isGrouping(AggregateCall c) {
