@@ -78,6 +78,7 @@ import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.rel.CancelChecks;
 import io.ferry.sql.rel.CheckedSums;
 import io.ferry.sql.rel.FerryRules;
+import io.ferry.sql.rel.GrandTotals;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.FerryRexExecutor;
@@ -112,7 +113,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             if (holder.get() == null) {
                 holder.set(Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                         LogicalRewrites.program(), decorrelate(), joinOrder(),
-                        Programs.standard(), CancelChecks.PROGRAM, CheckedSums.PROGRAM));
+                        Programs.standard(), CancelChecks.PROGRAM, CheckedSums.PROGRAM,
+                        GrandTotals.PROGRAM));
             }
         });
     }

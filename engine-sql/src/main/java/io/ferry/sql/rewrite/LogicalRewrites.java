@@ -27,7 +27,6 @@ public final class LogicalRewrites {
                 .addRuleInstance(FactorDisjunctionsRule.FILTER)
                 .addRuleInstance(FactorDisjunctionsRule.JOIN)
                 .addRuleInstance(AggregateArgumentsRule.INSTANCE)
-                .addRuleInstance(GroupingSetsRule.INSTANCE)
                 .addRuleInstance(QuantileCallsRule.INSTANCE)
                 .addRuleInstance(ConstantGroupJoinRule.INSTANCE)
                 .addRuleInstance(SingleRowJoinRule.INSTANCE)
