@@ -8,23 +8,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
-import org.apache.calcite.adapter.enumerable.EnumerableRel;
-import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
-import org.apache.calcite.linq4j.tree.BlockBuilder;
-import org.apache.calcite.linq4j.tree.Expression;
-import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.Types;
-import org.apache.calcite.plan.RelOptCluster;
-import org.apache.calcite.plan.RelOptCost;
-import org.apache.calcite.plan.RelOptPlanner;
-import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.SingleRel;
-import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.tools.Program;
 
 import io.ferry.core.FerryException;
@@ -34,7 +23,7 @@ import io.ferry.core.SqlStates;
  * Cancel and timeout for the loops of Calcite's row engine. Its nested-loop join runs to the end once started,
  * polling nothing: a non-equi join over three 1000-row tables ran 43 s past a 2 s timeout, and a client that gave up
  * left the server busy. The last planning step ({@link #PROGRAM}) puts a {@link Check} under both inputs of every
- * nested-loop join; a check's rows, and the list the join makes of its inner input, poll the statement's cancel
+ * nested-loop join (CancelCheck in EXPLAIN); a check's rows, and the list the join makes of its inner input, poll the statement's cancel
  * flag and deadline every {@value #EVERY} rows, so the join stops within milliseconds with 57014.
  */
 public final class CancelChecks {
@@ -53,10 +42,14 @@ public final class CancelChecks {
                     if (!(visited instanceof EnumerableNestedLoopJoin join)) {
                         return visited;
                     }
-                    return join.copy(join.getTraitSet(), List.of(new Check(join.getLeft()),
-                            new Check(join.getRight())));
+                    return join.copy(join.getTraitSet(), List.of(check(join.getLeft()), check(join.getRight())));
                 }
             });
+
+    private static RelNode check(RelNode input) {
+        return new RowsWrapper(input, "CancelCheck", null, Types.lookupMethod(CancelChecks.class, "checked",
+                Enumerable.class, DataContext.class), (implementor, rows) -> implementor.getRootExpression());
+    }
 
     /** The rows of {@code input}, checking the statement's cancel flag and deadline as they are read. */
     public static <T> Enumerable<T> checked(Enumerable<T> input, DataContext root) {
@@ -168,44 +161,6 @@ public final class CancelChecks {
                     return it.next();
                 }
             };
-        }
-    }
-
-    /** A pass-through node whose rows are {@link #checked}. */
-    static final class Check extends SingleRel implements EnumerableRel {
-        Check(RelNode input) {
-            super(input.getCluster(), input.getTraitSet(), input);
-        }
-
-        private Check(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
-            super(cluster, traits, input);
-        }
-
-        @Override
-        public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-            return new Check(getCluster(), traitSet, sole(inputs));
-        }
-
-        /** As EXPLAIN names it. */
-        @Override
-        public String getRelTypeName() {
-            return "CancelCheck";
-        }
-
-        @Override
-        public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-            return planner.getCostFactory().makeTinyCost();
-        }
-
-        @Override
-        public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
-            Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
-            BlockBuilder block = new BlockBuilder();
-            Expression rows = block.append("unchecked", input.block);
-            block.add(Expressions.return_(null, Expressions.call(
-                    Types.lookupMethod(CancelChecks.class, "checked", Enumerable.class, DataContext.class), rows,
-                    implementor.getRootExpression())));
-            return implementor.result(input.physType, block.toBlock());
         }
     }
 }
