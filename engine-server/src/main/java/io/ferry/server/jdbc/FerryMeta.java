@@ -450,7 +450,7 @@ final class FerryMeta extends JdbcMeta {
     public MetaResultSet getTables(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
             List<String> typeList) {
         String[] types = typeList == null ? null : typeList.toArray(String[]::new);
-        return metadata(ch, md -> anyCase(md, (m, schema, table) -> m.getTables(catalog, schema, table, types),
+        return metadata(ch, anyCase((md, schema, table) -> md.getTables(catalog, schema, table, types),
                 schemaPattern.s, tableNamePattern.s), MetadataRows::table, "TABLE_TYPE", "TABLE_CAT", "TABLE_SCHEM",
                 "TABLE_NAME");
     }
@@ -458,7 +458,7 @@ final class FerryMeta extends JdbcMeta {
     @Override
     public MetaResultSet getColumns(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
             Pat columnNamePattern) {
-        return metadata(ch, md -> anyCase(md, (m, schema, table) -> m.getColumns(catalog, schema, table,
+        return metadata(ch, anyCase((md, schema, table) -> md.getColumns(catalog, schema, table,
                 columnNamePattern.s), schemaPattern.s, tableNamePattern.s), MetadataRows::column, "TABLE_CAT",
                 "TABLE_SCHEM", "TABLE_NAME", "ORDINAL_POSITION");
     }
@@ -480,25 +480,19 @@ final class FerryMeta extends JdbcMeta {
     }
 
     /**
-     * The lookup as asked, or, when that finds nothing and a pattern has upper-case letters, with the patterns in
-     * lower case. Ferry folds unquoted names to lower case, but the stock Avatica driver tells tools that names are
-     * stored in upper case (a client-side setting the server cannot change), so they ask for LINEORDER; a table
-     * created with a quoted mixed-case name still matches as written.
+     * The lookup as asked, then, if a pattern has upper-case letters, with the patterns in lower case, for
+     * {@link #metadata} to use the first that finds rows. Ferry folds unquoted names to lower case, but the stock
+     * Avatica driver tells tools that names are stored in upper case (a client-side setting the server cannot
+     * change), so they ask for LINEORDER; a table created with a quoted mixed-case name still matches as written.
      */
-    private static ResultSet anyCase(DatabaseMetaData md, NameLookup lookup, String schema, String table)
-            throws SQLException {
-        ResultSet asked = lookup.run(md, schema, table);
+    private static List<MetadataQuery> anyCase(NameLookup lookup, String schema, String table) {
         String lowerSchema = schema == null ? null : schema.toLowerCase(Locale.ROOT);
         String lowerTable = table == null ? null : table.toLowerCase(Locale.ROOT);
+        MetadataQuery asked = md -> lookup.run(md, schema, table);
         if (java.util.Objects.equals(lowerSchema, schema) && java.util.Objects.equals(lowerTable, table)) {
-            return asked;
+            return List.of(asked);
         }
-        if (asked.next()) {
-            asked.close();
-            return lookup.run(md, schema, table);
-        }
-        asked.close();
-        return lookup.run(md, lowerSchema, lowerTable);
+        return List.of(asked, md -> lookup.run(md, lowerSchema, lowerTable));
     }
 
     /** A metadata query against the embedded connection. */
@@ -507,13 +501,31 @@ final class FerryMeta extends JdbcMeta {
         ResultSet run(DatabaseMetaData metaData) throws SQLException;
     }
 
-    /**
-     * Runs the query, reshapes its rows with {@code shaper}, sorts them by {@code orderBy} (the order JDBC
-     * specifies for each call), and returns them all in the first frame: metadata is small, and a finished frame
-     * needs no server-side cursor, so nothing stays open if the client never closes the result set.
-     */
     private MetaResultSet metadata(ConnectionHandle ch, MetadataQuery query, MetadataRows.Shaper shaper,
             String... orderBy) {
+        return metadata(ch, List.of(query), shaper, orderBy);
+    }
+
+    /**
+     * Runs the first of {@code queries} that finds rows (or the last), reshapes its rows with {@code shaper}, sorts
+     * them by {@code orderBy} (the order JDBC specifies for each call), and returns them all in the first frame:
+     * metadata is small, and a finished frame needs no server-side cursor, so nothing stays open if the client never
+     * closes the result set.
+     */
+    private MetaResultSet metadata(ConnectionHandle ch, List<MetadataQuery> queries, MetadataRows.Shaper shaper,
+            String... orderBy) {
+        for (int q = 0; q < queries.size(); q++) {
+            MetaResultSet found = metadata(ch, queries.get(q), shaper, q == queries.size() - 1, orderBy);
+            if (found != null) {
+                return found;
+            }
+        }
+        throw new IllegalStateException("no metadata query to run");
+    }
+
+    /** The rows of {@code query} as {@link #metadata} returns them; null if there are none and it is not the last. */
+    private MetaResultSet metadata(ConnectionHandle ch, MetadataQuery query, MetadataRows.Shaper shaper,
+            boolean last, String... orderBy) {
         try (ResultSet rs = query.run(getConnection(ch.id).getMetaData())) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();
@@ -531,6 +543,9 @@ final class FerryMeta extends JdbcMeta {
                 if (shaper.shape(row, columns)) {
                     rows.add(row);
                 }
+            }
+            if (rows.isEmpty() && !last) {
+                return null;
             }
             rows.sort(columns.order(orderBy));
             int statementId = getStatementIdGenerator().getAndIncrement();
