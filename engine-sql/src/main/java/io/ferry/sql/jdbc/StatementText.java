@@ -1,5 +1,8 @@
 package io.ferry.sql.jdbc;
 
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+
 /**
  * What a statement's text says before the planner reads it: whether it holds any statement at all, and how many
  * parameter markers ({@code ?}) it has outside literals, quoted names and comments.
@@ -61,14 +64,14 @@ public final class StatementText {
      * Why a statement run without preparing it cannot run, or null if it can: it must hold a statement, and no
      * parameter markers (Calcite would bind a missing parameter as NULL and answer as if nothing were wrong).
      */
-    public static io.ferry.core.FerryException checkPlain(String sql) {
+    public static FerryException checkPlain(String sql) {
         StatementText text = of(sql);
         if (text.isEmpty()) {
-            return new io.ferry.core.FerryException(io.ferry.core.SqlStates.SYNTAX_ERROR, "empty statement: there is "
+            return new FerryException(SqlStates.SYNTAX_ERROR, "empty statement: there is "
                     + "no SQL to run; send a statement such as SELECT 1");
         }
         if (text.parameterMarkers() > 0) {
-            return new io.ferry.core.FerryException(io.ferry.core.SqlStates.WRONG_NUMBER_OF_PARAMETERS, "the "
+            return new FerryException(SqlStates.WRONG_NUMBER_OF_PARAMETERS, "the "
                     + "statement has " + text.parameterMarkers() + " parameter marker(s) (?) and no values for them: "
                     + "run it as a PreparedStatement and set each parameter, or write the values into the SQL");
         }
