@@ -2,13 +2,11 @@ package io.ferry.sql.jdbc;
 
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
-import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.util.TimeUnitRange;
@@ -19,18 +17,10 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
-import org.apache.calcite.plan.RelOptRule;
-import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.plan.hep.HepMatchOrder;
-import org.apache.calcite.plan.hep.HepProgram;
-import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.prepare.Prepare;
-import org.apache.calcite.rel.core.RelFactories;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
-import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.Hook;
@@ -61,9 +51,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorTable;
-import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.tools.Program;
-import org.apache.calcite.tools.Programs;
 import org.apache.calcite.util.Holder;
 
 import io.ferry.core.FerryException;
@@ -75,79 +63,21 @@ import io.ferry.sql.ddl.SqlShow;
 import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.fun.QuantileAggFunction;
-import io.ferry.sql.rel.CancelChecks;
-import io.ferry.sql.rel.CheckedSums;
-import io.ferry.sql.rel.FerryRules;
-import io.ferry.sql.rel.GrandTotals;
-import io.ferry.sql.rewrite.ConstantRows;
-import io.ferry.sql.rewrite.DmlRewrite;
-import io.ferry.sql.rewrite.FerryRexExecutor;
-import io.ferry.sql.rewrite.LogicalRewrites;
-import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.InformationSchema;
 import io.ferry.sql.schema.SystemSchema;
 
 /**
- * Calcite's statement preparation with Ferry's rules in the planner. Calcite's own rewrite of BERNOULLI samples
- * into a RAND() filter is removed: Ferry samples in the scan, deterministically per block and row.
+ * Calcite's statement preparation with Ferry's planning phases ({@link PlanningProgram}), functions and plan cache.
  */
 public final class FerryPrepare extends CalcitePrepareImpl {
-    /**
-     * Constants are folded by Ferry's kernels ({@link FerryRexExecutor}). Calcite installs its own executor just
-     * before it runs the program, so the program's first step wraps it.
-     */
-    private static final Program FOLD_WITH_FERRY = (planner, rel, traits, materializations, lattices) -> {
-        if (!(planner.getExecutor() instanceof FerryRexExecutor)) {
-            planner.setExecutor(new FerryRexExecutor(planner.getExecutor()));
-        }
-        return rel;
-    };
-
     static {
-        // Calcite's standard program keeps joins in FROM-clause order (its heuristic join ordering starts at six
-        // joins), which turns a star join listed dimension-first into cross products. Ferry orders every
-        // multi-way inner join by estimated cardinality first (Calcite's LoptOptimizeJoinRule), after subqueries
-        // have become joins. Prepare consults this hook before falling back to the standard program.
+        // Prepare consults this hook before falling back to Calcite's standard program
         Hook.PROGRAM.add((Consumer<Holder<Program>>) holder -> {
             if (holder.get() == null) {
-                holder.set(Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-                        LogicalRewrites.program(), decorrelate(), joinOrder(),
-                        Programs.standard(), CancelChecks.PROGRAM, CheckedSums.PROGRAM,
-                        GrandTotals.PROGRAM));
+                holder.set(PlanningProgram.create());
             }
         });
-    }
-
-    /**
-     * Correlated subqueries become joins before join ordering (Calcite's standard program would do it after): a
-     * correlation left in place hid the WHERE clause's join conditions from the ordering, which then crossed tables
-     * (TPC-DS q6 multiplied 5000 addresses by 18000 items).
-     */
-    private static Program decorrelate() {
-        return (planner, rel, traits, materializations, lattices) ->
-                RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
-    }
-
-    private static Program joinOrder() {
-        HepProgram gather = new HepProgramBuilder()
-                .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
-                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-                .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-                .build();
-        HepProgram order = new HepProgramBuilder()
-                .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
-                .build();
-        // Ordering may swap an outer join's inputs into a RIGHT join, which Calcite's nested-loop join gets wrong
-        // without an equality: those become LEFT joins again
-        HepProgram leftAgain = new HepProgramBuilder()
-                .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
-                .build();
-        Program ordering = Programs.sequence(Programs.of(gather, false, DefaultRelMetadataProvider.INSTANCE),
-                Programs.of(order, false, DefaultRelMetadataProvider.INSTANCE),
-                Programs.of(leftAgain, false, DefaultRelMetadataProvider.INSTANCE));
-        return (planner, rel, traits, materializations, lattices) -> RelOptUtil.countJoins(rel) < 2 ? rel
-                : ordering.run(planner, rel, traits, materializations, lattices);
     }
 
     /** Queries reuse the plan of an earlier identical statement while the catalog is unchanged ({@link PlanCache}). */
@@ -223,24 +153,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.Context externalContext,
             RelOptCostFactory costFactory) {
         RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
-        // Converting SQL to relational algebra already folds casts of literals, with this executor
-        planner.setExecutor(new FerryRexExecutor(planner.getExecutor()));
-        FerryRules.register(planner);
-        planner.removeRule(CoreRules.SAMPLE_TO_FILTER);
-        // Bounded planning: joins are ordered once, by estimated cardinality, before this planner runs
-        // (joinOrder()); the cost-based phase picks implementations, and keeps only JoinPushThroughJoin, which
-        // repairs a cross product the ordering leaves. Rules that re-explore join orders or rewrite across joins
-        // multiplied its search space: TPC-DS q6 never finished planning, q58 took 16 s.
-        for (RelOptRule exploring : List.of(
-                CoreRules.JOIN_ASSOCIATE, CoreRules.JOIN_COMMUTE, CoreRules.AGGREGATE_JOIN_TRANSPOSE,
-                CoreRules.SORT_JOIN_TRANSPOSE, EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE)) {
-            planner.removeRule(exploring);
-        }
-        planner.getRules().stream().filter(r -> r.toString().startsWith("MaterializedView")).toList()
-                .forEach(planner::removeRule);
-        planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
-        // EnumerableValues trips over DECIMAL literals in nullable DOUBLE columns; Ferry's VALUES converts them.
-        planner.removeRule(EnumerableRules.ENUMERABLE_VALUES_RULE);
+        PlanningProgram.configure(planner);
         return planner;
     }
 

@@ -9,6 +9,7 @@ import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sample;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
@@ -84,12 +85,17 @@ public final class FerryRules {
         @Override
         public RelNode convert(RelNode rel) {
             LogicalProject p = (LogicalProject) rel;
-            if (!FerryRel.supported(p.getInput().getRowType()) || !FerryRel.supported(p.getRowType())
-                    || !RexTranslator.canTranslate(FerryRel.types(p.getInput().getRowType()),
-                            p.getCluster().getRexBuilder(), p.getProjects())) {
+            if (!runs(p)) {
                 return null;
             }
             return new FerryProject(p.getCluster(), ferry(p), toFerry(p.getInput()), p.getProjects(), p.getRowType());
+        }
+
+        /** Whether Ferry's kernels compute every expression of {@code p}. */
+        static boolean runs(Project p) {
+            return FerryRel.supported(p.getInput().getRowType()) && FerryRel.supported(p.getRowType())
+                    && RexTranslator.canTranslate(FerryRel.types(p.getInput().getRowType()),
+                            p.getCluster().getRexBuilder(), p.getProjects());
         }
     }
 

@@ -1,0 +1,215 @@
+package io.ferry.sql.jdbc;
+
+import java.util.List;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.hep.HepMatchOrder;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
+import org.apache.calcite.rel.rules.PruneEmptyRules;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+
+import io.ferry.sql.rel.CancelChecks;
+import io.ferry.sql.rel.CheckedSums;
+import io.ferry.sql.rel.FerryRules;
+import io.ferry.sql.rel.GrandTotals;
+import io.ferry.sql.rel.ProjectionsIntoFerry;
+import io.ferry.sql.rewrite.ConstantRows;
+import io.ferry.sql.rewrite.DmlRewrite;
+import io.ferry.sql.rewrite.FerryRexExecutor;
+import io.ferry.sql.rewrite.LogicalRewrites;
+import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
+
+/**
+ * The phases that turn a converted statement into an executable plan. Planning is bounded: every rewrite that is
+ * always worth doing runs once, to a fixpoint, in heuristic planners, and the cost-based (Volcano) phase only picks
+ * an implementation for each node — Ferry's vectorized operator where its kernels can run the node, Calcite's row
+ * engine otherwise — plus the few rewrites that are choices (a reduced aggregate, a semi-join, a join pushed through
+ * another to undo a cross product). Exploring every logical rewrite in Volcano, as Calcite's standard program does,
+ * registered each variant in both conventions: TPC-DS q58 and q64 took 3 s to plan, and p95 was 0.5 s.
+ *
+ * <ol>
+ *   <li>Ferry's constant folding, VALUES folding and UPDATE/DELETE rewriting;</li>
+ *   <li>subqueries become joins and correlations are removed (before join ordering: a correlation left in place hid
+ *       the WHERE clause's join conditions from it, and TPC-DS q6 multiplied 5000 addresses by 18000 items);</li>
+ *   <li>Ferry's logical rewrites ({@link LogicalRewrites});</li>
+ *   <li>multi-way inner joins ordered by estimated cardinality (Calcite's LoptOptimizeJoinRule);</li>
+ *   <li>unused fields trimmed, then {@link #SIMPLIFY} to a fixpoint;</li>
+ *   <li>the cost-based choice of implementations, with the planner's rules less {@link #HEURISTIC_ONLY};</li>
+ *   <li>Calcite's calc rules, then Ferry's adjustments of what runs in the row engine.</li>
+ * </ol>
+ */
+final class PlanningProgram {
+    private PlanningProgram() {
+    }
+
+    /**
+     * Rewrites that never make a plan worse, applied once before the cost-based phase. Not here: rewrites whose
+     * result may not run in Ferry's kernels, which stay choices the cost-based phase makes (AVG reduced to SUM and
+     * COUNT, a CASE aggregate into FILTER, semi-joins, DISTINCT aggregates expanded).
+     */
+    private static final List<RelOptRule> SIMPLIFY = List.of(
+            CoreRules.FILTER_MERGE, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN,
+            CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+            CoreRules.PROJECT_MERGE, CoreRules.AGGREGATE_PROJECT_MERGE,
+            CoreRules.PROJECT_AGGREGATE_MERGE, CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE,
+            CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS, CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE,
+            CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE, CoreRules.FILTER_REDUCE_EXPRESSIONS,
+            CoreRules.SORT_PROJECT_TRANSPOSE, PruneEmptyRules.UNION_INSTANCE, PruneEmptyRules.INTERSECT_INSTANCE, PruneEmptyRules.MINUS_INSTANCE,
+            PruneEmptyRules.PROJECT_INSTANCE, PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.SORT_INSTANCE,
+            PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.JOIN_LEFT_INSTANCE,
+            PruneEmptyRules.JOIN_RIGHT_INSTANCE, PruneEmptyRules.SORT_FETCH_ZERO_INSTANCE);
+
+    /**
+     * Rules Calcite registers in the cost-based planner that Ferry runs in {@link #SIMPLIFY} instead, or not at all:
+     * join orders are chosen before (JoinAssociate, JoinCommute, and rules that move aggregates and sorts across
+     * joins multiplied the search space: q6 never finished planning, q58 took 16 s); projections are pushed down by
+     * the field trimmer; merge joins are not used (Ferry's hash join is faster on its in-memory inputs).
+     */
+    private static final List<RelOptRule> HEURISTIC_ONLY = List.of(
+            CoreRules.FILTER_MERGE, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN,
+            CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+            CoreRules.PROJECT_MERGE, CoreRules.PROJECT_FILTER_TRANSPOSE, CoreRules.AGGREGATE_PROJECT_MERGE,
+            CoreRules.PROJECT_AGGREGATE_MERGE, CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE,
+            CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS, CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE,
+            CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE, CoreRules.FILTER_REDUCE_EXPRESSIONS,
+            CoreRules.JOIN_ASSOCIATE, CoreRules.JOIN_COMMUTE, CoreRules.AGGREGATE_JOIN_TRANSPOSE,
+            CoreRules.SORT_JOIN_TRANSPOSE, JoinPushThroughJoinRule.LEFT,
+            JoinPushThroughJoinRule.RIGHT, EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
+
+    /**
+     * Calcite's JoinPushThroughJoin, {@code (A ⋈ B) ⋈ C → (A ⋈ C) ⋈ B}, only where {@code A ⋈ B} is a cross product:
+     * the join order was chosen before the cost-based phase, and this repairs what that order leaves across
+     * the boundaries it cannot see through (an outer join, an aggregate). Exploring it for every pair of joins
+     * cost a fifth of the cost-based phase and changed no plan of TPC-DS.
+     */
+    private static final List<RelOptRule> CROSS_JOIN_REPAIR = List.of(crossJoinRepair(false), crossJoinRepair(true));
+
+    /**
+     * Constants are folded by Ferry's kernels ({@link FerryRexExecutor}). Calcite installs its own executor just
+     * before it runs the program, so the program's first step wraps it.
+     */
+    private static final Program FOLD_WITH_FERRY = (planner, rel, traits, materializations, lattices) -> {
+        if (!(planner.getExecutor() instanceof FerryRexExecutor)) {
+            planner.setExecutor(new FerryRexExecutor(planner.getExecutor()));
+        }
+        return rel;
+    };
+
+    private static final Program DECORRELATE = (planner, rel, traits, materializations, lattices) ->
+            RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
+
+    private static final Program TRIM = (planner, rel, traits, materializations, lattices) ->
+            new RelFieldTrimmer(null, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel);
+
+    /** Calcite's cost-based phase: the cheapest implementation of the plan with the required traits. */
+    private static final Program CHOOSE = (planner, rel, traits, materializations, lattices) -> {
+        planner.setRoot(rel);
+        if (!rel.getTraitSet().equals(traits)) {
+            planner.setRoot(planner.changeTraits(rel, traits));
+        }
+        RelNode best = planner.chooseDelegate().findBestExp();
+        if (best == null) {
+            throw new IllegalStateException("the planner found no implementation");
+        }
+        return best;
+    };
+
+    static Program create() {
+        return Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
+                Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(), DECORRELATE,
+                joinOrder(), TRIM, simplify(), CHOOSE, ProjectionsIntoFerry.PROGRAM,
+                Programs.calc(DefaultRelMetadataProvider.INSTANCE), CancelChecks.PROGRAM, CheckedSums.PROGRAM,
+                GrandTotals.PROGRAM);
+    }
+
+    /**
+     * {@link #SIMPLIFY} until the plan stops changing. One pass of Calcite's heuristic planner is not a fixpoint: a
+     * rule that rewrites a node in place (constant reduction turning {@code CASE WHEN x IS NULL THEN 0 ELSE x END > 0}
+     * into {@code x > 0}) does not make it look at the node's parent again, and the filter above a LEFT join then
+     * never turned it into an inner join (TPC-DS q41 ran its joins in the row engine).
+     */
+    private static Program simplify() {
+        Program pass = Programs.hep(SIMPLIFY, false, DefaultRelMetadataProvider.INSTANCE);
+        return (planner, rel, traits, materializations, lattices) -> {
+            RelNode current = rel;
+            for (int i = 0; i < MAX_SIMPLIFY_PASSES; i++) {
+                RelNode next = pass.run(planner, current, traits, materializations, lattices);
+                if (next.deepEquals(current)) {
+                    return next;
+                }
+                current = next;
+            }
+            return current;
+        };
+    }
+
+    private static final int MAX_SIMPLIFY_PASSES = 4;
+
+    /** Ferry's rules in a new cost-based planner, and Calcite's that {@link #create()} runs elsewhere out. */
+    static void configure(RelOptPlanner planner) {
+        // Converting SQL to relational algebra already folds casts of literals, with this executor
+        planner.setExecutor(new FerryRexExecutor(planner.getExecutor()));
+        FerryRules.register(planner);
+        // Calcite's rewrite of BERNOULLI samples into a RAND() filter: Ferry samples in the scan, deterministically
+        // per block and row
+        planner.removeRule(CoreRules.SAMPLE_TO_FILTER);
+        HEURISTIC_ONLY.forEach(planner::removeRule);
+        CROSS_JOIN_REPAIR.forEach(planner::addRule);
+        planner.getRules().stream().filter(r -> r.toString().startsWith("MaterializedView")
+                || r.toString().startsWith("Delta")).toList().forEach(planner::removeRule);
+        planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
+        // EnumerableValues trips over DECIMAL literals in nullable DOUBLE columns; Ferry's VALUES converts them.
+        planner.removeRule(EnumerableRules.ENUMERABLE_VALUES_RULE);
+    }
+
+    private static RelOptRule crossJoinRepair(boolean right) {
+        return JoinPushThroughJoinRule.Config.LEFT
+                .withDescription("CrossJoinRepair:" + (right ? "right" : "left"))
+                .withOperandSupplier(top -> top.operand(LogicalJoin.class).inputs(
+                        bottom -> bottom.operand(LogicalJoin.class)
+                                .predicate(join -> join.getCondition().isAlwaysTrue()).anyInputs(),
+                        other -> other.operand(RelNode.class).predicate(node -> !node.isEnforcer()).anyInputs()))
+                .as(JoinPushThroughJoinRule.Config.class)
+                .withRight(right)
+                .toRule();
+    }
+
+    /**
+     * Calcite's standard program keeps joins in FROM-clause order (its heuristic join ordering starts at six
+     * joins), which turns a star join listed dimension-first into cross products. Ferry orders every multi-way
+     * inner join by estimated cardinality.
+     */
+    private static Program joinOrder() {
+        HepProgram gather = new HepProgramBuilder()
+                .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
+                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+                .build();
+        HepProgram order = new HepProgramBuilder()
+                .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+                .build();
+        // Ordering may swap an outer join's inputs into a RIGHT join, which Calcite's nested-loop join gets wrong
+        // without an equality: those become LEFT joins again
+        HepProgram leftAgain = new HepProgramBuilder()
+                .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
+                .build();
+        Program ordering = Programs.sequence(Programs.of(gather, false, DefaultRelMetadataProvider.INSTANCE),
+                Programs.of(order, false, DefaultRelMetadataProvider.INSTANCE),
+                Programs.of(leftAgain, false, DefaultRelMetadataProvider.INSTANCE));
+        return (planner, rel, traits, materializations, lattices) -> RelOptUtil.countJoins(rel) < 2 ? rel
+                : ordering.run(planner, rel, traits, materializations, lattices);
+    }
+}
