@@ -28,6 +28,8 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
@@ -79,11 +81,14 @@ import io.ferry.sql.rel.CancelChecks;
 import io.ferry.sql.rel.CheckedSums;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
+import io.ferry.sql.rewrite.ConstantGroupKeysRule;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.FerryRexExecutor;
+import io.ferry.sql.rewrite.InSubQueries;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
+import io.ferry.sql.rewrite.UncorrelatedCorrelates;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.InformationSchema;
 import io.ferry.sql.schema.SystemSchema;
@@ -111,8 +116,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         // have become joins. Prepare consults this hook before falling back to the standard program.
         Hook.PROGRAM.add((Consumer<Holder<Program>>) holder -> {
             if (holder.get() == null) {
-                holder.set(Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-                        LogicalRewrites.program(), decorrelate(), joinOrder(),
+                holder.set(Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
+                        InSubQueries.PROGRAM, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                        LogicalRewrites.program(), UncorrelatedCorrelates.PROGRAM, decorrelate(), joinOrder(),
                         Programs.standard(), CancelChecks.PROGRAM, CheckedSums.PROGRAM,
                         GrandTotals.PROGRAM));
             }
@@ -125,8 +131,27 @@ public final class FerryPrepare extends CalcitePrepareImpl {
      * (TPC-DS q6 multiplied 5000 addresses by 18000 items).
      */
     private static Program decorrelate() {
-        return (planner, rel, traits, materializations, lattices) ->
-                RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
+        Program constantKeys = Programs.of(new HepProgramBuilder().addRuleInstance(ConstantGroupKeysRule.INSTANCE)
+                .build(), false, DefaultRelMetadataProvider.INSTANCE);
+        return (planner, rel, traits, materializations, lattices) -> {
+            // the decorrelator mishandles literal GROUP BY keys above or inside a correlation: those go first
+            RelNode prepared = hasCorrelate(rel) ? constantKeys.run(planner, rel, traits, materializations, lattices)
+                    : rel;
+            return RelDecorrelator.decorrelateQuery(prepared,
+                    RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
+        };
+    }
+
+    private static boolean hasCorrelate(RelNode rel) {
+        if (rel instanceof Correlate) {
+            return true;
+        }
+        for (RelNode input : rel.getInputs()) {
+            if (hasCorrelate(input)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Program joinOrder() {
