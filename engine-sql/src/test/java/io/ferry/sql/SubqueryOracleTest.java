@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@link SubqueryQueries} in local mode against DuckDB, and the plans of the common NOT IN shapes: no cross join
+ * {@link SubqueryQueries} in local mode against DuckDB (in order where they sort), and the plans of the common NOT IN shapes: no cross join
  * the SQL did not ask for, and no NULL bookkeeping where neither side can be NULL.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -48,6 +48,16 @@ class SubqueryOracleTest {
     @MethodSource("queries")
     void sameRowsAsDuckDb(String sql) throws SQLException {
         ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    static Stream<String> ordered() {
+        return SubqueryQueries.ordered().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("ordered")
+    void sameOrderAsDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, true);
     }
 
     @Test

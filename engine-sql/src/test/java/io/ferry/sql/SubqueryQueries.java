@@ -32,7 +32,7 @@ public final class SubqueryQueries {
                 String g = groups[rnd.nextInt(t.equals("sa") ? 6 : 5)];
                 rows.add("(" + id + ", " + nullable(rnd, String.valueOf(rnd.nextInt(30))) + ", "
                         + nullable(rnd, "'" + g + "'") + ", "
-                        + (g.equals("v") && t.equals("sb") ? "NULL" : nullable(rnd, rnd.nextInt(40) + ".5")) + ", "
+                        + (g.equals("v") && t.equals("sb") ? "NULL" : nullable(rnd, (rnd.nextInt(80) - 40) + ".5")) + ", "
                         + rnd.nextInt(30) + ", " + nullable(rnd, "TIMESTAMP '2001-02-03 04:05:" + (10 + rnd.nextInt(40))
                         + "'") + ")");
             }
@@ -49,6 +49,15 @@ public final class SubqueryQueries {
 
     private static String nullable(Random rnd, String v) {
         return rnd.nextInt(8) == 0 ? "NULL" : v;
+    }
+
+    /**
+     * Ordered by a DOUBLE the row engine computes above a scalar subquery's (non-equi, row-engine) join: -0.0 from
+     * {@code 0.0 * d} of a negative d sorted before 0.0.
+     */
+    public static List<String> ordered() {
+        return List.of("SELECT 0.0 * a.d, a.ts, a.id FROM sa a WHERE a.d >= (SELECT MIN(b.d) FROM sb b) "
+                + "ORDER BY 1 NULLS LAST, 2 NULLS LAST, 3");
     }
 
     /** Each fixed shape, beside the common non-NULL cases whose plans must not change. */

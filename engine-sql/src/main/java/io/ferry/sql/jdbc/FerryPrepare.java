@@ -81,6 +81,7 @@ import io.ferry.sql.rel.CancelChecks;
 import io.ferry.sql.rel.CheckedSums;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
+import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.ConstantGroupKeysRule;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.DmlRewrite;
@@ -119,7 +120,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 holder.set(Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
                         InSubQueries.PROGRAM, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                         LogicalRewrites.program(), UncorrelatedCorrelates.PROGRAM, decorrelate(), joinOrder(),
-                        Programs.standard(), CancelChecks.PROGRAM, CheckedSums.PROGRAM,
+                        Programs.standard(), CancelChecks.PROGRAM, CheckedSums.PROGRAM, SignedZeros.PROGRAM,
                         GrandTotals.PROGRAM));
             }
         });
