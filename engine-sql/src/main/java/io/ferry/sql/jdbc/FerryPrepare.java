@@ -82,7 +82,7 @@ import io.ferry.sql.rel.CheckedSums;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
 import io.ferry.sql.rel.SignedZeros;
-import io.ferry.sql.rewrite.ConstantGroupKeysRule;
+import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.FerryRexExecutor;
@@ -132,11 +132,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
      * (TPC-DS q6 multiplied 5000 addresses by 18000 items).
      */
     private static Program decorrelate() {
-        Program constantKeys = Programs.of(new HepProgramBuilder().addRuleInstance(ConstantGroupKeysRule.INSTANCE)
-                .build(), false, DefaultRelMetadataProvider.INSTANCE);
         return (planner, rel, traits, materializations, lattices) -> {
             // the decorrelator mishandles literal GROUP BY keys above or inside a correlation: those go first
-            RelNode prepared = hasCorrelate(rel) ? constantKeys.run(planner, rel, traits, materializations, lattices)
+            RelNode prepared = hasCorrelate(rel) ? ConstantGroupKeys.PROGRAM.run(planner, rel, traits, materializations, lattices)
                     : rel;
             return RelDecorrelator.decorrelateQuery(prepared,
                     RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));

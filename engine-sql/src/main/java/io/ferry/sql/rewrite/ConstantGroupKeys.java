@@ -3,15 +3,18 @@ package io.ferry.sql.rewrite;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.calcite.plan.RelOptRule;
-import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -26,19 +29,27 @@ import org.apache.calcite.util.ImmutableBitSet;
  * that also counts its rows, filtered on a count above zero: one row when the input has rows, none otherwise,
  * exactly as grouping by constants.
  */
-public final class ConstantGroupKeysRule extends RelOptRule {
-    public static final ConstantGroupKeysRule INSTANCE = new ConstantGroupKeysRule();
+public final class ConstantGroupKeys {
+    public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) -> rel.accept(
+            new RelHomogeneousShuttle() {
+                @Override
+                public RelNode visit(RelNode other) {
+                    RelNode visited = super.visit(other);
+                    if (visited instanceof LogicalAggregate aggregate
+                            && aggregate.getInput() instanceof LogicalProject project) {
+                        RelNode rewritten = rewrite(aggregate, project);
+                        return rewritten == null ? visited : rewritten;
+                    }
+                    return visited;
+                }
+            });
 
-    private ConstantGroupKeysRule() {
-        super(operand(LogicalAggregate.class, operand(LogicalProject.class, any())), "ConstantGroupKeysRule");
+    private ConstantGroupKeys() {
     }
 
-    @Override
-    public void onMatch(RelOptRuleCall call) {
-        LogicalAggregate aggregate = call.rel(0);
-        LogicalProject project = call.rel(1);
+    private static RelNode rewrite(LogicalAggregate aggregate, LogicalProject project) {
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-            return;
+            return null;
         }
         ImmutableBitSet.Builder kept = ImmutableBitSet.builder();
         boolean constant = false;
@@ -49,16 +60,18 @@ public final class ConstantGroupKeysRule extends RelOptRule {
                 kept.set(key);
             }
         }
-        if (!constant) {
-            return;
-        }
         ImmutableBitSet groupSet = kept.build();
         boolean grandTotal = groupSet.isEmpty();
+        // Inside a correlated subquery (EXISTS becomes GROUP BY TRUE there) the decorrelator groups by the
+        // correlation's columns instead, which is right and far cheaper than a grand total it must then join back
+        if (!constant || grandTotal && !RelOptUtil.getVariablesUsed(aggregate).isEmpty()) {
+            return null;
+        }
         List<AggregateCall> calls = new ArrayList<>();
         for (AggregateCall c : aggregate.getAggCallList()) {
             calls.add(c.adaptTo(project, c.getArgList(), c.filterArg, false, grandTotal));
         }
-        RelBuilder builder = call.builder().push(project);
+        RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(aggregate.getCluster(), null).push(project);
         List<RelBuilder.AggCall> aggCalls = new ArrayList<>();
         for (AggregateCall c : calls) {
             aggCalls.add(builder.aggregateCall(c));
@@ -86,6 +99,6 @@ public final class ConstantGroupKeysRule extends RelOptRule {
             typed.add(rex.makeCast(aggregate.getRowType().getFieldList().get(i).getType(), out.get(i), true, false));
         }
         builder.project(typed, aggregate.getRowType().getFieldNames(), true);
-        call.transformTo(builder.build());
+        return builder.build();
     }
 }
