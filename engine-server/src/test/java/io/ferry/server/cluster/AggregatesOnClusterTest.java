@@ -21,11 +21,14 @@ import io.ferry.fabric.Fabrics;
 import io.ferry.sql.AggregateQueries;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.ResultComparison;
+import io.ferry.sql.SubqueryQueries;
 
 /**
  * The quantile and grouping-set queries of {@code OrderedSetAggregatesTest} on a coordinator and two workers over
  * the tcp fabric, in forced function shipping (partial states, values and sketches, cross the network) and forced
- * data shipping, each against DuckDB on the same rows.
+ * data shipping, each against DuckDB on the same rows; and the subqueries of {@code SubqueryOracleTest}
+ * (three-valued IN and NOT IN, literal GROUP BY keys under NOT EXISTS), whose rewrites come before planning and
+ * must hold once the plan is split between nodes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AggregatesOnClusterTest {
@@ -52,6 +55,7 @@ class AggregatesOnClusterTest {
         ferry = coordinator.engine().connect();
         duck = DriverManager.getConnection("jdbc:duckdb:");
         AggregateQueries.load(ferry, duck);
+        SubqueryQueries.load(ferry, duck);
     }
 
     @AfterAll
@@ -77,6 +81,9 @@ class AggregatesOnClusterTest {
                 out.add(Arguments.of(mode, sql));
             }
             for (String sql : AggregateQueries.groupingSets()) {
+                out.add(Arguments.of(mode, sql));
+            }
+            for (String sql : SubqueryQueries.queries()) {
                 out.add(Arguments.of(mode, sql));
             }
         }

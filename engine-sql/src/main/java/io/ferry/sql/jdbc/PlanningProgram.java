@@ -10,6 +10,7 @@ import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.logical.LogicalJoin;
@@ -26,11 +27,15 @@ import io.ferry.sql.rel.CheckedSums;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
 import io.ferry.sql.rel.ProjectionsIntoFerry;
+import io.ferry.sql.rel.SignedZeros;
+import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.FerryRexExecutor;
+import io.ferry.sql.rewrite.InSubQueries;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
+import io.ferry.sql.rewrite.UncorrelatedCorrelates;
 
 /**
  * The phases that turn a converted statement into an executable plan. Planning is bounded: every rewrite that is
@@ -42,13 +47,15 @@ import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
  *
  * <ol>
  *   <li>Ferry's constant folding, VALUES folding and UPDATE/DELETE rewriting;</li>
+ *   <li>IN over a one-row subquery and NULL IN become {@code =} and EXISTS ({@link InSubQueries});</li>
  *   <li>subqueries become joins and correlations are removed (before join ordering: a correlation left in place hid
  *       the WHERE clause's join conditions from it, and TPC-DS q6 multiplied 5000 addresses by 18000 items);</li>
  *   <li>Ferry's logical rewrites ({@link LogicalRewrites});</li>
  *   <li>multi-way inner joins ordered by estimated cardinality (Calcite's LoptOptimizeJoinRule);</li>
  *   <li>unused fields trimmed, then {@link #SIMPLIFY} to a fixpoint;</li>
  *   <li>the cost-based choice of implementations, with the planner's rules less {@link #HEURISTIC_ONLY};</li>
- *   <li>Calcite's calc rules, then Ferry's adjustments of what runs in the row engine.</li>
+ *   <li>row-engine projections on Ferry's rows moved into Ferry, Calcite's calc rules, then Ferry's adjustments of
+ *       what runs in the row engine.</li>
  * </ol>
  */
 final class PlanningProgram {
@@ -108,8 +115,24 @@ final class PlanningProgram {
         return rel;
     };
 
-    private static final Program DECORRELATE = (planner, rel, traits, materializations, lattices) ->
-            RelDecorrelator.decorrelateQuery(rel, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
+    private static final Program DECORRELATE = (planner, rel, traits, materializations, lattices) -> {
+        // the decorrelator mishandles literal GROUP BY keys above or inside a correlation: those go first
+        RelNode prepared = hasCorrelate(rel)
+                ? ConstantGroupKeys.PROGRAM.run(planner, rel, traits, materializations, lattices) : rel;
+        return RelDecorrelator.decorrelateQuery(prepared, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
+    };
+
+    private static boolean hasCorrelate(RelNode rel) {
+        if (rel instanceof Correlate) {
+            return true;
+        }
+        for (RelNode input : rel.getInputs()) {
+            if (hasCorrelate(input)) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private static final Program TRIM = (planner, rel, traits, materializations, lattices) ->
             new RelFieldTrimmer(null, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel);
@@ -128,11 +151,11 @@ final class PlanningProgram {
     };
 
     static Program create() {
-        return Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
-                Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(), DECORRELATE,
-                joinOrder(), TRIM, simplify(), CHOOSE, ProjectionsIntoFerry.PROGRAM,
-                Programs.calc(DefaultRelMetadataProvider.INSTANCE), CancelChecks.PROGRAM, CheckedSums.PROGRAM,
-                GrandTotals.PROGRAM);
+        return Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE, InSubQueries.PROGRAM,
+                Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(),
+                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), CHOOSE,
+                ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE), CancelChecks.PROGRAM,
+                CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM);
     }
 
     /**

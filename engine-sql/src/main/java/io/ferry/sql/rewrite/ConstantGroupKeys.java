@@ -1,0 +1,104 @@
+package io.ferry.sql.rewrite;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * Takes literal GROUP BY keys out of an aggregate, and projects them back above it. Run only before decorrelation:
+ * Calcite's decorrelator drops such keys itself, and got it wrong twice. With every key a literal it grouped by
+ * nothing, so {@code GROUP BY <constant>} over an empty input gave one row where SQL gives none (seen under
+ * {@code NOT EXISTS}); with several literal keys it put them back in the wrong order ("decorrelation produced a
+ * relation with a different type", seen with {@code SELECT DISTINCT <constants>, (scalar subquery)}).
+ *
+ * <p>With a key left to group by, that aggregate is the answer. With none, the aggregate becomes a grand total
+ * that also counts its rows, filtered on a count above zero: one row when the input has rows, none otherwise,
+ * exactly as grouping by constants.
+ */
+public final class ConstantGroupKeys {
+    public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) -> rel.accept(
+            new RelHomogeneousShuttle() {
+                @Override
+                public RelNode visit(RelNode other) {
+                    RelNode visited = super.visit(other);
+                    if (visited instanceof LogicalAggregate aggregate
+                            && aggregate.getInput() instanceof LogicalProject project) {
+                        RelNode rewritten = rewrite(aggregate, project);
+                        return rewritten == null ? visited : rewritten;
+                    }
+                    return visited;
+                }
+            });
+
+    private ConstantGroupKeys() {
+    }
+
+    private static RelNode rewrite(LogicalAggregate aggregate, LogicalProject project) {
+        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+            return null;
+        }
+        ImmutableBitSet.Builder kept = ImmutableBitSet.builder();
+        boolean constant = false;
+        for (int key : aggregate.getGroupSet()) {
+            if (project.getProjects().get(key) instanceof RexLiteral) {
+                constant = true;
+            } else {
+                kept.set(key);
+            }
+        }
+        ImmutableBitSet groupSet = kept.build();
+        boolean grandTotal = groupSet.isEmpty();
+        // Inside a correlated subquery (EXISTS becomes GROUP BY TRUE there) the decorrelator groups by the
+        // correlation's columns instead, which is right and far cheaper than a grand total it must then join back
+        if (!constant || grandTotal && !RelOptUtil.getVariablesUsed(aggregate).isEmpty()) {
+            return null;
+        }
+        List<AggregateCall> calls = new ArrayList<>();
+        for (AggregateCall c : aggregate.getAggCallList()) {
+            calls.add(c.adaptTo(project, c.getArgList(), c.filterArg, false, grandTotal));
+        }
+        RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(aggregate.getCluster(), null).push(project);
+        List<RelBuilder.AggCall> aggCalls = new ArrayList<>();
+        for (AggregateCall c : calls) {
+            aggCalls.add(builder.aggregateCall(c));
+        }
+        if (grandTotal) {
+            aggCalls.add(builder.countStar("$rows"));
+        }
+        builder.aggregate(builder.groupKey(groupSet), aggCalls);
+        if (grandTotal) {
+            // the grand total's one row stands for the constant group only when the input had rows
+            builder.filter(builder.greaterThan(builder.field(calls.size()), builder.literal(0)));
+        }
+        RexBuilder rex = aggregate.getCluster().getRexBuilder();
+        List<RexNode> out = new ArrayList<>();
+        int next = 0;
+        for (int key : aggregate.getGroupSet()) {
+            RexNode e = project.getProjects().get(key);
+            out.add(e instanceof RexLiteral ? e : builder.field(next++));
+        }
+        for (int i = 0; i < calls.size(); i++) {
+            out.add(builder.field(next++));
+        }
+        List<RexNode> typed = new ArrayList<>();
+        for (int i = 0; i < out.size(); i++) {
+            typed.add(rex.makeCast(aggregate.getRowType().getFieldList().get(i).getType(), out.get(i), true, false));
+        }
+        builder.project(typed, aggregate.getRowType().getFieldNames(), true);
+        return builder.build();
+    }
+}

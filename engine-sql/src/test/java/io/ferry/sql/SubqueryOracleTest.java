@@ -1,0 +1,86 @@
+package io.ferry.sql;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link SubqueryQueries} in local mode against DuckDB (in order where they sort), and the plans of the common NOT IN shapes: no cross join
+ * the SQL did not ask for, and no NULL bookkeeping where neither side can be NULL.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SubqueryOracleTest {
+    private FerryEngine engine;
+    private Connection ferry;
+    private Connection duck;
+
+    @BeforeAll
+    void load() throws Exception {
+        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withBlockSize(8192));
+        ferry = engine.connect();
+        duck = DriverManager.getConnection("jdbc:duckdb:");
+        SubqueryQueries.load(ferry, duck);
+    }
+
+    @AfterAll
+    void close() throws Exception {
+        ferry.close();
+        duck.close();
+        engine.close();
+    }
+
+    static Stream<String> queries() {
+        return SubqueryQueries.queries().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("queries")
+    void sameRowsAsDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    static Stream<String> ordered() {
+        return SubqueryQueries.ordered().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("ordered")
+    void sameOrderAsDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, true);
+    }
+
+    @Test
+    void correlatedNotInOverNotNullColumnsIsOneHashJoin() throws SQLException {
+        String plan = plan("SELECT a.id FROM sa a WHERE a.nn NOT IN (SELECT b.nn FROM sb b WHERE b.g = a.g)");
+        assertFalse(plan.contains("NestedLoopJoin"), plan);
+        assertFalse(plan.contains("COUNT"), "no NULL counting for NOT NULL columns:\n" + plan);
+    }
+
+    @Test
+    void rewrittenSubqueriesJoinOnTheirKeys() throws SQLException {
+        for (String sql : List.of("SELECT a.id FROM sa a WHERE NOT (a.d IN (SELECT MIN(b.d) FROM sb b WHERE b.k = a.k))",
+                "SELECT a.id FROM sa a WHERE CAST(NULL AS INTEGER) NOT IN (SELECT b.k FROM sb b WHERE b.g = a.g)")) {
+            String plan = plan(sql);
+            assertFalse(plan.contains("NestedLoopJoin"), plan);
+        }
+    }
+
+    private String plan(String sql) throws SQLException {
+        StringBuilder out = new StringBuilder();
+        for (List<Object> row : ResultComparison.rows(ferry, "EXPLAIN PLAN FOR " + sql)) {
+            out.append(row.get(0)).append('\n');
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,99 @@
+package io.ferry.sql;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Subqueries whose three-valued answers Ferry got wrong, or could not plan (issue 15, found by the fuzzer), over
+ * tables with NULLs on both sides of every IN, keys without partner rows and an empty table. Shared by
+ * {@code SubqueryOracleTest} (local mode) and the cluster's {@code SubqueriesOnClusterTest}.
+ */
+public final class SubqueryQueries {
+    private SubqueryQueries() {
+    }
+
+    /** Creates and fills {@code sa}, {@code sb} (rows of some of {@code sa}'s keys, NULLs too) and the empty {@code se}. */
+    public static void load(Connection... connections) throws SQLException {
+        List<String> statements = new ArrayList<>();
+        for (String t : List.of("sa", "sb", "se")) {
+            statements.add("CREATE TABLE " + t + " (id INTEGER NOT NULL, k INTEGER, g VARCHAR, d DOUBLE, "
+                    + "nn INTEGER NOT NULL, ts TIMESTAMP)");
+        }
+        String[] groups = {"x", "y", "z", "w", "v", "u"};
+        Random rnd = new Random(15);
+        for (String t : List.of("sa", "sb")) {
+            List<String> rows = new ArrayList<>();
+            for (int id = 0; id < (t.equals("sa") ? 400 : 150); id++) {
+                // sb lacks group 'u', and its group 'v' has NULL d only
+                String g = groups[rnd.nextInt(t.equals("sa") ? 6 : 5)];
+                rows.add("(" + id + ", " + nullable(rnd, String.valueOf(rnd.nextInt(30))) + ", "
+                        + nullable(rnd, "'" + g + "'") + ", "
+                        + (g.equals("v") && t.equals("sb") ? "NULL" : nullable(rnd, (rnd.nextInt(80) - 40) + ".5")) + ", "
+                        + rnd.nextInt(30) + ", " + nullable(rnd, "TIMESTAMP '2001-02-03 04:05:" + (10 + rnd.nextInt(40))
+                        + "'") + ")");
+            }
+            statements.add("INSERT INTO " + t + " VALUES " + String.join(", ", rows));
+        }
+        for (Connection c : connections) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : statements) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    private static String nullable(Random rnd, String v) {
+        return rnd.nextInt(8) == 0 ? "NULL" : v;
+    }
+
+    /**
+     * Ordered by a DOUBLE the row engine computes above a scalar subquery's (non-equi, row-engine) join: -0.0 from
+     * {@code 0.0 * d} of a negative d sorted before 0.0.
+     */
+    public static List<String> ordered() {
+        return List.of("SELECT 0.0 * a.d, a.ts, a.id FROM sa a WHERE a.d >= (SELECT MIN(b.d) FROM sb b) "
+                + "ORDER BY 1 NULLS LAST, 2 NULLS LAST, 3");
+    }
+
+    /** Each fixed shape, beside the common non-NULL cases whose plans must not change. */
+    public static List<String> queries() {
+        return List.of(
+                // IN over a one-row (aggregate) subquery: NULL where the aggregate is NULL, also without rows
+                "SELECT a.id, a.d IN (SELECT MIN(b.d) FROM sb b WHERE b.g = a.g) FROM sa a",
+                "SELECT a.id, a.d NOT IN (SELECT MAX(b.d) FROM sb b WHERE b.g = a.g) FROM sa a",
+                "SELECT a.id FROM sa a WHERE NOT (a.d IN (SELECT MIN(b.d) FROM sb b WHERE b.k = a.k))",
+                "SELECT a.id, CASE WHEN a.d IN (SELECT MIN(b.d) FROM sb b) THEN 1 ELSE 0 END FROM sa a",
+                // NULL IN (S): NULL when S has rows, FALSE when it is empty
+                "SELECT a.id, CAST(NULL AS INTEGER) NOT IN (SELECT b.k FROM sb b WHERE b.g = a.g) FROM sa a",
+                "SELECT a.id, CAST(NULL AS INTEGER) IN (SELECT 0 FROM sb b WHERE b.g = a.g) FROM sa a",
+                "SELECT (SELECT MAX(b.ts) FROM sb b WHERE CAST(NULL AS INTEGER) NOT IN "
+                        + "(SELECT 0 FROM sa c WHERE c.k = b.k)) FROM sa a",
+                // correlated NOT IN with NULLs on either side, in WHERE, SELECT and CASE
+                "SELECT a.id FROM sa a WHERE a.k NOT IN (SELECT b.k FROM sb b WHERE b.g = a.g)",
+                "SELECT a.id, a.k NOT IN (SELECT b.k FROM sb b WHERE b.g = a.g) FROM sa a",
+                "SELECT a.id, CASE WHEN a.k NOT IN (SELECT b.k FROM sb b WHERE b.g = a.g) THEN 1 ELSE 0 END FROM sa a",
+                "SELECT a.id FROM sa a WHERE a.k NOT IN (SELECT e.k FROM se e WHERE e.g = a.g)",
+                "SELECT a.id FROM sa a WHERE a.nn NOT IN (SELECT b.nn FROM sb b WHERE b.g = a.g)",
+                "SELECT a.id FROM sa a WHERE a.nn NOT IN (SELECT b.nn FROM sb b)",
+                // GROUP BY constants over an empty join under NOT EXISTS: no group
+                "SELECT MAX(a.ts) FROM sa a JOIN sb b ON FALSE WHERE NOT EXISTS "
+                        + "(SELECT 1 FROM sa c WHERE c.k = b.k) GROUP BY (-1 - CAST(NULL AS DECIMAL(12,2)))",
+                "SELECT MAX(a.id), COUNT(*) FROM sa a JOIN sb b ON a.k = b.k WHERE a.k > 100 AND NOT EXISTS "
+                        + "(SELECT 1 FROM se e WHERE e.k = b.k) GROUP BY 1 + 1",
+                "SELECT 'c', MAX(a.id), COUNT(*) FROM sa a WHERE NOT EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k) "
+                        + "GROUP BY 'c'",
+                // several literal GROUP BY keys beside a correlated scalar subquery
+                "SELECT DISTINCT CAST(NULL AS BOOLEAN), -2.25E0, (SELECT MAX('abc') FROM sb b WHERE b.k = a.k) "
+                        + "FROM sa a",
+                // a scalar subquery folded to nothing beside a correlated NOT IN
+                "SELECT (SELECT CAST(NULL AS TIMESTAMP) FROM sb b WHERE ('' = a0.g) AND CAST(NULL AS BOOLEAN)) "
+                        + "FROM sa a0 JOIN sb a1 ON a0.k = a1.k WHERE (CAST(a1.k AS VARCHAR) NOT IN "
+                        + "(SELECT '' FROM sb b WHERE (b.g = a1.g)))",
+                "SELECT COALESCE((SELECT MIN(b.ts) FROM sb b WHERE b.k = a.k), a.ts) FROM sa a");
+    }
+}
