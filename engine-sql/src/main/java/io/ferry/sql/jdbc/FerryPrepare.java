@@ -16,6 +16,7 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -62,8 +63,10 @@ import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
+import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.util.Holder;
 
 import io.ferry.core.FerryException;
@@ -71,6 +74,7 @@ import io.ferry.core.SqlStates;
 import io.ferry.core.expr.DatePart;
 import io.ferry.core.types.FerryType;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.QueryLog;
 import io.ferry.sql.ddl.SqlShow;
 import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
@@ -111,10 +115,12 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         // have become joins. Prepare consults this hook before falling back to the standard program.
         Hook.PROGRAM.add((Consumer<Holder<Program>>) holder -> {
             if (holder.get() == null) {
-                holder.set(Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-                        LogicalRewrites.program(), decorrelate(), joinOrder(),
-                        Programs.standard(), CancelChecks.PROGRAM, CheckedSums.PROGRAM,
-                        GrandTotals.PROGRAM));
+                // each phase first checks that the statement was not cancelled (PlanningCancel)
+                holder.set(Programs.sequence(java.util.stream.Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE,
+                        DmlRewrite.INSTANCE, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                        LogicalRewrites.program(), decorrelate(), joinOrder(), Programs.standard(),
+                        CancelChecks.PROGRAM, CheckedSums.PROGRAM, GrandTotals.PROGRAM)
+                        .map(PlanningCancel::checked).toArray(Program[]::new)));
             }
         });
     }
@@ -162,12 +168,19 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         CalciteSignature<T> plan = engine.plans().get(key);
         boolean cached = plan != null;
         if (!cached) {
+            // in sys.queries while it is planned, so a statement that plans for long can be seen (and its cancel)
+            QueryLog.Entry planning = engine.queries().planning(query.sql);
             try {
                 plan = super.prepareSql(context, query, elementType, maxRowCount);
             } catch (RuntimeException | Error e) {
-                engine.queries().start(query.sql, millisSince(start), false).failed(e);
+                RuntimeException stopped = PlanningCancel.stopped() ? PlanningCancel.cancelled(e) : null;
+                planning.failed(stopped != null ? stopped : e, millisSince(start));
+                if (stopped != null) {
+                    throw stopped;
+                }
                 throw e;
             }
+            planning.planned();
             if (plan.statementType == Meta.StatementType.SELECT) {
                 engine.plans().put(key, plan);
             }
@@ -222,7 +235,11 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     @Override
     protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.Context externalContext,
             RelOptCostFactory costFactory) {
-        RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
+        // Volcano polls the statement's cancel flag before each rule it fires
+        org.apache.calcite.plan.Context cancellable = Contexts.chain(
+                Contexts.of(new CancelFlag(PlanningCancel.current())),
+                externalContext != null ? externalContext : Contexts.of(prepareContext.config()));
+        RelOptPlanner planner = super.createPlanner(prepareContext, cancellable, costFactory);
         // Converting SQL to relational algebra already folds casts of literals, with this executor
         planner.setExecutor(new FerryRexExecutor(planner.getExecutor()));
         FerryRules.register(planner);
@@ -242,6 +259,16 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         // EnumerableValues trips over DECIMAL literals in nullable DOUBLE columns; Ferry's VALUES converts them.
         planner.removeRule(EnumerableRules.ENUMERABLE_VALUES_RULE);
         return planner;
+    }
+
+    /** Calcite's conversion to relational algebra, stopping when the statement is cancelled ({@link PlanningCancel}). */
+    @Override
+    protected SqlRexConvertletTable createConvertletTable() {
+        SqlRexConvertletTable calcite = super.createConvertletTable();
+        return call -> {
+            PlanningCancel.check();
+            return calcite.get(call);
+        };
     }
 
     /** Planning 256 nested CASE levels takes about half a second, 500 levels 3.5 s, 1000 levels 32 s. */
@@ -426,6 +453,13 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             }
             refuseSystemTargets(topNode);
             return super.validate(topNode);
+        }
+
+        /** Validating a statement of many SELECTs takes seconds: each stops here once the statement is cancelled. */
+        @Override
+        protected void validateSelect(org.apache.calcite.sql.SqlSelect select, RelDataType targetRowType) {
+            PlanningCancel.check();
+            super.validateSelect(select, targetRowType);
         }
 
         /** INSERT, UPDATE, DELETE and MERGE change only the user's tables; sys and information_schema are read-only. */
