@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -52,6 +53,7 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.fun.SqlCase;
@@ -116,7 +118,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         Hook.PROGRAM.add((Consumer<Holder<Program>>) holder -> {
             if (holder.get() == null) {
                 // each phase first checks that the statement was not cancelled (PlanningCancel)
-                holder.set(Programs.sequence(java.util.stream.Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE,
+                holder.set(Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE,
                         DmlRewrite.INSTANCE, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                         LogicalRewrites.program(), decorrelate(), joinOrder(), Programs.standard(),
                         CancelChecks.PROGRAM, CheckedSums.PROGRAM, GrandTotals.PROGRAM)
@@ -457,7 +459,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
 
         /** Validating a statement of many SELECTs takes seconds: each stops here once the statement is cancelled. */
         @Override
-        protected void validateSelect(org.apache.calcite.sql.SqlSelect select, RelDataType targetRowType) {
+        protected void validateSelect(SqlSelect select, RelDataType targetRowType) {
             PlanningCancel.check();
             super.validateSelect(select, targetRowType);
         }
