@@ -1,5 +1,7 @@
 package io.ferry.sql;
 
+import java.time.Duration;
+
 /**
  * How an embedded engine is sized.
  *
@@ -7,8 +9,13 @@ package io.ferry.sql;
  * @param blockSize        bytes per storage block
  * @param memoryLimit      off-heap bytes all tables may take together
  * @param queryMemoryLimit bytes one query's operators (hash tables, sort buffers) may take
+ * @param clientTimeout    how long a served result may sit with its client fetching none of it before the JDBC
+ *                         server abandons it (stops its query, frees its memory), as Trino abandons a query whose
+ *                         client stopped polling
  */
-public record EngineConfig(int threads, int blockSize, long memoryLimit, long queryMemoryLimit) {
+public record EngineConfig(int threads, int blockSize, long memoryLimit, long queryMemoryLimit,
+        Duration clientTimeout) {
+    public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofMinutes(5);
     public static final int DEFAULT_BLOCK_SIZE = 1 << 20;
 
     public EngineConfig {
@@ -17,6 +24,9 @@ public record EngineConfig(int threads, int blockSize, long memoryLimit, long qu
         }
         if (blockSize < 4096) {
             throw new IllegalArgumentException("block size must be at least 4096 bytes, got " + blockSize);
+        }
+        if (clientTimeout.isNegative() || clientTimeout.isZero()) {
+            throw new IllegalArgumentException("client timeout must be positive, got " + clientTimeout);
         }
     }
 
@@ -28,22 +38,26 @@ public record EngineConfig(int threads, int blockSize, long memoryLimit, long qu
     public static EngineConfig defaults() {
         long heap = Runtime.getRuntime().maxMemory();
         return new EngineConfig(Runtime.getRuntime().availableProcessors(), DEFAULT_BLOCK_SIZE,
-                io.netty.util.internal.PlatformDependent.maxDirectMemory(), Math.max(256L << 20, heap / 2));
+                io.netty.util.internal.PlatformDependent.maxDirectMemory(), Math.max(256L << 20, heap / 2), DEFAULT_CLIENT_TIMEOUT);
     }
 
     public EngineConfig withThreads(int n) {
-        return new EngineConfig(n, blockSize, memoryLimit, queryMemoryLimit);
+        return new EngineConfig(n, blockSize, memoryLimit, queryMemoryLimit, clientTimeout);
     }
 
     public EngineConfig withBlockSize(int n) {
-        return new EngineConfig(threads, n, memoryLimit, queryMemoryLimit);
+        return new EngineConfig(threads, n, memoryLimit, queryMemoryLimit, clientTimeout);
     }
 
     public EngineConfig withMemoryLimit(long n) {
-        return new EngineConfig(threads, blockSize, n, queryMemoryLimit);
+        return new EngineConfig(threads, blockSize, n, queryMemoryLimit, clientTimeout);
     }
 
     public EngineConfig withQueryMemoryLimit(long n) {
-        return new EngineConfig(threads, blockSize, memoryLimit, n);
+        return new EngineConfig(threads, blockSize, memoryLimit, n, clientTimeout);
+    }
+
+    public EngineConfig withClientTimeout(Duration d) {
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, d);
     }
 }

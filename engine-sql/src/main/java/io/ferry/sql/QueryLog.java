@@ -20,6 +20,8 @@ public final class QueryLog {
     /** Entries kept; older ones are forgotten first. */
     static final int KEPT = 1000;
 
+    private static final String PLANNING = "planning";
+
     private final AtomicLong ids = new AtomicLong();
     private final Deque<Entry> recent = new ArrayDeque<>();
 
@@ -28,17 +30,18 @@ public final class QueryLog {
         private final long id;
         private final String statement;
         private final long startedMillis;
-        private final double planningMillis;
+        private volatile double planningMillis;
         private final boolean planCached;
         private final long startedNanos = System.nanoTime();
-        private volatile String state = "running";
+        private volatile String state;
         private volatile double executionMillis = Double.NaN;
         private volatile long rows;
         private volatile String sqlState;
         private volatile String error;
 
-        private Entry(String statement, double planningMillis, boolean planCached) {
+        private Entry(String statement, String state, double planningMillis, boolean planCached) {
             this.id = ids.incrementAndGet();
+            this.state = state;
             this.statement = statement;
             this.startedMillis = System.currentTimeMillis();
             this.planningMillis = planningMillis;
@@ -62,9 +65,23 @@ public final class QueryLog {
             }
         }
 
+        /** The statement's plan is made: its executions are entries of their own. */
+        public void planned() {
+            synchronized (recent) {
+                recent.remove(this);
+            }
+        }
+
+        /** The statement failed while it was planned, after {@code millis}. */
+        public void failed(Throwable e, double millis) {
+            planningMillis = millis;
+            failed(e);
+            executionMillis = 0; // it never ran
+        }
+
         /** The statement failed; {@code e} says why, in the words the client got. */
         public void failed(Throwable e) {
-            if ("running".equals(state)) {
+            if ("running".equals(state) || PLANNING.equals(state)) {
                 SqlErrors.Translated t = SqlErrors.translate(e);
                 executionMillis = (System.nanoTime() - startedNanos) / 1e6;
                 sqlState = t.sqlState();
@@ -79,9 +96,17 @@ public final class QueryLog {
         }
     }
 
+    /** {@code statement} is being planned; {@link Entry#planned} or {@link Entry#failed(Throwable, double)} follows. */
+    public Entry planning(String statement) {
+        return add(new Entry(statement, PLANNING, 0, false));
+    }
+
     /** An execution of {@code statement} starts, with a plan that took {@code planningMillis} to make. */
     public Entry start(String statement, double planningMillis, boolean planCached) {
-        Entry e = new Entry(statement, planningMillis, planCached);
+        return add(new Entry(statement, "running", planningMillis, planCached));
+    }
+
+    private Entry add(Entry e) {
         synchronized (recent) {
             recent.addLast(e);
             while (recent.size() > KEPT) {

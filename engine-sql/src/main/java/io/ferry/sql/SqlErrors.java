@@ -37,6 +37,9 @@ public final class SqlErrors {
         }
     }
 
+    /** What Avatica's result set says when it is read after its statement was cancelled. */
+    private static final String CANCELED = "Statement canceled";
+
     public static Translated translate(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof FerryException f) {
@@ -70,6 +73,10 @@ public final class SqlErrors {
             }
             if (c instanceof OutOfMemoryError) {
                 return new Translated(SqlStates.OUT_OF_MEMORY, "the server ran out of memory running this statement");
+            }
+            if (c instanceof SQLException s && s.getSQLState() == null && CANCELED.equals(s.getMessage())) {
+                // Avatica's result set refuses the next row of a cancelled statement with no SQLSTATE
+                return new Translated(SqlStates.QUERY_CANCELED, "query cancelled by the client");
             }
             if (c instanceof SQLException s && s.getSQLState() != null) {
                 return new Translated(s.getSQLState(), s.getMessage());

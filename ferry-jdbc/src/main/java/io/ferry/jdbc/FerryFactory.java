@@ -20,7 +20,8 @@ import org.apache.calcite.avatica.util.Quoting;
 
 /**
  * Avatica's JDBC 4.1 objects, except that statements are {@link FerryStatement}s and {@link FerryPreparedStatement}s,
- * whose cancel and timeout reach the server, and metadata knows keys ({@link KeyMetadata}).
+ * whose cancel and timeout reach the server, result sets are {@link FerryResultSet}s, which report a failed fetch
+ * with its SQLSTATE, and metadata knows keys ({@link KeyMetadata}).
  */
 final class FerryFactory implements AvaticaFactory {
     private final AvaticaFactory avatica;
@@ -72,7 +73,8 @@ final class FerryFactory implements AvaticaFactory {
     @Override
     public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
             TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
-        return avatica.newResultSet(statement, state, signature, timeZone, firstFrame);
+        return new FerryResultSet(statement, state, signature, newResultSetMetaData(statement, signature), timeZone,
+                firstFrame);
     }
 
     /** Avatica's, with the keys and indexes the server declares ({@link KeyMetadata}). */

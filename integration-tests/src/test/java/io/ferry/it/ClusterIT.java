@@ -222,14 +222,7 @@ abstract class ClusterIT {
             assertEquals("57014", timedOut.getSQLState(), timedOut.getMessage());
             awaitNoFragmentsRunning(c);
             ps.setQueryTimeout(0);
-            CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> {
-                try {
-                    ps.executeQuery().close();
-                    return null;
-                } catch (SQLException e) {
-                    return e;
-                }
-            });
+            CompletableFuture<SQLException> failure = QueryInBackground.start(ps::executeQuery);
             awaitFragmentsRunning();
             ps.cancel();
             SQLException cancelled = failure.get(15, TimeUnit.SECONDS);
@@ -277,6 +270,18 @@ abstract class ClusterIT {
         }
     }
 
+    @Test
+    @Order(4)
+    void aClientThatClosesItsConnectionStopsTheWorkOnEveryNode() throws Exception {
+        Connection c = connect();
+        CompletableFuture<SQLException> failure = startSlowQuery(c.createStatement());
+        c.close();
+        try (Connection watching = connect()) {
+            awaitNoFragmentsRunning(watching);
+        }
+        assertTrue(failure.get(15, TimeUnit.SECONDS) != null, "the query finished although its connection closed");
+    }
+
     /** The state of the newest member named {@code name}. */
     private static String nodeState(Statement s, String name) throws SQLException {
         try (ResultSet rs = s.executeQuery("SELECT state FROM sys.nodes WHERE name = '" + name + "' ORDER BY id DESC")) {
@@ -294,14 +299,7 @@ abstract class ClusterIT {
     /** Runs {@link #SLOW} on the nodes in the background; returns once they run it, with the error it ends with. */
     private CompletableFuture<SQLException> startSlowQuery(Statement s) throws Exception {
         s.execute("SET shipping = 'function'");
-        CompletableFuture<SQLException> failure = CompletableFuture.supplyAsync(() -> {
-            try {
-                s.executeQuery(SLOW).close();
-                return null;
-            } catch (SQLException e) {
-                return e;
-            }
-        });
+        CompletableFuture<SQLException> failure = QueryInBackground.start(() -> s.executeQuery(SLOW));
         awaitFragmentsRunning();
         return failure;
     }

@@ -1,5 +1,7 @@
 package io.ferry.server.cli;
 
+import java.time.Duration;
+
 import io.ferry.sql.EngineConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -17,6 +19,11 @@ final class EngineOptions {
             description = "Memory one query's operators may take (default: half the heap).")
     Long queryMemory;
 
+    @Option(names = "--client-timeout", paramLabel = "SECONDS",
+            description = "Abandon a result whose client has fetched none of it for this long: its query stops and "
+                    + "its memory is freed (default: 300).")
+    Integer clientTimeoutSeconds;
+
     /** The defaults with these options applied. */
     EngineConfig config(CommandLine commandLine) {
         EngineConfig config = EngineConfig.defaults();
@@ -32,6 +39,13 @@ final class EngineOptions {
         }
         if (queryMemory != null) {
             config = config.withQueryMemoryLimit(queryMemory);
+        }
+        if (clientTimeoutSeconds != null) {
+            if (clientTimeoutSeconds < 1) {
+                throw new CommandLine.ParameterException(commandLine, "--client-timeout must be at least 1 second, "
+                        + "got " + clientTimeoutSeconds);
+            }
+            config = config.withClientTimeout(Duration.ofSeconds(clientTimeoutSeconds));
         }
         return config;
     }

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,6 +15,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.calcite.avatica.AvaticaSeverity;
@@ -63,8 +67,58 @@ final class FerryMeta extends JdbcMeta {
 
     private final StatementThreads threads = new StatementThreads();
 
-    FerryMeta(String embeddedUrl) throws SQLException {
+    private final OpenResults results;
+    private final ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ferry-client-watch");
+        t.setDaemon(true);
+        return t;
+    });
+
+    FerryMeta(String embeddedUrl, Duration clientTimeout) throws SQLException {
         super(embeddedUrl, cacheSettings());
+        this.results = new OpenResults(clientTimeout);
+        watch.scheduleWithFixedDelay(this::watchClients, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Once a second: requests whose connection is gone (closed, or expired from Avatica's cache) stop, and results
+     * their client stopped fetching are abandoned ({@link OpenResults}): their query is cancelled and their result
+     * set closed.
+     */
+    private void watchClients() {
+        try {
+            threads.stop(r -> getConnectionCache().getIfPresent(r.connectionId()) == null);
+            for (OpenResults.Open r : results.abandonIdle(threads::serving)) {
+                StatementInfo info = getStatementCache().getIfPresent(r.statementId());
+                if (info != null) {
+                    abandon(info);
+                    LOG.info("abandoned the result of statement {} of connection {}: its client fetched none of it "
+                            + "for {} s", r.statementId(), r.connectionId(), results.clientTimeout().toSeconds());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("watching clients failed: {}", e.toString());
+        }
+    }
+
+    private static void abandon(StatementInfo info) {
+        stopFlag(info).set(true);
+        try {
+            ResultSet rs = info.getResultSet();
+            if (rs != null) {
+                rs.close();
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("closing an abandoned result failed: {}", e.toString());
+        }
+    }
+
+    private void served(StatementHandle h, ExecuteResult result) {
+        boolean more = false;
+        for (MetaResultSet rs : result.resultSets) {
+            more |= rs.firstFrame != null && !rs.firstFrame.done;
+        }
+        results.served(h.connectionId, h.id, more);
     }
 
     /**
@@ -80,8 +134,9 @@ final class FerryMeta extends JdbcMeta {
         return p;
     }
 
-    /** Closes every connection clients left open (and so their statements and result sets). */
+    /** Stops what runs, then closes every connection clients left open (and so their statements and result sets). */
     void closeAll() {
+        stopAll();
         for (Connection c : getConnectionCache().asMap().values()) {
             try {
                 c.close();
@@ -91,7 +146,13 @@ final class FerryMeta extends JdbcMeta {
         }
         getStatementCache().invalidateAll();
         getConnectionCache().invalidateAll();
+        watch.shutdownNow();
         threads.close();
+    }
+
+    /** Stops every statement running; the server is stopping. */
+    void stopAll() {
+        threads.stop(r -> true);
     }
 
     /**
@@ -106,15 +167,14 @@ final class FerryMeta extends JdbcMeta {
         }
         try {
             if (statement.isWrapperFor(AvaticaStatement.class)) {
-                AvaticaStatement embedded = statement.unwrap(AvaticaStatement.class);
                 // Not cancel(): it is synchronized, and a running PreparedStatement holds the statement's lock
                 // until its query ends. The flag is what the running query checks.
-                ((AtomicBoolean) CANCEL_FLAG.get(embedded)).set(true);
+                cancelFlag(statement).set(true);
             } else {
                 statement.cancel();
             }
             return true;
-        } catch (SQLException | IllegalAccessException e) {
+        } catch (SQLException e) {
             LOG.warn("cancelling statement {} failed: {}", statementId, e.toString());
             return false;
         }
@@ -170,20 +230,40 @@ final class FerryMeta extends JdbcMeta {
     }
 
     /**
-     * Clears a prepared statement's cancel flag before it runs again: Avatica sets it on cancel and never clears it,
-     * so every later execution of a statement cancelled once would fail at once.
+     * Clears a statement's cancel flag before it runs again: Avatica sets it on cancel and never clears it, so every
+     * later execution of a statement cancelled once (or whose result was abandoned) would fail at once.
      */
     private void rearm(StatementHandle h) {
         StatementInfo info = getStatementCache().getIfPresent(h.id);
-        if (info == null) {
-            return; // super reports the missing statement
+        if (info != null) { // else super reports the missing statement
+            stopFlag(info).set(false);
+        }
+    }
+
+    /**
+     * The flag that stops statement {@code h}'s query: its embedded statement's cancel flag, which planning and
+     * every operator poll; a fresh flag if the statement is unknown (super then reports it missing).
+     */
+    private AtomicBoolean stopFlag(StatementHandle h) {
+        StatementInfo info = getStatementCache().getIfPresent(h.id);
+        return info == null ? new AtomicBoolean() : stopFlag(info);
+    }
+
+    private static AtomicBoolean stopFlag(StatementInfo info) {
+        try {
+            return cancelFlag((java.sql.Statement) EMBEDDED_STATEMENT.get(info));
+        } catch (IllegalAccessException | SQLException e) {
+            throw new IllegalStateException("cannot reach a statement's cancel flag", e);
+        }
+    }
+
+    private static AtomicBoolean cancelFlag(java.sql.Statement statement) throws SQLException {
+        if (!statement.isWrapperFor(AvaticaStatement.class)) {
+            return new AtomicBoolean(); // not Calcite's: nothing polls a flag
         }
         try {
-            java.sql.Statement statement = (java.sql.Statement) EMBEDDED_STATEMENT.get(info);
-            if (statement.isWrapperFor(AvaticaStatement.class)) {
-                ((AtomicBoolean) CANCEL_FLAG.get(statement.unwrap(AvaticaStatement.class))).set(false);
-            }
-        } catch (IllegalAccessException | SQLException e) {
+            return (AtomicBoolean) CANCEL_FLAG.get(statement.unwrap(AvaticaStatement.class));
+        } catch (IllegalAccessException e) {
             throw new IllegalStateException("cannot reach a statement's cancel flag", e);
         }
     }
@@ -233,7 +313,9 @@ final class FerryMeta extends JdbcMeta {
     @Override
     public void closeConnection(ConnectionHandle ch) {
         try {
+            threads.stop(r -> r.connectionId().equals(ch.id));
             warnings.keySet().removeIf(k -> k.startsWith(ch.id + "/"));
+            results.forget(ch.id);
             super.closeConnection(ch);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -281,7 +363,9 @@ final class FerryMeta extends JdbcMeta {
     @Override
     public void closeStatement(StatementHandle h) {
         try {
+            threads.stop(r -> r.statementId() == h.id && r.connectionId().equals(h.connectionId));
             warnings.remove(key(h.connectionId, h.id));
+            results.forget(h.connectionId, h.id);
             super.closeStatement(h);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -291,7 +375,8 @@ final class FerryMeta extends JdbcMeta {
     @Override
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         try {
-            return threads.run(() -> super.prepare(ch, sql, maxRowCount));
+            // a statement being prepared has no id yet: it stops when its client goes away or the server stops
+            return threads.run(ch.id, -1, new AtomicBoolean(), () -> super.prepare(ch, sql, maxRowCount));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -302,8 +387,11 @@ final class FerryMeta extends JdbcMeta {
             PrepareCallback callback) throws NoSuchStatementException {
         try {
             checkPlainStatement(sql);
-            return threads.run(() -> collectingWarnings(h, () -> super.prepareAndExecute(h, sql, maxRowCount,
-                    maxRowsInFirstFrame, callback)));
+            rearm(h);
+            ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
+                    () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback)));
+            served(h, result);
+            return result;
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -325,7 +413,9 @@ final class FerryMeta extends JdbcMeta {
             for (String sql : sqlCommands) {
                 checkPlainStatement(sql);
             }
-            return threads.run(() -> super.prepareAndExecuteBatch(h, sqlCommands));
+            rearm(h);
+            return threads.run(h.connectionId, h.id, stopFlag(h), () -> super.prepareAndExecuteBatch(h,
+                    sqlCommands));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -336,7 +426,10 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return threads.run(() -> collectingWarnings(h, () -> super.execute(h, parameterValues, maxRowCount)));
+            ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
+                    () -> super.execute(h, parameterValues, maxRowCount)));
+            served(h, result);
+            return result;
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -347,8 +440,10 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return threads.run(() -> collectingWarnings(h, () -> super.execute(h, parameterValues,
-                    maxRowsInFirstFrame)));
+            ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
+                    () -> super.execute(h, parameterValues, maxRowsInFirstFrame)));
+            served(h, result);
+            return result;
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -359,7 +454,7 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return threads.run(() -> super.executeBatch(h, parameterValues));
+            return threads.run(h.connectionId, h.id, stopFlag(h), () -> super.executeBatch(h, parameterValues));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -369,7 +464,9 @@ final class FerryMeta extends JdbcMeta {
     public ExecuteBatchResult executeBatchProtobuf(StatementHandle h, List<Requests.UpdateBatch> parameterValues)
             throws NoSuchStatementException {
         try {
-            return threads.run(() -> super.executeBatchProtobuf(h, parameterValues));
+            rearm(h);
+            return threads.run(h.connectionId, h.id, stopFlag(h), () -> super.executeBatchProtobuf(h,
+                    parameterValues));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -378,14 +475,22 @@ final class FerryMeta extends JdbcMeta {
     @Override
     public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
             throws NoSuchStatementException, MissingResultsException {
+        if (results.abandoned(h.connectionId, h.id)) {
+            throw new AvaticaRuntimeException("the query was stopped and its result dropped: the client fetched "
+                    + "none of it for " + results.clientTimeout().toSeconds() + " s; run it again and read its rows "
+                    + "as they come, or start the server with a longer --client-timeout", NO_ERROR_CODE,
+                    SqlStates.QUERY_CANCELED, AvaticaSeverity.ERROR);
+        }
         try {
-            return threads.run(() -> {
+            Frame frame = threads.run(h.connectionId, h.id, stopFlag(h), () -> {
                 try {
                     return super.fetch(h, offset, fetchMaxRowCount);
                 } catch (MissingResultsException e) {
                     throw new MissingResults(e);
                 }
             });
+            results.served(h.connectionId, h.id, !frame.done);
+            return frame;
         } catch (MissingResults e) {
             throw e.missing;
         } catch (RuntimeException | Error e) {

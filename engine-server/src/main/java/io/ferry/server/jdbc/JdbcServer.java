@@ -70,7 +70,7 @@ public final class JdbcServer implements AutoCloseable {
         InetAddress address = resolve(host);
         FerryMeta meta;
         try {
-            meta = new FerryMeta(engine.jdbcUrl());
+            meta = new FerryMeta(engine.jdbcUrl(), engine.config().clientTimeout());
         } catch (SQLException e) {
             throw new IllegalStateException("cannot open the engine's embedded JDBC connection", e);
         }
@@ -140,6 +140,8 @@ public final class JdbcServer implements AutoCloseable {
             return;
         }
         closed = true;
+        // stop the queries first: Jetty's stop waits for the requests they serve
+        meta.stopAll();
         try {
             http.stop();
         } finally {

@@ -14,6 +14,7 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -41,6 +42,7 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.fun.SqlCase;
@@ -51,7 +53,9 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorTable;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.tools.Program;
+import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.util.Holder;
 
 import io.ferry.core.FerryException;
@@ -59,6 +63,7 @@ import io.ferry.core.SqlStates;
 import io.ferry.core.expr.DatePart;
 import io.ferry.core.types.FerryType;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.QueryLog;
 import io.ferry.sql.ddl.SqlShow;
 import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
@@ -92,12 +97,19 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         CalciteSignature<T> plan = engine.plans().get(key);
         boolean cached = plan != null;
         if (!cached) {
+            // in sys.queries while it is planned, so a statement that plans for long can be seen (and its cancel)
+            QueryLog.Entry planning = engine.queries().planning(query.sql);
             try {
                 plan = super.prepareSql(context, query, elementType, maxRowCount);
             } catch (RuntimeException | Error e) {
-                engine.queries().start(query.sql, millisSince(start), false).failed(e);
+                RuntimeException stopped = PlanningCancel.stopped() ? PlanningCancel.cancelled(e) : null;
+                planning.failed(stopped != null ? stopped : e, millisSince(start));
+                if (stopped != null) {
+                    throw stopped;
+                }
                 throw e;
             }
+            planning.planned();
             if (plan.statementType == Meta.StatementType.SELECT) {
                 engine.plans().put(key, plan);
             }
@@ -152,9 +164,23 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     @Override
     protected RelOptPlanner createPlanner(CalcitePrepare.Context prepareContext, org.apache.calcite.plan.Context externalContext,
             RelOptCostFactory costFactory) {
-        RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
+        // Volcano polls the statement's cancel flag before each rule it fires
+        org.apache.calcite.plan.Context cancellable = Contexts.chain(
+                Contexts.of(new CancelFlag(PlanningCancel.current())),
+                externalContext != null ? externalContext : Contexts.of(prepareContext.config()));
+        RelOptPlanner planner = super.createPlanner(prepareContext, cancellable, costFactory);
         PlanningProgram.configure(planner);
         return planner;
+    }
+
+    /** Calcite's conversion to relational algebra, stopping when the statement is cancelled ({@link PlanningCancel}). */
+    @Override
+    protected SqlRexConvertletTable createConvertletTable() {
+        SqlRexConvertletTable calcite = super.createConvertletTable();
+        return call -> {
+            PlanningCancel.check();
+            return calcite.get(call);
+        };
     }
 
     /** Planning 256 nested CASE levels takes about half a second, 500 levels 3.5 s, 1000 levels 32 s. */
@@ -339,6 +365,13 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             }
             refuseSystemTargets(topNode);
             return super.validate(topNode);
+        }
+
+        /** Validating a statement of many SELECTs takes seconds: each stops here once the statement is cancelled. */
+        @Override
+        protected void validateSelect(SqlSelect select, RelDataType targetRowType) {
+            PlanningCancel.check();
+            super.validateSelect(select, targetRowType);
         }
 
         /** INSERT, UPDATE, DELETE and MERGE change only the user's tables; sys and information_schema are read-only. */

@@ -1,11 +1,15 @@
 package io.ferry.sql.jdbc;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import org.apache.calcite.DataContext;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.sql.QueryLog;
 
 /**
@@ -37,10 +41,18 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
             entry.failed(e);
             throw e;
         }
+        AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(context);
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<T> enumerator() {
-                return new Logged<>(rows.enumerator(), entry);
+                Enumerator<T> first;
+                try {
+                    first = rows.enumerator(); // Ferry's plans run here, before the first row
+                } catch (RuntimeException | Error e) {
+                    entry.failed(e);
+                    throw e;
+                }
+                return new Logged<>(first, entry, cancel);
             }
         };
     }
@@ -48,10 +60,12 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
     private static final class Logged<T> implements Enumerator<T> {
         private final Enumerator<T> rows;
         private final QueryLog.Entry entry;
+        private final AtomicBoolean cancel;
 
-        Logged(Enumerator<T> rows, QueryLog.Entry entry) {
+        Logged(Enumerator<T> rows, QueryLog.Entry entry, AtomicBoolean cancel) {
             this.rows = rows;
             this.entry = entry;
+            this.cancel = cancel;
         }
 
         @Override
@@ -85,7 +99,13 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
             try {
                 rows.close();
             } finally {
-                entry.finished();
+                if (cancel != null && cancel.get()) {
+                    // closed unread because it was cancelled (an abandoned result), not read to its end
+                    entry.failed(new FerryException(SqlStates.QUERY_CANCELED, "query cancelled before its result "
+                            + "was read to the end"));
+                } else {
+                    entry.finished();
+                }
             }
         }
     }

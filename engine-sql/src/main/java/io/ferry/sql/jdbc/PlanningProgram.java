@@ -1,6 +1,7 @@
 package io.ferry.sql.jdbc;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -150,12 +151,14 @@ final class PlanningProgram {
         return best;
     };
 
+    /** The phases in order, each first checking that the statement was not cancelled ({@link PlanningCancel}). */
     static Program create() {
-        return Programs.sequence(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE, InSubQueries.PROGRAM,
-                Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(),
-                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), CHOOSE,
-                ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE), CancelChecks.PROGRAM,
-                CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM);
+        return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
+                InSubQueries.PROGRAM, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                LogicalRewrites.program(), UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(),
+                CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+                CancelChecks.PROGRAM, CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM)
+                .map(PlanningCancel::checked).toArray(Program[]::new));
     }
 
     /**

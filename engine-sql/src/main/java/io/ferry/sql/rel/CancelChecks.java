@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableWindow;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
@@ -24,7 +25,8 @@ import io.ferry.core.SqlStates;
  * polling nothing: a non-equi join over three 1000-row tables ran 43 s past a 2 s timeout, and a client that gave up
  * left the server busy. The last planning step ({@link #PROGRAM}) puts a {@link Check} under both inputs of every
  * nested-loop join (CancelCheck in EXPLAIN); a check's rows, and the list the join makes of its inner input, poll the statement's cancel
- * flag and deadline every {@value #EVERY} rows, so the join stops within milliseconds with 57014.
+ * flag and deadline every {@value #EVERY} rows, so the join stops within milliseconds with 57014. Window operators
+ * become {@link CheckedWindow}s, whose loops poll the same way.
  */
 public final class CancelChecks {
     /** Rows between two polls: cheap enough to be invisible, frequent enough to stop in milliseconds. */
@@ -39,6 +41,9 @@ public final class CancelChecks {
                 @Override
                 public RelNode visit(RelNode other) {
                     RelNode visited = super.visit(other);
+                    if (visited instanceof EnumerableWindow window) {
+                        return new CheckedWindow(window);
+                    }
                     if (!(visited instanceof EnumerableNestedLoopJoin join)) {
                         return visited;
                     }
@@ -51,13 +56,18 @@ public final class CancelChecks {
                 Enumerable.class, DataContext.class), (implementor, rows) -> implementor.getRootExpression());
     }
 
-    /** The rows of {@code input}, checking the statement's cancel flag and deadline as they are read. */
-    public static <T> Enumerable<T> checked(Enumerable<T> input, DataContext root) {
+    /** A poll of the statement's cancel flag and deadline, for generated loops ({@link CheckedWindow}). */
+    public static Poll poll(DataContext root) {
         AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
         long deadline = timeout == null || timeout <= 0 ? Long.MAX_VALUE
                 : System.nanoTime() + timeout * 1_000_000L;
-        Poll poll = new Poll(cancel, deadline);
+        return new Poll(cancel, deadline);
+    }
+
+    /** The rows of {@code input}, checking the statement's cancel flag and deadline as they are read. */
+    public static <T> Enumerable<T> checked(Enumerable<T> input, DataContext root) {
+        Poll poll = poll(root);
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<T> enumerator() {
@@ -101,7 +111,7 @@ public final class CancelChecks {
     }
 
     /** A countdown to the next poll of the cancel flag and the deadline. */
-    private static final class Poll {
+    public static final class Poll {
         private final AtomicBoolean cancel;
         private final long deadline;
         private int countdown = EVERY;
@@ -111,7 +121,7 @@ public final class CancelChecks {
             this.deadline = deadline;
         }
 
-        void tick() {
+        public void tick() {
             if (--countdown > 0) {
                 return;
             }
@@ -121,7 +131,7 @@ public final class CancelChecks {
             }
             if (System.nanoTime() > deadline) {
                 throw new FerryException(SqlStates.QUERY_CANCELED, "query ran past its timeout and was stopped; "
-                        + "raise the timeout (Statement.setQueryTimeout) or narrow the join");
+                        + "raise the timeout (Statement.setQueryTimeout) or make the query cheaper");
             }
         }
     }
