@@ -14,9 +14,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
-import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.CoreRules;
-import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
@@ -43,7 +41,7 @@ import io.ferry.sql.rewrite.UncorrelatedCorrelates;
  * always worth doing runs once, to a fixpoint, in heuristic planners, and the cost-based (Volcano) phase only picks
  * an implementation for each node — Ferry's vectorized operator where its kernels can run the node, Calcite's row
  * engine otherwise — plus the few rewrites that are choices (a reduced aggregate, a semi-join, a join pushed through
- * another to undo a cross product). Exploring every logical rewrite in Volcano, as Calcite's standard program does,
+ * another, which repairs what the join order leaves across a part that runs in the row engine). Exploring every logical rewrite in Volcano, as Calcite's standard program does,
  * registered each variant in both conventions: TPC-DS q58 and q64 took 3 s to plan, and p95 was 0.5 s.
  *
  * <ol>
@@ -94,16 +92,8 @@ final class PlanningProgram {
             CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS, CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE,
             CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE, CoreRules.FILTER_REDUCE_EXPRESSIONS,
             CoreRules.JOIN_ASSOCIATE, CoreRules.JOIN_COMMUTE, CoreRules.AGGREGATE_JOIN_TRANSPOSE,
-            CoreRules.SORT_JOIN_TRANSPOSE, JoinPushThroughJoinRule.LEFT,
-            JoinPushThroughJoinRule.RIGHT, EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
+            CoreRules.SORT_JOIN_TRANSPOSE, EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
 
-    /**
-     * Calcite's JoinPushThroughJoin, {@code (A ⋈ B) ⋈ C → (A ⋈ C) ⋈ B}, only where {@code A ⋈ B} is a cross product:
-     * the join order was chosen before the cost-based phase, and this repairs what that order leaves across
-     * the boundaries it cannot see through (an outer join, an aggregate). Exploring it for every pair of joins
-     * cost a fifth of the cost-based phase and changed no plan of TPC-DS.
-     */
-    private static final List<RelOptRule> CROSS_JOIN_REPAIR = List.of(crossJoinRepair(false), crossJoinRepair(true));
 
     /**
      * Constants are folded by Ferry's kernels ({@link FerryRexExecutor}). Calcite installs its own executor just
@@ -193,24 +183,11 @@ final class PlanningProgram {
         // per block and row
         planner.removeRule(CoreRules.SAMPLE_TO_FILTER);
         HEURISTIC_ONLY.forEach(planner::removeRule);
-        CROSS_JOIN_REPAIR.forEach(planner::addRule);
         planner.getRules().stream().filter(r -> r.toString().startsWith("MaterializedView")
                 || r.toString().startsWith("Delta")).toList().forEach(planner::removeRule);
         planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
         // EnumerableValues trips over DECIMAL literals in nullable DOUBLE columns; Ferry's VALUES converts them.
         planner.removeRule(EnumerableRules.ENUMERABLE_VALUES_RULE);
-    }
-
-    private static RelOptRule crossJoinRepair(boolean right) {
-        return JoinPushThroughJoinRule.Config.LEFT
-                .withDescription("CrossJoinRepair:" + (right ? "right" : "left"))
-                .withOperandSupplier(top -> top.operand(LogicalJoin.class).inputs(
-                        bottom -> bottom.operand(LogicalJoin.class)
-                                .predicate(join -> join.getCondition().isAlwaysTrue()).anyInputs(),
-                        other -> other.operand(RelNode.class).predicate(node -> !node.isEnforcer()).anyInputs()))
-                .as(JoinPushThroughJoinRule.Config.class)
-                .withRight(right)
-                .toRule();
     }
 
     /**
