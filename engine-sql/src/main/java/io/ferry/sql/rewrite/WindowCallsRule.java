@@ -1,0 +1,111 @@
+package io.ferry.sql.rewrite;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexFieldCollation;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexWindow;
+import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlKind;
+
+import com.google.common.collect.ImmutableList;
+
+import io.ferry.sql.rel.CheckedSums;
+
+/**
+ * Rewrites window function calls that Calcite's row engine ({@code EnumerableWindow}, which runs every window until
+ * Ferry has a window operator of its own) would answer wrongly or could not compile.
+ *
+ * <ul>
+ *   <li>SUM and $SUM0 of INTEGER or BIGINT (SQL-to-rel turns {@code SUM(x) OVER w} into
+ *       {@code CASE WHEN COUNT(x) OVER w > 0 THEN $SUM0(x) OVER w END}, and AVG into that sum over the count) add
+ *       with Java's wrapping {@code +}: {@code SUM(b) OVER ()} of the largest BIGINT and 5 gave a large negative
+ *       number. They become {@link CheckedSums#SUM}, which fails with 22003 as Ferry's own SUM and AVG do.
+ *       The calls are swapped here, in the logical project's {@link RexOver}, because the physical window cannot be
+ *       rebuilt: EnumerableWindow's constructor is package-private and Window has no way to rewrite its calls.
+ *       A user-defined aggregate runs in a window frame as it does under GROUP BY (Calcite gives both the same
+ *       reflective implementor), re-adding the frame's rows, so every frame's sum is checked.</li>
+ *   <li>MIN and MAX of a NULL literal ({@code MIN(CAST(NULL AS DOUBLE)) OVER ()}): the window's code generation
+ *       types the constant as Object and finds no {@code SqlFunctions.lesser(String, Object)}, an internal error.
+ *       The answer is NULL on every row, so the call becomes a NULL of its type.</li>
+ *   <li>DOUBLE partition and order keys are partitioned and sorted as {@link SignedZeros#positive} of themselves,
+ *       so that -0.0 and 0.0 computed in the row engine are one partition and tie in RANK.</li>
+ * </ul>
+ */
+public final class WindowCallsRule extends RelOptRule {
+    public static final WindowCallsRule INSTANCE = new WindowCallsRule();
+
+    private WindowCallsRule() {
+        super(operand(LogicalProject.class, any()), "WindowCallsRule");
+    }
+
+    @Override
+    public boolean matches(RelOptRuleCall call) {
+        return RexOver.containsOver(((LogicalProject) call.rel(0)).getProjects(), null);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+        RelNode project = call.rel(0);
+        Replacer replacer = new Replacer(project.getCluster().getRexBuilder());
+        RelNode replaced = project.accept(replacer);
+        if (replacer.changed) {
+            call.transformTo(replaced);
+        }
+    }
+
+    private static final class Replacer extends RexShuttle {
+        private final RexBuilder rex;
+        boolean changed;
+
+        Replacer(RexBuilder rex) {
+            this.rex = rex;
+        }
+
+        @Override
+        public RexNode visitOver(RexOver over) {
+            RexOver visited = (RexOver) super.visitOver(over);
+            SqlKind kind = visited.getAggOperator().getKind();
+            if ((kind == SqlKind.MIN || kind == SqlKind.MAX) && RexUtil.isNullLiteral(visited.getOperands().get(0),
+                    true)) {
+                changed = true;
+                return rex.makeNullLiteral(visited.getType());
+            }
+            SqlAggFunction function = visited.getAggOperator();
+            if (visited.getOperands().size() == 1 && function != CheckedSums.SUM
+                    && CheckedSums.isIntegerSum(kind, visited.getOperands().get(0).getType(), visited.getType())) {
+                function = CheckedSums.SUM;
+            }
+            RexWindow w = visited.getWindow();
+            List<RexNode> partition = new ArrayList<>();
+            for (RexNode key : w.partitionKeys) {
+                partition.add(positive(key));
+            }
+            List<RexFieldCollation> order = new ArrayList<>();
+            for (RexFieldCollation key : w.orderKeys) {
+                order.add(new RexFieldCollation(positive(key.left), key.right));
+            }
+            if (function == visited.getAggOperator() && partition.equals(w.partitionKeys)
+                    && order.equals(w.orderKeys)) {
+                return visited;
+            }
+            changed = true;
+            return rex.makeOver(visited.getType(), function, visited.getOperands(), partition,
+                    ImmutableList.copyOf(order), w.getLowerBound(), w.getUpperBound(), w.getExclude(), w.isRows(),
+                    true, false, visited.isDistinct(), visited.ignoreNulls());
+        }
+
+        private RexNode positive(RexNode key) {
+            return SignedZeros.signed(key) && !SignedZeros.isPositive(key) ? SignedZeros.positive(rex, key) : key;
+        }
+    }
+}
