@@ -1,6 +1,5 @@
 package io.ferry.sql.rewrite;
 
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,7 +41,8 @@ public final class SignedZeros {
 
     /** {@code CASE WHEN e = 0 THEN 0 ELSE e END}: e, with -0.0 as 0.0. */
     static RexNode positive(RexBuilder rex, RexNode e) {
-        RexNode zero = rex.makeExactLiteral(BigDecimal.ZERO, e.getType());
+        // an approximate literal: the row engine reads a DOUBLE constant as a Double, and an exact one is a BigDecimal
+        RexNode zero = rex.makeApproxLiteral(0.0, rex.getTypeFactory().createTypeWithNullability(e.getType(), false));
         return rex.makeCall(e.getType(), SqlStdOperatorTable.CASE,
                 List.of(rex.makeCall(SqlStdOperatorTable.EQUALS, e, zero), zero, e));
     }

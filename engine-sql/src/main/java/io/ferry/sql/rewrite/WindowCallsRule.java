@@ -1,5 +1,6 @@
 package io.ferry.sql.rewrite;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -7,15 +8,22 @@ import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexFieldCollation;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexWindow;
+import org.apache.calcite.rex.RexWindowBounds;
+import org.apache.calcite.rex.RexWindowExclusion;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 import com.google.common.collect.ImmutableList;
 
@@ -37,6 +45,9 @@ import io.ferry.sql.rel.CheckedSums;
  *   <li>MIN and MAX of a NULL literal ({@code MIN(CAST(NULL AS DOUBLE)) OVER ()}): the window's code generation
  *       types the constant as Object and finds no {@code SqlFunctions.lesser(String, Object)}, an internal error.
  *       The answer is NULL on every row, so the call becomes a NULL of its type.</li>
+ *   <li>NTILE: Calcite's row engine spreads the larger buckets over the partition, and skips buckets when there are
+ *       fewer rows than buckets ({@code NTILE(7)} of 3 rows gave 1, 3, 5; SQL gives 1, 2, 3, larger buckets
+ *       first). It becomes that arithmetic over ROW_NUMBER and the partition's COUNT(*) ({@link #ntile}).</li>
  *   <li>DOUBLE partition and order keys are partitioned and sorted as {@link SignedZeros#positive} of themselves,
  *       so that -0.0 and 0.0 computed in the row engine are one partition and tie in RANK.</li>
  * </ul>
@@ -94,6 +105,10 @@ public final class WindowCallsRule extends RelOptRule {
             for (RexFieldCollation key : w.orderKeys) {
                 order.add(new RexFieldCollation(positive(key.left), key.right));
             }
+            if (kind == SqlKind.NTILE) {
+                changed = true;
+                return ntile(visited, partition, ImmutableList.copyOf(order));
+            }
             if (function == visited.getAggOperator() && partition.equals(w.partitionKeys)
                     && order.equals(w.orderKeys)) {
                 return visited;
@@ -104,8 +119,51 @@ public final class WindowCallsRule extends RelOptRule {
                     true, false, visited.isDistinct(), visited.ignoreNulls());
         }
 
+        /** Constant keys are left alone: they sort and partition nothing. */
         private RexNode positive(RexNode key) {
-            return SignedZeros.signed(key) && !SignedZeros.isPositive(key) ? SignedZeros.positive(rex, key) : key;
+            return SignedZeros.signed(key) && !(key instanceof RexLiteral) && !SignedZeros.isPositive(key)
+                    ? SignedZeros.positive(rex, key) : key;
+        }
+
+        /**
+         * NTILE(t) as the standard defines it: of a partition's n rows, the first n % t buckets hold n / t + 1 rows
+         * and the rest n / t, so the row at 0-based index i (in the window's order) is in bucket
+         * {@code i < big * large ? i / big + 1 : (i - big * large) / small + large + 1}, with small = n / t,
+         * big = small + 1, large = n % t. With fewer rows than buckets, small is 0 and every row takes the first
+         * branch, its own bucket; the divisor of the other branch is kept off 0 all the same.
+         */
+        private RexNode ntile(RexOver over, List<RexNode> partition, ImmutableList<RexFieldCollation> order) {
+            RelDataType bigint = rex.getTypeFactory().createSqlType(SqlTypeName.BIGINT);
+            RexNode t = rex.makeCast(bigint, over.getOperands().get(0));
+            RexNode n = rex.makeOver(bigint, SqlStdOperatorTable.COUNT, List.of(), partition, ImmutableList.of(),
+                    RexWindowBounds.UNBOUNDED_PRECEDING, RexWindowBounds.UNBOUNDED_FOLLOWING,
+                    RexWindowExclusion.EXCLUDE_NO_OTHER, true, true, false, false, false);
+            RexNode rowNumber = rex.makeOver(bigint, SqlStdOperatorTable.ROW_NUMBER, List.of(), partition, order,
+                    RexWindowBounds.UNBOUNDED_PRECEDING, RexWindowBounds.CURRENT_ROW,
+                    RexWindowExclusion.EXCLUDE_NO_OTHER, true, true, false, false, false);
+            RexNode one = rex.makeExactLiteral(BigDecimal.ONE, bigint);
+            RexNode i = arithmetic(SqlStdOperatorTable.MINUS, rowNumber, one);
+            RexNode small = arithmetic(SqlStdOperatorTable.DIVIDE, n, t);
+            RexNode big = arithmetic(SqlStdOperatorTable.PLUS, small, one);
+            RexNode large = arithmetic(SqlStdOperatorTable.MOD, n, t);
+            RexNode inBig = arithmetic(SqlStdOperatorTable.MULTIPLY, big, large);
+            RexNode smallDivisor = rex.makeCall(SqlStdOperatorTable.CASE,
+                    rex.makeCall(SqlStdOperatorTable.EQUALS, small, rex.makeExactLiteral(BigDecimal.ZERO, bigint)),
+                    one, small);
+            RexNode bucket = rex.makeCall(SqlStdOperatorTable.CASE,
+                    rex.makeCall(SqlStdOperatorTable.LESS_THAN, i, inBig),
+                    arithmetic(SqlStdOperatorTable.PLUS, arithmetic(SqlStdOperatorTable.DIVIDE, i, big), one),
+                    arithmetic(SqlStdOperatorTable.PLUS, arithmetic(SqlStdOperatorTable.PLUS,
+                            arithmetic(SqlStdOperatorTable.DIVIDE,
+                                    arithmetic(SqlStdOperatorTable.MINUS, i, inBig), smallDivisor), large), one));
+            return rex.makeCast(over.getType(), bucket, true, false);
+        }
+
+        /** {@code a op b} over BIGINTs, typed BIGINT: DIVIDE divides integers, as Java's {@code /} does. */
+        private RexNode arithmetic(SqlOperator op, RexNode a, RexNode b) {
+            RelDataType bigint = rex.getTypeFactory().createSqlType(SqlTypeName.BIGINT);
+            return rex.makeCall(rex.getTypeFactory().createTypeWithNullability(bigint,
+                    a.getType().isNullable() || b.getType().isNullable()), op, List.of(a, b));
         }
     }
 }
