@@ -400,7 +400,28 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                     }
                 }
             }
+            nullableLagDefault(scope, expr);
             return super.deriveType(scope, expr);
+        }
+
+        /**
+         * {@code LAG(x, n, d)} and LEAD are NULL where the row n away has a NULL x, but Calcite types them NOT NULL
+         * when d is, and its row engine then failed with "Cannot convert null to int". Such a default is written
+         * {@code CASE WHEN FALSE THEN NULL ELSE d END}, which is d, typed nullable: the call is typed as x and d are.
+         */
+        private void nullableLagDefault(org.apache.calcite.sql.validate.SqlValidatorScope scope, SqlNode expr) {
+            if (!(expr instanceof SqlBasicCall over) || over.getKind() != org.apache.calcite.sql.SqlKind.OVER
+                    || !(over.operand(0) instanceof SqlBasicCall call) || call.operandCount() != 3
+                    || (call.getKind() != org.apache.calcite.sql.SqlKind.LAG
+                    && call.getKind() != org.apache.calcite.sql.SqlKind.LEAD)) {
+                return;
+            }
+            SqlNode d = call.operand(2);
+            if (super.deriveType(scope, call.operand(0)).isNullable() && !super.deriveType(scope, d).isNullable()) {
+                SqlParserPos pos = d.getParserPosition();
+                call.setOperand(2, new SqlCase(pos, null, SqlNodeList.of(SqlLiteral.createBoolean(false, pos)),
+                        SqlNodeList.of(SqlLiteral.createNull(pos)), d));
+            }
         }
 
         private static boolean subDayInterval(RelDataType type) {
