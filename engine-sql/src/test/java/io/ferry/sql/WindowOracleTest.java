@@ -77,6 +77,9 @@ class WindowOracleTest {
                 // MIN/MAX of a NULL literal is NULL, not a planner error
                 "SELECT id, MIN(CAST(NULL AS DOUBLE)) OVER (), MAX(CAST(NULL AS INTEGER)) OVER (PARTITION BY k), "
                         + "MIN(CAST(NULL AS VARCHAR)) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM w",
+                // MIN/MAX of another literal is the literal, also where the frame can be empty
+                "SELECT id, MAX(TIMESTAMP '2999-12-31 23:59:59') OVER (), MIN('x') OVER (PARTITION BY k ORDER BY id), "
+                        + "MIN(1.5) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING) FROM w",
                 // -0.0 and 0.0 are one partition and tie in RANK, also where the row engine computed them
                 "SELECT id, COUNT(*) OVER (PARTITION BY d), RANK() OVER (ORDER BY d NULLS FIRST), "
                         + "DENSE_RANK() OVER (ORDER BY -d DESC NULLS LAST) FROM w",

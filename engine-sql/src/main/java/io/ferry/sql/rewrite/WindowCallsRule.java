@@ -44,7 +44,9 @@ import io.ferry.sql.rel.CheckedSums;
  *       reflective implementor), re-adding the frame's rows, so every frame's sum is checked.</li>
  *   <li>MIN and MAX of a NULL literal ({@code MIN(CAST(NULL AS DOUBLE)) OVER ()}): the window's code generation
  *       types the constant as Object and finds no {@code SqlFunctions.lesser(String, Object)}, an internal error.
- *       The answer is NULL on every row, so the call becomes a NULL of its type.</li>
+ *       The answer is NULL on every row, so the call becomes a NULL of its type. Of another literal
+ *       ({@code MAX(TIMESTAMP '2999-12-31 23:59:59') OVER ()} failed with a ClassCastException) the answer is the
+ *       literal wherever the frame holds the current row, so it is never empty: the call becomes the literal.</li>
  *   <li>NTILE: Calcite's row engine spreads the larger buckets over the partition, and skips buckets when there are
  *       fewer rows than buckets ({@code NTILE(7)} of 3 rows gave 1, 3, 5; SQL gives 1, 2, 3, larger buckets
  *       first). It becomes that arithmetic over ROW_NUMBER and the partition's COUNT(*) ({@link #ntile}).</li>
@@ -91,6 +93,11 @@ public final class WindowCallsRule extends RelOptRule {
                 changed = true;
                 return rex.makeNullLiteral(visited.getType());
             }
+            if ((kind == SqlKind.MIN || kind == SqlKind.MAX) && visited.getOperands().get(0) instanceof RexLiteral
+                    && holdsCurrentRow(visited.getWindow())) {
+                changed = true;
+                return rex.makeAbstractCast(visited.getType(), visited.getOperands().get(0), false);
+            }
             SqlAggFunction function = visited.getAggOperator();
             if (visited.getOperands().size() == 1 && function != CheckedSums.SUM
                     && CheckedSums.isIntegerSum(kind, visited.getOperands().get(0).getType(), visited.getType())) {
@@ -117,6 +124,12 @@ public final class WindowCallsRule extends RelOptRule {
             return rex.makeOver(visited.getType(), function, visited.getOperands(), partition,
                     ImmutableList.copyOf(order), w.getLowerBound(), w.getUpperBound(), w.getExclude(), w.isRows(),
                     true, false, visited.isDistinct(), visited.ignoreNulls());
+        }
+
+        /** Whether every row's frame holds the row itself, so that it is never empty. */
+        private static boolean holdsCurrentRow(RexWindow w) {
+            return (w.getLowerBound().isPreceding() || w.getLowerBound().isCurrentRow())
+                    && (w.getUpperBound().isFollowing() || w.getUpperBound().isCurrentRow());
         }
 
         /** Constant keys are left alone: they sort and partition nothing. */
