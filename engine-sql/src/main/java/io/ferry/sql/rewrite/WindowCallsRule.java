@@ -6,7 +6,6 @@ import java.util.List;
 
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
@@ -14,7 +13,6 @@ import org.apache.calcite.rex.RexFieldCollation;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
-import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.rex.RexWindowBounds;
@@ -68,20 +66,12 @@ public final class WindowCallsRule extends RelOptRule {
 
     @Override
     public void onMatch(RelOptRuleCall call) {
-        RelNode project = call.rel(0);
-        Replacer replacer = new Replacer(project.getCluster().getRexBuilder());
-        RelNode replaced = project.accept(replacer);
-        if (replacer.changed) {
-            call.transformTo(replaced);
-        }
+        ChangeShuttle.rewrite(call, Replacer::new);
     }
 
-    private static final class Replacer extends RexShuttle {
-        private final RexBuilder rex;
-        boolean changed;
-
+    private static final class Replacer extends ChangeShuttle {
         Replacer(RexBuilder rex) {
-            this.rex = rex;
+            super(rex);
         }
 
         @Override
