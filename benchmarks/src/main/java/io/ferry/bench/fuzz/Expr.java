@@ -167,14 +167,12 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Call, Expr.
     }
 
     /**
-     * {@code function OVER (PARTITION BY ... ORDER BY ...)}. Only the function's arguments and the partition keys
-     * are children: the ordering is fixed, since ROW_NUMBER is deterministic only under a total order (the ids of
-     * every table in FROM), and RANK and SUM OVER with the default RANGE frame only when the order stays as built.
-     */
-    /**
-     * {@code function OVER (PARTITION BY … ORDER BY … frame)}. {@code constants} follow the function's arguments
-     * inside its parentheses (NTILE's bucket count, LAG's offset and default): the shrinker must not replace them
-     * with expressions, as both dialects want constants there. {@code frame} is a ROWS clause or empty.
+     * {@code function(args, constants) OVER (PARTITION BY ... ORDER BY ... frame)}. Only the function's arguments and
+     * the partition keys are children: the ordering is fixed, since ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE and ROWS
+     * frames are deterministic only under a total order (the ids of every table in FROM), and RANK and SUM OVER with
+     * the default RANGE frame only when the order stays as built. {@code constants} (NTILE's bucket count, LAG's
+     * offset and default) are not children either: both dialects want constants there. {@code frame} is a ROWS
+     * clause or empty.
      */
     record Window(Call function, List<Expr> partitionBy, List<SortItem> orderBy, List<String> constants,
             String frame) implements Expr {
