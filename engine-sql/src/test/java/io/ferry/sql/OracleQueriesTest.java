@@ -222,9 +222,11 @@ class OracleQueriesTest {
                         + "FROM w WHERE id <> 1 AND id <> 3",
                 "SELECT id, SUM(k) OVER (PARTITION BY s), SUM(v) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND "
                         + "CURRENT ROW), AVG(v) OVER (PARTITION BY k ORDER BY id ROWS UNBOUNDED PRECEDING) FROM t1",
-                // MIN/MAX of a NULL literal is NULL, not a planner error
+                // MIN/MAX/SUM/AVG of a NULL literal is NULL, not a planner error
                 "SELECT id, MIN(CAST(NULL AS DOUBLE)) OVER (), MAX(CAST(NULL AS INTEGER)) OVER (PARTITION BY k), "
-                        + "MIN(CAST(NULL AS VARCHAR)) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM w",
+                        + "MIN(CAST(NULL AS VARCHAR)) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), "
+                        + "SUM(CAST(NULL AS DECIMAL(12, 2))) OVER (), AVG(CAST(NULL AS INTEGER)) OVER (PARTITION BY k) "
+                        + "FROM w",
                 // MIN/MAX of another literal is the literal, also where the frame can be empty
                 "SELECT id, MAX(TIMESTAMP '2999-12-31 23:59:59') OVER (), MIN('x') OVER (PARTITION BY k ORDER BY id), "
                         + "MIN(1.5) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING) FROM w",

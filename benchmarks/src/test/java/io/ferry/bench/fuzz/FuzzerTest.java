@@ -27,9 +27,7 @@ class FuzzerTest {
     static final Constructs CONSTRUCTS = new Constructs(EnumSet.complementOf(EnumSet.of(Construct.SUBQUERIES)));
 
     /** Query numbers of this seed that still fail, and why (issue 15 leaves them open). */
-    static final Map<Integer, String> KNOWN_FAILURES = Map.of(
-            1385, "a DECIMAL sum of p * k beside a DECIMAL(12, 2) needs more than 18 digits: Ferry's DECIMAL(18) "
-                    + "cuts the COALESCE's scale to 0 (-2 for -2.25); DuckDB has 38");
+    static final Map<Integer, String> KNOWN_FAILURES = Map.of();
 
     @Test
     void ferryAgreesWithDuckDbOnRandomQueries() throws Exception {

@@ -2,7 +2,9 @@ package io.ferry.sql.rewrite;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
@@ -40,11 +42,13 @@ import io.ferry.sql.rel.CheckedSums;
  *       rebuilt: EnumerableWindow's constructor is package-private and Window has no way to rewrite its calls.
  *       A user-defined aggregate runs in a window frame as it does under GROUP BY (Calcite gives both the same
  *       reflective implementor), re-adding the frame's rows, so every frame's sum is checked.</li>
- *   <li>MIN and MAX of a NULL literal ({@code MIN(CAST(NULL AS DOUBLE)) OVER ()}): the window's code generation
- *       types the constant as Object and finds no {@code SqlFunctions.lesser(String, Object)}, an internal error.
- *       The answer is NULL on every row, so the call becomes a NULL of its type. Of another literal
- *       ({@code MAX(TIMESTAMP '2999-12-31 23:59:59') OVER ()} failed with a ClassCastException) the answer is the
- *       literal wherever the frame holds the current row, so it is never empty: the call becomes the literal.</li>
+ *   <li>MIN, MAX, SUM ($SUM0) and AVG of a NULL literal ({@code MIN(CAST(NULL AS DOUBLE)) OVER ()},
+ *       {@code SUM(CAST(NULL AS DECIMAL(12, 2))) OVER ()}): the window's code generation types the constant as
+ *       Object and finds no {@code SqlFunctions.lesser(String, Object)} or {@code BigDecimal.add(Object)}, an
+ *       internal error. The answer is NULL on every row (0 for $SUM0, which SUM only reads where the count is not
+ *       0), so the call becomes that constant. Of another literal, MIN and MAX
+ *       ({@code MAX(TIMESTAMP '2999-12-31 23:59:59') OVER ()} failed with a ClassCastException) are the literal
+ *       wherever the frame holds the current row, so it is never empty: the call becomes the literal.</li>
  *   <li>NTILE: Calcite's row engine spreads the larger buckets over the partition, and skips buckets when there are
  *       fewer rows than buckets ({@code NTILE(7)} of 3 rows gave 1, 3, 5; SQL gives 1, 2, 3, larger buckets
  *       first). It becomes that arithmetic over ROW_NUMBER and the partition's COUNT(*) ({@link #ntile}).</li>
@@ -54,6 +58,10 @@ import io.ferry.sql.rel.CheckedSums;
  */
 public final class WindowCallsRule extends RelOptRule {
     public static final WindowCallsRule INSTANCE = new WindowCallsRule();
+
+    /** Aggregates that skip NULLs: over nothing but a NULL literal they are NULL ($SUM0 is 0). */
+    private static final Set<SqlKind> NULL_STRICT = EnumSet.of(SqlKind.MIN, SqlKind.MAX, SqlKind.SUM, SqlKind.SUM0,
+            SqlKind.AVG);
 
     private WindowCallsRule() {
         super(operand(LogicalProject.class, any()), "WindowCallsRule");
@@ -78,10 +86,11 @@ public final class WindowCallsRule extends RelOptRule {
         public RexNode visitOver(RexOver over) {
             RexOver visited = (RexOver) super.visitOver(over);
             SqlKind kind = visited.getAggOperator().getKind();
-            if ((kind == SqlKind.MIN || kind == SqlKind.MAX) && RexUtil.isNullLiteral(visited.getOperands().get(0),
-                    true)) {
+            if (NULL_STRICT.contains(kind) && RexUtil.isNullLiteral(visited.getOperands().get(0), true)) {
                 changed = true;
-                return rex.makeNullLiteral(visited.getType());
+                return kind == SqlKind.SUM0
+                        ? rex.makeAbstractCast(visited.getType(), rex.makeZeroLiteral(visited.getType()), false)
+                        : rex.makeNullLiteral(visited.getType());
             }
             if ((kind == SqlKind.MIN || kind == SqlKind.MAX) && visited.getOperands().get(0) instanceof RexLiteral
                     && holdsCurrentRow(visited.getWindow())) {
