@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * two-worker cluster in turn (the cluster alternating function and data shipping), against DuckDB. It fails on a
  * wrong answer or internal error at any query but those in {@link #KNOWN_FAILURES}, which must still fail, so the
  * list only shrinks. Failures are not shrunk here (shrinking replays each failure hundreds of times:
- * {@code bin/ferry fuzz} does it). The run takes about a minute on two cores.
+ * {@code bin/ferry fuzz} does it). The run takes about two minutes on two cores.
  *
  * <p>Not generated here yet, with failures this seed still finds (docs/fuzzing.md lists them;
  * {@code bin/ferry fuzz --cluster} runs everything): subqueries (Calcite's decorrelation).
