@@ -167,15 +167,21 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Call, Expr.
     }
 
     /**
-     * {@code function OVER (PARTITION BY ... ORDER BY ...)}. Only the function's arguments and the partition keys
-     * are children: the ordering is fixed, since ROW_NUMBER is deterministic only under a total order (the ids of
-     * every table in FROM), and RANK and SUM OVER with the default RANGE frame only when the order stays as built.
+     * {@code function(args, constants) OVER (PARTITION BY ... ORDER BY ... frame)}. Only the function's arguments and
+     * the partition keys are children: the ordering is fixed, since ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE and ROWS
+     * frames are deterministic only under a total order (the ids of every table in FROM), and RANK and SUM OVER with
+     * the default RANGE frame only when the order stays as built. {@code constants} (NTILE's bucket count, LAG's
+     * offset and default) are not children either: both dialects want constants there. {@code frame} is a ROWS
+     * clause or empty.
      */
-    record Window(Call function, List<Expr> partitionBy, List<SortItem> orderBy) implements Expr {
+    record Window(Call function, List<Expr> partitionBy, List<SortItem> orderBy, List<String> constants,
+            String frame) implements Expr {
         public Window {
             requireNonNull(function, "function is null");
             partitionBy = List.copyOf(partitionBy);
             orderBy = List.copyOf(orderBy);
+            constants = List.copyOf(constants);
+            requireNonNull(frame, "frame is null");
         }
 
         @Override
@@ -185,13 +191,21 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Call, Expr.
 
         @Override
         public String sql() {
-            StringBuilder sb = new StringBuilder(function.sql()).append(" OVER (");
+            String call = function.sql();
+            if (!constants.isEmpty()) {
+                call = call.substring(0, call.length() - 1) + (function.args().isEmpty() ? "" : ", ")
+                        + String.join(", ", constants) + ")";
+            }
+            StringBuilder sb = new StringBuilder(call).append(" OVER (");
             if (!partitionBy.isEmpty()) {
                 sb.append("PARTITION BY ").append(partitionBy.stream().map(Expr::sql).collect(Collectors.joining(", ")));
             }
             if (!orderBy.isEmpty()) {
                 sb.append(partitionBy.isEmpty() ? "" : " ").append("ORDER BY ")
                         .append(orderBy.stream().map(SortItem::sql).collect(Collectors.joining(", ")));
+            }
+            if (!frame.isEmpty()) {
+                sb.append(" ").append(frame);
             }
             return sb.append(")").toString();
         }
@@ -207,7 +221,7 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Call, Expr.
         public Expr withChildren(List<Expr> children) {
             int n = function.args().size();
             return new Window((Call) function.withChildren(children.subList(0, n)), children.subList(n, children.size()),
-                    orderBy);
+                    orderBy, constants, frame);
         }
     }
 

@@ -41,8 +41,9 @@ import io.ferry.bench.fuzz.Query.TableRef;
  * <li>SUBSTRING's start is at least 1 and its length at least 0: both dialects define other bounds differently.</li>
  * <li>Bare NULL has no type in Calcite's validator: NULLs are typed (CAST(NULL AS t)).</li>
  * <li>EXTRACT: YEAR, MONTH, DAY, HOUR, MINUTE, SECOND only (DOW and friends number days differently).</li>
- * <li>Window functions: ROW_NUMBER orders by the ids of every table in FROM (a total order); RANK and SUM OVER are
- * deterministic under any order with the default RANGE frame.</li>
+ * <li>Window functions: ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE and aggregates over a ROWS frame order by the
+ * ids of every table in FROM (a total order); RANK, DENSE_RANK and aggregates over the default RANGE frame are
+ * deterministic under any order.</li>
  * </ul>
  */
 public final class QueryGenerator {
@@ -407,7 +408,7 @@ public final class QueryGenerator {
         }
         if (e instanceof Expr.Window w) {
             return switch (w.function().name()) {
-                case "ROW_NUMBER", "RANK", "COUNT" -> 1e6;
+                case "ROW_NUMBER", "RANK", "DENSE_RANK", "NTILE", "COUNT" -> 1e6;
                 case "SUM" -> bound(w.function().args().get(0)) * SUM_ROWS;
                 default -> bound(w.function().args().get(0));
             };
@@ -523,6 +524,16 @@ public final class QueryGenerator {
         return call("SUM", Form.AGGREGATE, t, Construct.AGGREGATES, arg);
     }
 
+    /** ROWS frames, which need a total order (the rows a frame holds depend on the order of ties). */
+    private static final List<String> ROWS_FRAMES = List.of("ROWS BETWEEN 2 PRECEDING AND CURRENT ROW",
+            "ROWS UNBOUNDED PRECEDING", "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
+            "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING");
+
+    /**
+     * A window function. Functions whose answer depends on the order of ties (ROW_NUMBER, NTILE, LAG, LEAD,
+     * FIRST_VALUE, and any aggregate over a ROWS frame) order by the ids of every table in FROM after their own key,
+     * a total order; RANK, DENSE_RANK and aggregates over the default RANGE frame are deterministic under any order.
+     */
     private Expr window(Scope s) {
         Scope rows = s.rows();
         List<Expr> partition = new ArrayList<>();
@@ -530,19 +541,20 @@ public final class QueryGenerator {
             partition.add(chance(0.8) ? pick(s.columns()) : key(expr(anyType(), rows, 2), s));
         }
         List<SortItem> order = new ArrayList<>();
+        List<String> constants = new ArrayList<>();
+        boolean total = false;
+        String frame = "";
         Call function;
-        switch (rnd.nextInt(5)) {
+        switch (rnd.nextInt(9)) {
             case 0 -> {
-                function = new Call("ROW_NUMBER", Form.FUNCTION, List.of(), SqlType.BIGINT, Construct.WINDOWS);
-                if (chance(0.5)) {
-                    order.add(sortItem(expr(anyType(), rows, 2), s));
+                function = windowFunction(chance(0.5) ? "ROW_NUMBER" : "NTILE", SqlType.BIGINT);
+                if (function.name().equals("NTILE")) {
+                    constants.add(pick(List.of("1", "2", "3", "7")));
                 }
-                for (TableRef t : s.tables()) {
-                    order.add(sortItem(column(t, "id"), s));
-                }
+                total = true;
             }
             case 1 -> {
-                function = new Call("RANK", Form.FUNCTION, List.of(), SqlType.BIGINT, Construct.WINDOWS);
+                function = windowFunction(chance(0.5) ? "RANK" : "DENSE_RANK", SqlType.BIGINT);
                 for (int n = 1 + rnd.nextInt(2); n > 0; n--) {
                     order.add(sortItem(expr(anyType(), rows, 2), s));
                 }
@@ -554,16 +566,48 @@ public final class QueryGenerator {
                 function = new Call("SUM", Form.AGGREGATE, List.of(arg),
                         t == SqlType.INTEGER ? SqlType.BIGINT : t, Construct.WINDOWS);
             }
+            case 4 -> function = new Call("AVG", Form.AGGREGATE, List.of(plainOperand(numericType(), rows, 2)),
+                    SqlType.DOUBLE, Construct.WINDOWS);
+            case 5, 6 -> {
+                SqlType t = anyType();
+                String name = pick(List.of("LAG", "LEAD", "FIRST_VALUE"));
+                function = new Call(name, Form.FUNCTION, List.of(expr(t, rows, 2)), t, Construct.WINDOWS);
+                if (!name.equals("FIRST_VALUE") && chance(0.6)) {
+                    constants.add(pick(List.of("1", "2", "3")));
+                    // a default only of a type whose literals both dialects type alike
+                    if ((t == SqlType.INTEGER || t == SqlType.VARCHAR) && chance(0.5)) {
+                        constants.add(literal(t).sql());
+                    }
+                }
+                total = true;
+            }
             default -> {
                 SqlType t = anyType();
                 function = new Call(chance(0.5) ? "MIN" : "MAX", Form.AGGREGATE, List.of(expr(t, rows, 2)), t,
                         Construct.WINDOWS);
             }
         }
+        boolean aggregate = function.form() == Form.AGGREGATE;
+        if ((aggregate || function.name().equals("FIRST_VALUE")) && chance(0.3)) {
+            frame = pick(ROWS_FRAMES);
+            total = true;
+        }
+        if (total) {
+            if (chance(0.5)) {
+                order.add(sortItem(expr(anyType(), rows, 2), s));
+            }
+            for (TableRef t : s.tables()) {
+                order.add(sortItem(column(t, "id"), s));
+            }
+        }
         if (order.isEmpty() && chance(0.6)) {
             order.add(sortItem(expr(anyType(), rows, 2), s));
         }
-        return new Expr.Window(function, partition, order);
+        return new Expr.Window(function, partition, order, constants, frame);
+    }
+
+    private static Call windowFunction(String name, SqlType type) {
+        return new Call(name, Form.FUNCTION, List.of(), type, Construct.WINDOWS);
     }
 
     /**

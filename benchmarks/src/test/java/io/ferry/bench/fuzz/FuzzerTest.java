@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -16,27 +15,15 @@ import org.junit.jupiter.api.Test;
  * two-worker cluster in turn (the cluster alternating function and data shipping), against DuckDB. It fails on a
  * wrong answer or internal error at any query but those in {@link #KNOWN_FAILURES}, which must still fail, so the
  * list only shrinks. Failures are not shrunk here (shrinking replays each failure hundreds of times:
- * {@code bin/ferry fuzz} does it). The run takes about a minute on two cores.
- *
- * <p>Not generated here yet, with failures this seed still finds (docs/fuzzing.md lists them;
- * {@code bin/ferry fuzz --cluster} runs everything): window functions (Calcite's row engine sums BIGINTs past their
- * range and cannot implement some NULL-typed windows).
+ * {@code bin/ferry fuzz} does it). The run takes about two minutes on two cores.
  */
 class FuzzerTest {
     static final long SEED = 20240601;
     static final int QUERIES = 2000;
-    static final Constructs CONSTRUCTS = new Constructs(EnumSet.complementOf(EnumSet.of(Construct.WINDOWS)));
+    static final Constructs CONSTRUCTS = Constructs.ALL;
 
-    /**
-     * Query numbers of this seed that still fail, and why (issue 15 leaves them open). Generating subqueries too
-     * renumbered the queries: the earlier entry, 1385, a DECIMAL COALESCE that needs more than 18 digits, is the
-     * class of 1627 now.
-     */
-    static final Map<Integer, String> KNOWN_FAILURES = Map.of(
-            922, "NULLIF(p, p * 7) over DECIMALs of different scales: Ferry calls one pair equal (NULL) where "
-                    + "DuckDB does not (no subquery; seen on main alike)",
-            1627, "COALESCE(MAX(p), SUM(p)) needs more than 18 digits: Ferry's DECIMAL(18) cuts the COALESCE's "
-                    + "scale to 0 (-142 where DuckDB gives -143); DuckDB has 38");
+    /** Query numbers of this seed that still fail, and why (issue 15 leaves them open). */
+    static final Map<Integer, String> KNOWN_FAILURES = Map.of();
 
     @Test
     void ferryAgreesWithDuckDbOnRandomQueries() throws Exception {

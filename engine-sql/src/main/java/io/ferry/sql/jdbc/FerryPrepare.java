@@ -35,6 +35,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlJdbcFunctionCall;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlMerge;
 import org.apache.calcite.sql.SqlNode;
@@ -52,6 +53,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.tools.Program;
@@ -321,14 +323,14 @@ public final class FerryPrepare extends CalcitePrepareImpl {
          * is cast to TIMESTAMP before the sum is typed.
          */
         @Override
-        public RelDataType deriveType(org.apache.calcite.sql.validate.SqlValidatorScope scope, SqlNode expr) {
+        public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
             if (expr instanceof SqlBasicCall call && call.operandCount() == 2
-                    && (call.getKind() == org.apache.calcite.sql.SqlKind.PLUS
-                    || call.getKind() == org.apache.calcite.sql.SqlKind.MINUS)) {
+                    && (call.getKind() == SqlKind.PLUS
+                    || call.getKind() == SqlKind.MINUS)) {
                 for (int i = 0; i < 2; i++) {
                     SqlNode date = call.operand(i);
                     SqlNode other = call.operand(1 - i);
-                    if (i == 1 && call.getKind() == org.apache.calcite.sql.SqlKind.MINUS) {
+                    if (i == 1 && call.getKind() == SqlKind.MINUS) {
                         break; // interval - date is no sum
                     }
                     if (super.deriveType(scope, date).getSqlTypeName() == SqlTypeName.DATE
@@ -339,7 +341,28 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                     }
                 }
             }
+            nullableLagDefault(scope, expr);
             return super.deriveType(scope, expr);
+        }
+
+        /**
+         * {@code LAG(x, n, d)} and LEAD are NULL where the row n away has a NULL x, but Calcite types them NOT NULL
+         * when d is, and its row engine then failed with "Cannot convert null to int". Such a default is written
+         * {@code CASE WHEN FALSE THEN NULL ELSE d END}, which is d, typed nullable: the call is typed as x and d are.
+         */
+        private void nullableLagDefault(SqlValidatorScope scope, SqlNode expr) {
+            if (!(expr instanceof SqlBasicCall over) || over.getKind() != SqlKind.OVER
+                    || !(over.operand(0) instanceof SqlBasicCall call) || call.operandCount() != 3
+                    || (call.getKind() != SqlKind.LAG
+                    && call.getKind() != SqlKind.LEAD)) {
+                return;
+            }
+            SqlNode d = call.operand(2);
+            if (super.deriveType(scope, call.operand(0)).isNullable() && !super.deriveType(scope, d).isNullable()) {
+                SqlParserPos pos = d.getParserPosition();
+                call.setOperand(2, new SqlCase(pos, null, SqlNodeList.of(SqlLiteral.createBoolean(false, pos)),
+                        SqlNodeList.of(SqlLiteral.createNull(pos)), d));
+            }
         }
 
         private static boolean subDayInterval(RelDataType type) {

@@ -8,6 +8,7 @@ import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.schema.impl.AggregateFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -25,13 +26,18 @@ import io.ferry.core.FerryException;
 /**
  * SUM over integers in Calcite's row engine adds with Java's wrapping {@code +}: the sum of the largest BIGINT and 1
  * came back as the smallest, where Ferry's own aggregate (and DuckDB) fail with 22003. The last planning step
- * ({@link #PROGRAM}) gives every row-engine aggregate a SUM that adds with {@link Math#addExact}.
+ * ({@link #PROGRAM}) gives every row-engine aggregate a SUM that adds with {@link Math#addExact}; window functions
+ * get it earlier, from {@code WindowCallsRule}.
  */
 public final class CheckedSums {
     private CheckedSums() {
     }
 
-    /** The row engine's accumulator: the sum so far, overflow-checked. NULLs never reach it (a strict aggregate). */
+    /**
+     * The row engine's accumulator: the sum so far, overflow-checked. NULLs never reach it (a strict aggregate).
+     * Where no value was added, Calcite's implementor gives NULL for a nullable result type (SUM) and {@link #init}
+     * for a NOT NULL one ($SUM0), so one function serves both.
+     */
     public static final class Sum {
         public long init() {
             return 0;
@@ -54,8 +60,9 @@ public final class CheckedSums {
         }
     }
 
+    /** {@link Sum} as an aggregate function of the row engine; the call's type says whether it is SUM or $SUM0. */
     @SuppressWarnings("deprecation")
-    private static final SqlUserDefinedAggFunction SUM = new SqlUserDefinedAggFunction(
+    public static final SqlUserDefinedAggFunction SUM = new SqlUserDefinedAggFunction(
             new SqlIdentifier("SUM", SqlParserPos.ZERO), ReturnTypes.ARG0_NULLABLE_IF_EMPTY, InferTypes.FIRST_KNOWN,
             OperandTypes.NUMERIC, AggregateFunctionImpl.create(Sum.class), false, false, Optionality.FORBIDDEN,
             new JavaTypeFactoryImpl());
@@ -87,13 +94,15 @@ public final class CheckedSums {
             });
 
     private static boolean isIntegerSum(AggregateCall c, EnumerableAggregate aggregate) {
-        SqlKind kind = c.getAggregation().getKind();
-        if (kind != SqlKind.SUM || c.getArgList().size() != 1) {
-            return false;
-        }
-        SqlTypeName arg = aggregate.getInput().getRowType().getFieldList().get(c.getArgList().get(0)).getType()
-                .getSqlTypeName();
-        SqlTypeName result = c.getType().getSqlTypeName();
-        return (arg == SqlTypeName.BIGINT || arg == SqlTypeName.INTEGER) && result == SqlTypeName.BIGINT;
+        return c.getArgList().size() == 1 && isIntegerSum(c.getAggregation().getKind(),
+                aggregate.getInput().getRowType().getFieldList().get(c.getArgList().get(0)).getType(), c.getType());
+    }
+
+    /** Whether an aggregate of {@code kind} over {@code arg} giving {@code result} is a BIGINT sum of integers. */
+    public static boolean isIntegerSum(SqlKind kind, RelDataType arg, RelDataType result) {
+        SqlTypeName a = arg.getSqlTypeName();
+        return (kind == SqlKind.SUM || kind == SqlKind.SUM0)
+                && (a == SqlTypeName.BIGINT || a == SqlTypeName.INTEGER)
+                && result.getSqlTypeName() == SqlTypeName.BIGINT;
     }
 }

@@ -12,7 +12,6 @@ import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -32,20 +31,12 @@ public final class CodePointStringsRule extends RelOptRule {
 
     @Override
     public void onMatch(RelOptRuleCall call) {
-        RelNode rel = call.rel(0);
-        Replacer replacer = new Replacer(rel.getCluster().getRexBuilder());
-        RelNode replaced = rel.accept(replacer);
-        if (replacer.changed) {
-            call.transformTo(replaced);
-        }
+        ChangeShuttle.rewrite(call, Replacer::new);
     }
 
-    private static final class Replacer extends RexShuttle {
-        private final RexBuilder rex;
-        boolean changed;
-
+    private static final class Replacer extends ChangeShuttle {
         Replacer(RexBuilder rex) {
-            this.rex = rex;
+            super(rex);
         }
 
         @Override

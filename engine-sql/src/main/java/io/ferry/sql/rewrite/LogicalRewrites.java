@@ -28,6 +28,8 @@ public final class LogicalRewrites {
                 .addRuleInstance(FactorDisjunctionsRule.JOIN)
                 .addRuleInstance(AggregateArgumentsRule.INSTANCE)
                 .addRuleInstance(QuantileCallsRule.INSTANCE)
+                .addRuleInstance(WindowCallsRule.INSTANCE)
+                .addRuleInstance(SignedZeros.SortRule.INSTANCE)
                 .addRuleInstance(ConstantGroupJoinRule.INSTANCE)
                 .addRuleInstance(SingleRowJoinRule.INSTANCE)
                 .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
