@@ -12,6 +12,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -93,15 +94,45 @@ public final class TpcdsRun implements AutoCloseable {
     }
 
     /**
-     * Plans and runs a statement once on Ferry, untimed, so that the first measured planning is not also the
-     * planner's class loading and JIT warm-up.
+     * Statements of the shapes TPC-DS is made of (star joins, grouping, sorting with a limit, subqueries, set
+     * operations, windows), written for this warm-up and none of them a TPC-DS query: {@link #warmUp()} plans them
+     * so that the first measured planning is not also the planner's class loading and JIT compilation, as on a
+     * server that has been answering queries for a while.
      */
+    private static final List<String> WARM_UP = List.of(
+            "SELECT d_year, COUNT(*) FROM store_sales JOIN date_dim ON ss_sold_date_sk = d_date_sk "
+                    + "WHERE d_moy = %d GROUP BY d_year ORDER BY d_year",
+            "SELECT i_brand, s_state, SUM(ss_net_paid), AVG(ss_quantity) FROM store_sales, item, store, date_dim "
+                    + "WHERE ss_item_sk = i_item_sk AND ss_store_sk = s_store_sk AND ss_sold_date_sk = d_date_sk "
+                    + "AND d_year = 2000 + %d GROUP BY i_brand, s_state ORDER BY 3 DESC LIMIT 10",
+            "SELECT c_last_name FROM customer WHERE c_birth_month = %d AND EXISTS (SELECT 1 FROM store_sales "
+                    + "WHERE ss_customer_sk = c_customer_sk) AND c_customer_sk NOT IN (SELECT cs_bill_customer_sk "
+                    + "FROM catalog_sales WHERE cs_bill_customer_sk IS NOT NULL)",
+            "SELECT i_category, i_class, SUM(ws_ext_sales_price), RANK() OVER (PARTITION BY i_category ORDER BY "
+                    + "SUM(ws_ext_sales_price) DESC) FROM web_sales JOIN item ON ws_item_sk = i_item_sk "
+                    + "WHERE i_current_price > %d GROUP BY ROLLUP (i_category, i_class)",
+            "SELECT ss_customer_sk AS c FROM store_sales WHERE ss_quantity = %d UNION ALL SELECT ws_bill_customer_sk "
+                    + "FROM web_sales WHERE ws_quantity = 1 INTERSECT SELECT c_customer_sk FROM customer",
+            "SELECT CASE WHEN ss_quantity BETWEEN 1 AND %d THEN 'low' ELSE 'high' END, COUNT(DISTINCT ss_item_sk), "
+                    + "SUM(CASE WHEN ss_net_profit > 0 THEN 1 ELSE 0 END) FROM store_sales LEFT JOIN store_returns "
+                    + "ON ss_ticket_number = sr_ticket_number AND ss_item_sk = sr_item_sk GROUP BY 1");
+
+    /** Rounds of {@link #WARM_UP}; each round changes a literal, so that no plan comes from the plan cache. */
+    private static final int WARM_UP_ROUNDS = 8;
+
+    /** Plans {@link #WARM_UP} on Ferry, untimed, and runs the first of them. */
     public void warmUp() throws SQLException {
-        try (Connection c = ferry.connect(); PreparedStatement p = c.prepareStatement("SELECT d_year, COUNT(*) "
-                + "FROM store_sales JOIN date_dim ON ss_sold_date_sk = d_date_sk WHERE d_moy = 1 GROUP BY d_year "
-                + "ORDER BY d_year"); ResultSet rs = p.executeQuery()) {
-            while (rs.next()) {
-                rs.getObject(1);
+        try (Connection c = ferry.connect()) {
+            for (int round = 1; round <= WARM_UP_ROUNDS; round++) {
+                for (String shape : WARM_UP) {
+                    c.prepareStatement(String.format(Locale.ROOT, shape, round)).close();
+                }
+            }
+            try (PreparedStatement p = c.prepareStatement(String.format(Locale.ROOT, WARM_UP.get(0), 1));
+                    ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    rs.getObject(1);
+                }
             }
         }
     }
