@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import io.ferry.server.data.PaperTable;
 import io.ferry.server.data.ProgressListener;
@@ -96,6 +97,7 @@ public final class FerryVsDuckDb {
                 compare(ferry, duck, "SSB " + q + " (SF " + scale + ")", SsbQueries.get(q), lineorder);
             }
             planning(ferry, SsbQueries.get("Q4.1"));
+            ssbPlanning(ferry);
         }
         report.add("");
         report.add("Ferry's plans:");
@@ -180,6 +182,32 @@ public final class FerryVsDuckDb {
             report.add(String.format(Locale.ROOT, "| planning `%s` (prepareStatement, %s) | %.2f | | | |", label,
                     cached ? "plan cached" : "new plan", t[t.length / 2]));
         }
+    }
+
+    /**
+     * Planning of each of the thirteen SSB queries ({@code prepareStatement}): the first time its text is seen
+     * (planned before only as other queries were), and the median of 30 more, each with a new comment appended so
+     * that the plan cache never has it.
+     */
+    private void ssbPlanning(Connection ferry) throws SQLException {
+        report.add("");
+        report.add("| SSB query | first planning, ms | new plan, median of 30, ms |");
+        report.add("|---|---:|---:|");
+        for (Map.Entry<String, String> q : SsbQueries.all().entrySet()) {
+            double first = prepareMillis(ferry, q.getValue() + " /* first */");
+            double[] t = new double[30];
+            for (int i = 0; i < t.length; i++) {
+                t[i] = prepareMillis(ferry, q.getValue() + " /* " + i + " */");
+            }
+            Arrays.sort(t);
+            report.add(String.format(Locale.ROOT, "| %s | %.1f | %.1f |", q.getKey(), first, t[t.length / 2]));
+        }
+    }
+
+    private static double prepareMillis(Connection ferry, String sql) throws SQLException {
+        long start = System.nanoTime();
+        ferry.prepareStatement(sql).close();
+        return (System.nanoTime() - start) / 1e6;
     }
 
     private static String duckVersion(Connection duck) throws SQLException {

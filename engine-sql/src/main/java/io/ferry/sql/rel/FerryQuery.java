@@ -7,7 +7,9 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.runtime.FlatLists;
 
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
@@ -26,14 +28,19 @@ import io.ferry.sql.schema.FerrySchema;
 public final class FerryQuery {
     private final PlanNode plan;
     private final RowConverter rows;
-    private final boolean scalar;
+    private final JavaRowFormat format;
     private final boolean readsClock;
 
-    FerryQuery(PlanNode plan, RelDataType rowType, boolean scalar) {
+    /**
+     * @param format how the row engine above reads a row: SCALAR for one column, LIST for none (Calcite's physical
+     *               types turn a row of no columns into an empty list, which its window operator compares), else
+     *               ARRAY
+     */
+    FerryQuery(PlanNode plan, RelDataType rowType, JavaRowFormat format) {
         this.plan = plan;
         this.readsClock = StatementClock.readsClock(plan);
         this.rows = new RowConverter(rowType);
-        this.scalar = scalar;
+        this.format = format;
     }
 
     public PlanNode plan() {
@@ -112,8 +119,11 @@ public final class FerryQuery {
         }
 
         private Object materialize(Batch b, int r) {
-            if (scalar) {
+            if (format == JavaRowFormat.SCALAR) {
                 return rows.value(b.column(0), r, 0);
+            }
+            if (format == JavaRowFormat.LIST && rows.width() == 0) {
+                return FlatLists.COMPARABLE_EMPTY_LIST;
             }
             Object[] values = new Object[rows.width()];
             for (int c = 0; c < values.length; c++) {

@@ -85,8 +85,7 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
                 pref.prefer(JavaRowFormat.ARRAY));
         PlanNode plan = ColumnPruner.prune(FerryRel.plan(getInput()));
-        FerryQuery query = new FerryQuery(plan, getRowType(),
-                physType.getFormat() == JavaRowFormat.SCALAR);
+        FerryQuery query = new FerryQuery(plan, getRowType(), physType.getFormat());
         Expression stashed = implementor.stash(query, FerryQuery.class);
         BlockBuilder block = new BlockBuilder();
         Expression rows = Expressions.call(stashed, org.apache.calcite.linq4j.tree.Types.lookupMethod(FerryQuery.class, "execute", org.apache.calcite.DataContext.class), implementor.getRootExpression());
