@@ -305,4 +305,35 @@ class IntrospectionOverJdbcTest {
         }
         return out;
     }
+
+    /**
+     * EXPLAIN ANALYZE is a query like any other to a client: one row in EXPLAIN's column, the plan (on a cluster with
+     * the shipping decision) and the measures of a run whose row count is the query's. A query that fails fails it
+     * with the same SQLSTATE.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("connections")
+    void explainAnalyzeRunsTheQuery(String label, String url) throws SQLException {
+        String query = "SELECT region, COUNT(*) AS n FROM sales GROUP BY region";
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            long groups;
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM (" + query + ") AS q")) {
+                assertTrue(rs.next());
+                groups = rs.getLong(1);
+            }
+            try (ResultSet rs = s.executeQuery("EXPLAIN ANALYZE " + query)) {
+                assertEquals("PLAN", rs.getMetaData().getColumnLabel(1));
+                assertTrue(rs.next());
+                String text = rs.getString(1);
+                assertFalse(rs.next());
+                assertTrue(text.contains("FerryAggregate") && text.contains("Planning Time: ")
+                        && text.contains("Execution Time: ") && text.endsWith("\nRows: " + groups), text);
+                assertEquals(label.startsWith("cluster"), text.contains("shipping="), text);
+            }
+            String plain = assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM nowhere"))
+                    .getSQLState();
+            assertEquals(plain, assertThrows(SQLException.class,
+                    () -> s.executeQuery("EXPLAIN ANALYZE SELECT * FROM nowhere")).getSQLState());
+        }
+    }
 }

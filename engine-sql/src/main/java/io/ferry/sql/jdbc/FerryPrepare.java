@@ -22,6 +22,7 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.Hook;
@@ -95,23 +96,15 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             return super.prepareSql(context, query, elementType, maxRowCount);
         }
         long start = System.nanoTime();
+        String analyzed = ExplainAnalyze.query(query.sql);
+        if (analyzed != null) {
+            return explainAnalyze(context, query.sql, CalcitePrepare.Query.of(analyzed), elementType, engine, start);
+        }
         PlanCache.Key key = PlanCache.key(context, query.sql, elementType, maxRowCount, engine.catalog().version());
         CalciteSignature<T> plan = engine.plans().get(key);
         boolean cached = plan != null;
         if (!cached) {
-            // in sys.queries while it is planned, so a statement that plans for long can be seen (and its cancel)
-            QueryLog.Entry planning = engine.queries().planning(query.sql);
-            try {
-                plan = super.prepareSql(context, query, elementType, maxRowCount);
-            } catch (RuntimeException | Error e) {
-                RuntimeException stopped = PlanningCancel.stopped() ? PlanningCancel.cancelled(e) : null;
-                planning.failed(stopped != null ? stopped : e, millisSince(start));
-                if (stopped != null) {
-                    throw stopped;
-                }
-                throw e;
-            }
-            planning.planned();
+            plan = planLogged(context, query.sql, query, elementType, maxRowCount, engine, start);
             if (plan.statementType == Meta.StatementType.SELECT) {
                 engine.plans().put(key, plan);
             }
@@ -123,6 +116,48 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         // DDL and SET ran while they were prepared
         engine.queries().start(query.sql, planning, cached).finished();
         return plan;
+    }
+
+    /**
+     * Plans {@code query} as Calcite would, with {@code statement} in sys.queries while it is planned, so that a
+     * statement that plans for long can be seen (and its cancel); a statement that fails here stays there, failed.
+     */
+    private <T> CalciteSignature<T> planLogged(Context context, String statement, Query<T> query, Type elementType,
+            long maxRowCount, FerryEngine engine, long start) {
+        QueryLog.Entry planning = engine.queries().planning(statement);
+        CalciteSignature<T> plan;
+        try {
+            plan = super.prepareSql(context, query, elementType, maxRowCount);
+        } catch (RuntimeException | Error e) {
+            RuntimeException stopped = PlanningCancel.stopped() ? PlanningCancel.cancelled(e) : null;
+            planning.failed(stopped != null ? stopped : e, millisSince(start));
+            if (stopped != null) {
+                throw stopped;
+            }
+            throw e;
+        }
+        planning.planned();
+        return plan;
+    }
+
+    /**
+     * {@code EXPLAIN ANALYZE} ({@link ExplainAnalyze}): its query planned fresh, outside the plan cache, keeping the
+     * plan Calcite implements for EXPLAIN's text; DDL and SET are refused before Calcite would run them. The statement
+     * is one entry of sys.queries, under its own text, with the query's planning time.
+     */
+    private <T> CalciteSignature<T> explainAnalyze(Context context, String statement, Query<T> query,
+            Type elementType, FerryEngine engine, long start) {
+        Holder<RelRoot> root = Holder.empty();
+        CalciteSignature<T> plan;
+        try (Hook.Closeable parsed = Hook.PARSE_TREE.addThread(
+                    (Consumer<Object[]>) tree -> ExplainAnalyze.check((SqlNode) tree[1]));
+                Hook.Closeable implemented = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread((Consumer<RelRoot>) root::set)) {
+            plan = planLogged(context, statement, query, elementType, -1, engine, start);
+        }
+        double planning = millisSince(start);
+        CalciteSignature<T> analyze = ExplainAnalyze.signature(statement, plan, root.get(), planning,
+                context.getTypeFactory());
+        return new LoggedSignature<>(analyze, engine.queries(), planning, false);
     }
 
     private static double millisSince(long startNanos) {
