@@ -23,7 +23,13 @@ class FuzzerTest {
     static final Constructs CONSTRUCTS = Constructs.ALL;
 
     /** Query numbers of this seed that still fail, and why (issue 15 leaves them open). */
-    static final Map<Integer, String> KNOWN_FAILURES = Map.of();
+    static final Map<Integer, String> KNOWN_FAILURES = Map.of(
+            922, "NULLIF(p, p * 7) over DECIMALs of different scales: Ferry calls one pair equal (NULL) where "
+                    + "DuckDB does not",
+            1627, "COALESCE(MAX(p), SUM(p)) needs more than 18 digits: Ferry's DECIMAL(18) cuts the COALESCE's "
+                    + "scale to 0 (-142 where DuckDB gives -143); DuckDB has 38",
+            1912, "SELECT DISTINCT over AVG(-p) OVER (… ROWS UNBOUNDED PRECEDING): one more distinct row in Ferry "
+                    + "(4119) than in DuckDB (4118); not yet shrunk");
 
     @Test
     void ferryAgreesWithDuckDbOnRandomQueries() throws Exception {
