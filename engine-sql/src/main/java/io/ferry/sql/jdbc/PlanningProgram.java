@@ -41,18 +41,19 @@ import io.ferry.sql.rewrite.UncorrelatedCorrelates;
  * always worth doing runs once, to a fixpoint, in heuristic planners, and the cost-based (Volcano) phase only picks
  * an implementation for each node — Ferry's vectorized operator where its kernels can run the node, Calcite's row
  * engine otherwise — plus the few rewrites that are choices (a reduced aggregate, a semi-join, a join pushed through
- * another, which repairs what the join order leaves across a part that runs in the row engine). Exploring every logical rewrite in Volcano, as Calcite's standard program does,
- * registered each variant in both conventions: TPC-DS q58 and q64 took 3 s to plan, and p95 was 0.5 s.
+ * another, which repairs what the join order leaves across a part that runs in the row engine). Exploring every
+ * logical rewrite in Volcano, as Calcite's standard program does, registered each variant in both conventions:
+ * planning TPC-DS q58 took 660 ms of CPU and q64 450 ms, 65 and 120 ms now.
  *
  * <ol>
  *   <li>Ferry's constant folding, VALUES folding and UPDATE/DELETE rewriting;</li>
  *   <li>IN over a one-row subquery and NULL IN become {@code =} and EXISTS ({@link InSubQueries});</li>
- *   <li>subqueries become joins and correlations are removed (before join ordering: a correlation left in place hid
- *       the WHERE clause's join conditions from it, and TPC-DS q6 multiplied 5000 addresses by 18000 items);</li>
- *   <li>Ferry's logical rewrites ({@link LogicalRewrites});</li>
+ *   <li>subqueries become joins; Ferry's logical rewrites ({@link LogicalRewrites}); correlations are removed
+ *       (before join ordering: a correlation left in place hid the WHERE clause's join conditions from it, and
+ *       TPC-DS q6 multiplied 5000 addresses by 18000 items);</li>
  *   <li>multi-way inner joins ordered by estimated cardinality (Calcite's LoptOptimizeJoinRule);</li>
  *   <li>unused fields trimmed, then {@link #SIMPLIFY} to a fixpoint;</li>
- *   <li>the cost-based choice of implementations, with the planner's rules less {@link #HEURISTIC_ONLY};</li>
+ *   <li>the cost-based choice of implementations, with the planner's rules less {@link #NOT_COST_BASED};</li>
  *   <li>row-engine projections on Ferry's rows moved into Ferry, Calcite's calc rules, then Ferry's adjustments of
  *       what runs in the row engine.</li>
  * </ol>
@@ -61,39 +62,46 @@ final class PlanningProgram {
     private PlanningProgram() {
     }
 
-    /**
-     * Rewrites that never make a plan worse, applied once before the cost-based phase. Not here: rewrites whose
-     * result may not run in Ferry's kernels, which stay choices the cost-based phase makes (AVG reduced to SUM and
-     * COUNT, a CASE aggregate into FILTER, semi-joins, DISTINCT aggregates expanded).
-     */
-    private static final List<RelOptRule> SIMPLIFY = List.of(
-            CoreRules.FILTER_MERGE, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN,
-            CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
-            CoreRules.PROJECT_MERGE, CoreRules.AGGREGATE_PROJECT_MERGE,
-            CoreRules.PROJECT_AGGREGATE_MERGE, CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE,
-            CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS, CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE,
-            CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE, CoreRules.FILTER_REDUCE_EXPRESSIONS,
-            CoreRules.SORT_PROJECT_TRANSPOSE, PruneEmptyRules.UNION_INSTANCE, PruneEmptyRules.INTERSECT_INSTANCE, PruneEmptyRules.MINUS_INSTANCE,
-            PruneEmptyRules.PROJECT_INSTANCE, PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.SORT_INSTANCE,
-            PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.JOIN_LEFT_INSTANCE,
-            PruneEmptyRules.JOIN_RIGHT_INSTANCE, PruneEmptyRules.SORT_FETCH_ZERO_INSTANCE);
+    /** Empty inputs pruned: run in both phases, since the cost-based phase's own rewrites can leave them. */
+    private static final List<RelOptRule> PRUNE_EMPTY = List.of(PruneEmptyRules.UNION_INSTANCE,
+            PruneEmptyRules.INTERSECT_INSTANCE, PruneEmptyRules.MINUS_INSTANCE, PruneEmptyRules.PROJECT_INSTANCE,
+            PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.SORT_INSTANCE, PruneEmptyRules.AGGREGATE_INSTANCE,
+            PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
+            PruneEmptyRules.SORT_FETCH_ZERO_INSTANCE);
 
     /**
-     * Rules Calcite registers in the cost-based planner that Ferry runs in {@link #SIMPLIFY} instead, or not at all:
-     * join orders are chosen before (JoinAssociate, JoinCommute, and rules that move aggregates and sorts across
-     * joins multiplied the search space: q6 never finished planning, q58 took 16 s); projections are pushed down by
-     * the field trimmer; merge joins are not used (Ferry's hash join is faster on its in-memory inputs).
+     * Rewrites that never make a plan worse, applied to a fixpoint before the cost-based phase, which no longer
+     * explores them. Not here: rewrites whose result may not run in Ferry's kernels, which stay choices the
+     * cost-based phase makes (AVG reduced to SUM and COUNT, a CASE aggregate into FILTER, semi-joins, DISTINCT
+     * aggregates expanded).
      */
-    private static final List<RelOptRule> HEURISTIC_ONLY = List.of(
+    private static final List<RelOptRule> HEURISTIC = List.of(
             CoreRules.FILTER_MERGE, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN,
             CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
-            CoreRules.PROJECT_MERGE, CoreRules.PROJECT_FILTER_TRANSPOSE, CoreRules.AGGREGATE_PROJECT_MERGE,
-            CoreRules.PROJECT_AGGREGATE_MERGE, CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE,
-            CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS, CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE,
-            CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE, CoreRules.FILTER_REDUCE_EXPRESSIONS,
-            CoreRules.JOIN_ASSOCIATE, CoreRules.JOIN_COMMUTE, CoreRules.AGGREGATE_JOIN_TRANSPOSE,
-            CoreRules.SORT_JOIN_TRANSPOSE, EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE);
+            CoreRules.PROJECT_MERGE, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_AGGREGATE_MERGE,
+            CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE, CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS,
+            CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE, CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE,
+            CoreRules.FILTER_REDUCE_EXPRESSIONS);
 
+    /**
+     * What {@link #simplify()} runs: {@link #HEURISTIC}, the pruning of empty inputs, and sorts pushed below
+     * projections (which the cost-based phase also does, where its reduced aggregates put a projection under a
+     * sort).
+     */
+    private static final List<RelOptRule> SIMPLIFY = Stream.of(HEURISTIC, PRUNE_EMPTY,
+            List.<RelOptRule>of(CoreRules.SORT_PROJECT_TRANSPOSE)).flatMap(List::stream).toList();
+
+    /**
+     * Rules Calcite registers in the cost-based planner that it does not run: {@link #HEURISTIC}, and what it would
+     * explore to no use. Join orders are chosen before (JoinAssociate, JoinCommute, and rules that move aggregates
+     * and sorts across joins multiplied the search space: q6 never finished planning, q58 took 16 s); projections
+     * are pushed down by the field trimmer; merge joins are not used (Ferry's hash join is faster on its in-memory
+     * inputs).
+     */
+    private static final List<RelOptRule> NOT_COST_BASED = Stream.of(HEURISTIC, List.<RelOptRule>of(
+            CoreRules.PROJECT_FILTER_TRANSPOSE, CoreRules.JOIN_ASSOCIATE, CoreRules.JOIN_COMMUTE,
+            CoreRules.AGGREGATE_JOIN_TRANSPOSE, CoreRules.SORT_JOIN_TRANSPOSE,
+            EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE)).flatMap(List::stream).toList();
 
     /**
      * Constants are folded by Ferry's kernels ({@link FerryRexExecutor}). Calcite installs its own executor just
@@ -182,7 +190,7 @@ final class PlanningProgram {
         // Calcite's rewrite of BERNOULLI samples into a RAND() filter: Ferry samples in the scan, deterministically
         // per block and row
         planner.removeRule(CoreRules.SAMPLE_TO_FILTER);
-        HEURISTIC_ONLY.forEach(planner::removeRule);
+        NOT_COST_BASED.forEach(planner::removeRule);
         planner.getRules().stream().filter(r -> r.toString().startsWith("MaterializedView")
                 || r.toString().startsWith("Delta")).toList().forEach(planner::removeRule);
         planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
