@@ -149,19 +149,9 @@ class ExplainAnalyzeTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void cancelStopsIt() throws Exception {
         try (Connection c = engine.connect(); Statement s = c.createStatement()) {
-            Thread canceller = new Thread(() -> {
-                try {
-                    awaitRunning();
-                    s.cancel();
-                } catch (InterruptedException | SQLException ignored) {
-                    // the test fails on its own if the cancel never comes
-                }
-            });
-            canceller.start();
-            SQLException e = assertThrows(SQLException.class,
-                    () -> s.executeQuery("EXPLAIN ANALYZE " + ENDLESS + " -- cancelled").next());
+            SQLException e = RunningStatements.cancelMidRun(engine, s, "EXPLAIN ANALYZE " + ENDLESS + " -- cancelled",
+                    "-- cancelled");
             assertEquals("57014", e.getSQLState(), e.getMessage());
-            canceller.join();
         }
     }
 
@@ -198,22 +188,5 @@ class ExplainAnalyzeTest {
         Matcher m = Pattern.compile(regex).matcher(text);
         assertTrue(m.find(), regex + " in " + text);
         return Double.parseDouble(m.group(1));
-    }
-
-    /** Waits until sys.queries shows the statement running, so the cancel reaches it mid-join. */
-    private static void awaitRunning() throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        try (Connection c = engine.connect(); Statement s = c.createStatement()) {
-            while (System.nanoTime() < deadline) {
-                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.queries WHERE state = 'running' "
-                        + "AND statement LIKE '%-- cancelled' AND statement NOT LIKE '%sys.queries%'")) {
-                    rs.next();
-                    if (rs.getLong(1) > 0) {
-                        return;
-                    }
-                }
-                Thread.sleep(20);
-            }
-        }
     }
 }

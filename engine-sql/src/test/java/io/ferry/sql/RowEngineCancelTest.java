@@ -70,35 +70,8 @@ class RowEngineCancelTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void cancelStopsTheJoin() throws Exception {
         try (Connection c = engine.connect(); Statement s = c.createStatement()) {
-            Thread canceller = new Thread(() -> {
-                try {
-                    awaitRunning();
-                    s.cancel();
-                } catch (InterruptedException | SQLException ignored) {
-                    // the test fails on its own if the cancel never comes
-                }
-            });
-            canceller.start();
-            SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(ENDLESS).next());
+            SQLException e = RunningStatements.cancelMidRun(engine, s, ENDLESS, "z.a * 2");
             assertEquals("57014", e.getSQLState(), e.getMessage());
-            canceller.join();
-        }
-    }
-
-    /** Waits until sys.queries shows the join running, so the cancel reaches it mid-join. */
-    private static void awaitRunning() throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        try (Connection c = engine.connect(); Statement s = c.createStatement()) {
-            while (System.nanoTime() < deadline) {
-                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.queries WHERE state = 'running' "
-                        + "AND statement LIKE '%z.a * 2%' AND statement NOT LIKE '%sys.queries%'")) {
-                    rs.next();
-                    if (rs.getLong(1) > 0) {
-                        return;
-                    }
-                }
-                Thread.sleep(20);
-            }
         }
     }
 }

@@ -57,11 +57,11 @@ final class ExplainAnalyze {
      * comments before them replaced by spaces; null for any other statement.
      */
     static String query(String sql) {
-        int afterExplain = word(sql, blank(sql, 0), "EXPLAIN");
+        int afterExplain = word(sql, StatementText.afterBlanks(sql, 0), "EXPLAIN");
         if (afterExplain < 0) {
             return null;
         }
-        int start = blank(sql, afterExplain);
+        int start = StatementText.afterBlanks(sql, afterExplain);
         int end = Math.max(word(sql, start, "ANALYZE"), word(sql, start, "ANALYSE"));
         if (end < 0) {
             return null;
@@ -73,25 +73,6 @@ final class ExplainAnalyze {
             }
         }
         return new String(chars);
-    }
-
-    /** The index past whitespace and comments from {@code i}. */
-    private static int blank(String sql, int i) {
-        int n = sql.length();
-        while (i < n) {
-            if (Character.isWhitespace(sql.charAt(i))) {
-                i++;
-            } else if (sql.startsWith("--", i)) {
-                int nl = sql.indexOf('\n', i);
-                i = nl < 0 ? n : nl + 1;
-            } else if (sql.startsWith("/*", i)) {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
-            } else {
-                break;
-            }
-        }
-        return i;
     }
 
     /** The index past {@code word} (in any case) at {@code i}, or -1 if it is not there as a whole word. */

@@ -25,20 +25,38 @@ public final class StatementText {
             if (c == '\'' || c == '"') {
                 i = closing(sql, i, c);
                 empty = false;
-            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                int nl = sql.indexOf('\n', i);
-                i = nl < 0 ? n : nl;
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 1;
             } else if (c == '?') {
                 markers++;
                 empty = false;
-            } else if (!Character.isWhitespace(c) && c != ';') {
-                empty = false;
+            } else if (c != ';') {
+                int next = afterBlanks(sql, i);
+                if (next == i) {
+                    empty = false;
+                } else {
+                    i = next - 1;
+                }
             }
         }
         return new StatementText(markers, empty);
+    }
+
+    /** The index past the whitespace and comments (line and block comments) that start at {@code i}. */
+    static int afterBlanks(String sql, int i) {
+        int n = sql.length();
+        while (i < n) {
+            if (Character.isWhitespace(sql.charAt(i))) {
+                i++;
+            } else if (sql.startsWith("--", i)) {
+                int nl = sql.indexOf('\n', i);
+                i = nl < 0 ? n : nl + 1;
+            } else if (sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else {
+                break;
+            }
+        }
+        return i;
     }
 
     /** The index of the quote closing the one at {@code open} (a doubled quote is an escaped one), or the end. */

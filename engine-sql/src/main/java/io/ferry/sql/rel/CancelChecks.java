@@ -13,7 +13,6 @@ import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.tree.Types;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.tools.Program;
 
@@ -36,20 +35,15 @@ public final class CancelChecks {
     }
 
     /** Inserts the checks into a physical plan. */
-    public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) ->
-            rel.accept(new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    if (visited instanceof EnumerableWindow window) {
-                        return new CheckedWindow(window);
-                    }
-                    if (!(visited instanceof EnumerableNestedLoopJoin join)) {
-                        return visited;
-                    }
-                    return join.copy(join.getTraitSet(), List.of(check(join.getLeft()), check(join.getRight())));
-                }
-            });
+    public static final Program PROGRAM = BottomUp.program(visited -> {
+        if (visited instanceof EnumerableWindow window) {
+            return new CheckedWindow(window);
+        }
+        if (!(visited instanceof EnumerableNestedLoopJoin join)) {
+            return visited;
+        }
+        return join.copy(join.getTraitSet(), List.of(check(join.getLeft()), check(join.getRight())));
+    });
 
     private static RelNode check(RelNode input) {
         return new RowsWrapper(input, "CancelCheck", null, Types.lookupMethod(CancelChecks.class, "checked",

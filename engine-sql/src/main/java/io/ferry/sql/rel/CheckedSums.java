@@ -5,8 +5,6 @@ import java.util.List;
 
 import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.schema.impl.AggregateFunctionImpl;
@@ -68,30 +66,25 @@ public final class CheckedSums {
             new JavaTypeFactoryImpl());
 
     /** Swaps SUM and $SUM0 over BIGINT and INTEGER for {@link Sum} in every row-engine aggregate. */
-    public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) ->
-            rel.accept(new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    if (!(visited instanceof EnumerableAggregate aggregate)) {
-                        return visited;
-                    }
-                    List<AggregateCall> calls = new ArrayList<>();
-                    boolean changed = false;
-                    for (AggregateCall c : aggregate.getAggCallList()) {
-                        if (isIntegerSum(c, aggregate)) {
-                            calls.add(AggregateCall.create(SUM, c.isDistinct(), c.isApproximate(), c.ignoreNulls(),
-                                    c.rexList, c.getArgList(), c.filterArg, c.distinctKeys, c.collation,
-                                    c.getType(), c.getName()));
-                            changed = true;
-                        } else {
-                            calls.add(c);
-                        }
-                    }
-                    return changed ? aggregate.copy(aggregate.getTraitSet(), aggregate.getInput(),
-                            aggregate.getGroupSet(), aggregate.getGroupSets(), calls) : aggregate;
-                }
-            });
+    public static final Program PROGRAM = BottomUp.program(visited -> {
+        if (!(visited instanceof EnumerableAggregate aggregate)) {
+            return visited;
+        }
+        List<AggregateCall> calls = new ArrayList<>();
+        boolean changed = false;
+        for (AggregateCall c : aggregate.getAggCallList()) {
+            if (isIntegerSum(c, aggregate)) {
+                calls.add(AggregateCall.create(SUM, c.isDistinct(), c.isApproximate(), c.ignoreNulls(),
+                        c.rexList, c.getArgList(), c.filterArg, c.distinctKeys, c.collation,
+                        c.getType(), c.getName()));
+                changed = true;
+            } else {
+                calls.add(c);
+            }
+        }
+        return changed ? aggregate.copy(aggregate.getTraitSet(), aggregate.getInput(),
+                aggregate.getGroupSet(), aggregate.getGroupSets(), calls) : aggregate;
+    });
 
     private static boolean isIntegerSum(AggregateCall c, EnumerableAggregate aggregate) {
         return c.getArgList().size() == 1 && isIntegerSum(c.getAggregation().getKind(),

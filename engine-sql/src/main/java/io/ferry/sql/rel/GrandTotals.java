@@ -11,7 +11,6 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.linq4j.tree.Types;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.sql.SqlKind;
@@ -30,16 +29,11 @@ public final class GrandTotals {
     private GrandTotals() {
     }
 
-    public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) ->
-            rel.accept(new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    return visited instanceof EnumerableAggregate aggregate
-                            && aggregate.getGroupSets().contains(ImmutableBitSet.of())
-                            && aggregate.getGroupSets().size() > 1 ? fill(aggregate) : visited;
-                }
-            });
+    public static final Program PROGRAM = BottomUp.program(visited -> {
+        return visited instanceof EnumerableAggregate aggregate
+                && aggregate.getGroupSets().contains(ImmutableBitSet.of())
+                && aggregate.getGroupSets().size() > 1 ? fill(aggregate) : visited;
+    });
 
     /** The aggregate's rows, as arrays (or the value itself for one column), which the fill can build. */
     private static RelNode fill(EnumerableAggregate aggregate) {

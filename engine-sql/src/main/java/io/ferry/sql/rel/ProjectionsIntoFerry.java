@@ -1,7 +1,6 @@
 package io.ferry.sql.rel;
 
 import org.apache.calcite.adapter.enumerable.EnumerableProject;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.tools.Program;
 
@@ -17,21 +16,16 @@ public final class ProjectionsIntoFerry {
     }
 
     /** Runs after the cost-based phase, before Calcite's calc rules merge projections into calcs. */
-    public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) ->
-            rel.accept(new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    if (visited instanceof EnumerableProject p
-                            && p.getInput() instanceof FerryToEnumerableConverter converter
-                            && FerryRules.ProjectRule.runs(p)) {
-                        RelNode ferryInput = converter.getInput();
-                        FerryProject projected = new FerryProject(p.getCluster(),
-                                p.getTraitSet().replace(FerryRel.CONVENTION), ferryInput, p.getProjects(),
-                                p.getRowType());
-                        return new FerryToEnumerableConverter(p.getCluster(), p.getTraitSet(), projected);
-                    }
-                    return visited;
-                }
-            });
+    public static final Program PROGRAM = BottomUp.program(visited -> {
+        if (visited instanceof EnumerableProject p
+                && p.getInput() instanceof FerryToEnumerableConverter converter
+                && FerryRules.ProjectRule.runs(p)) {
+            RelNode ferryInput = converter.getInput();
+            FerryProject projected = new FerryProject(p.getCluster(),
+                    p.getTraitSet().replace(FerryRel.CONVENTION), ferryInput, p.getProjects(),
+                    p.getRowType());
+            return new FerryToEnumerableConverter(p.getCluster(), p.getTraitSet(), projected);
+        }
+        return visited;
+    });
 }

@@ -7,8 +7,6 @@ import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.tree.Types;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexProgram;
@@ -27,21 +25,16 @@ public final class SignedZeros {
     private SignedZeros() {
     }
 
-    public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) ->
-            rel.accept(new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    if (!(visited instanceof EnumerableCalc calc)) {
-                        return visited;
-                    }
-                    int[] columns = computedFloatingColumns(calc.getProgram());
-                    return columns.length == 0 ? visited : new RowsWrapper(calc, "SignedZeros",
-                            EnumerableRel.Prefer.ARRAY, Types.lookupMethod(SignedZeros.class, "positive",
-                                    Enumerable.class, int[].class),
-                            (implementor, rows) -> implementor.stash(columns, int[].class));
-                }
-            });
+    public static final Program PROGRAM = BottomUp.program(visited -> {
+        if (!(visited instanceof EnumerableCalc calc)) {
+            return visited;
+        }
+        int[] columns = computedFloatingColumns(calc.getProgram());
+        return columns.length == 0 ? visited : new RowsWrapper(calc, "SignedZeros",
+                EnumerableRel.Prefer.ARRAY, Types.lookupMethod(SignedZeros.class, "positive",
+                        Enumerable.class, int[].class),
+                (implementor, rows) -> implementor.stash(columns, int[].class));
+    });
 
     /** The output columns a calculation computes (not passes through) of type DOUBLE, FLOAT or REAL. */
     private static int[] computedFloatingColumns(RexProgram program) {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -18,6 +17,8 @@ import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
 
+import io.ferry.sql.rel.BottomUp;
+
 /**
  * Takes literal GROUP BY keys out of an aggregate, and projects them back above it. Run only before decorrelation:
  * Calcite's decorrelator drops such keys itself, and got it wrong twice. With every key a literal it grouped by
@@ -30,19 +31,14 @@ import org.apache.calcite.util.ImmutableBitSet;
  * exactly as grouping by constants.
  */
 public final class ConstantGroupKeys {
-    public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) -> rel.accept(
-            new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    if (visited instanceof LogicalAggregate aggregate
-                            && aggregate.getInput() instanceof LogicalProject project) {
-                        RelNode rewritten = rewrite(aggregate, project);
-                        return rewritten == null ? visited : rewritten;
-                    }
-                    return visited;
-                }
-            });
+    public static final Program PROGRAM = BottomUp.program(visited -> {
+        if (visited instanceof LogicalAggregate aggregate
+                && aggregate.getInput() instanceof LogicalProject project) {
+            RelNode rewritten = rewrite(aggregate, project);
+            return rewritten == null ? visited : rewritten;
+        }
+        return visited;
+    });
 
     private ConstantGroupKeys() {
     }

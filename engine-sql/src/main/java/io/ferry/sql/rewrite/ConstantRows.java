@@ -9,7 +9,6 @@ import org.apache.calcite.plan.RelOptLattice;
 import org.apache.calcite.plan.RelOptMaterialization;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalUnion;
@@ -21,6 +20,8 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.Program;
+
+import io.ferry.sql.rel.BottomUp;
 
 /**
  * A VALUES list with an expression in some row ({@code (1, DATE '2020-01-01' + INTERVAL '1' DAY), ...}) reaches the
@@ -41,12 +42,8 @@ public final class ConstantRows implements Program {
         if (executor == null) {
             return rel;
         }
-        return rel.accept(new RelHomogeneousShuttle() {
-            @Override
-            public RelNode visit(RelNode other) {
-                RelNode visited = super.visit(other);
-                return visited instanceof LogicalUnion union && union.all ? fold(union, executor) : visited;
-            }
+        return BottomUp.rewrite(rel, visited -> {
+            return visited instanceof LogicalUnion union && union.all ? fold(union, executor) : visited;
         });
     }
 

@@ -2,7 +2,6 @@ package io.ferry.sql.rewrite;
 
 import java.util.List;
 
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexBuilder;
@@ -13,6 +12,8 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.tools.Program;
+
+import io.ferry.sql.rel.BottomUp;
 
 /**
  * Rewrites two forms of {@code x IN (subquery)} before subquery removal, whose general plan (Calcite's
@@ -37,12 +38,8 @@ public final class InSubQueries {
     }
 
     static RelNode rewrite(RelNode rel) {
-        return rel.accept(new RelHomogeneousShuttle() {
-            @Override
-            public RelNode visit(RelNode other) {
-                RelNode visited = super.visit(other);
-                return visited.accept(new Rewriter(visited.getCluster().getRexBuilder()));
-            }
+        return BottomUp.rewrite(rel, visited -> {
+            return visited.accept(new Rewriter(visited.getCluster().getRexBuilder()));
         });
     }
 

@@ -3,11 +3,11 @@ package io.ferry.sql.rewrite;
 import java.util.Set;
 
 import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalCorrelate;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.tools.Program;
+
+import io.ferry.sql.rel.BottomUp;
 
 /**
  * A correlation whose right side no longer uses its variable becomes a join on TRUE of the same type. Subquery
@@ -20,19 +20,14 @@ import org.apache.calcite.tools.Program;
  * which the variables a subtree uses cannot be collected.
  */
 public final class UncorrelatedCorrelates {
-    public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) -> rel.accept(
-            new RelHomogeneousShuttle() {
-                @Override
-                public RelNode visit(RelNode other) {
-                    RelNode visited = super.visit(other);
-                    if (visited instanceof LogicalCorrelate c
-                            && !RelOptUtil.getVariablesUsed(c.getRight()).contains(c.getCorrelationId())) {
-                        return LogicalJoin.create(c.getLeft(), c.getRight(), c.getHints(),
-                                c.getCluster().getRexBuilder().makeLiteral(true), Set.of(), c.getJoinType());
-                    }
-                    return visited;
-                }
-            });
+    public static final Program PROGRAM = BottomUp.program(visited -> {
+        if (visited instanceof LogicalCorrelate c
+                && !RelOptUtil.getVariablesUsed(c.getRight()).contains(c.getCorrelationId())) {
+            return LogicalJoin.create(c.getLeft(), c.getRight(), c.getHints(),
+                    c.getCluster().getRexBuilder().makeLiteral(true), Set.of(), c.getJoinType());
+        }
+        return visited;
+    });
 
     private UncorrelatedCorrelates() {
     }
