@@ -94,6 +94,16 @@ public final class SubqueryQueries {
                 "SELECT (SELECT CAST(NULL AS TIMESTAMP) FROM sb b WHERE ('' = a0.g) AND CAST(NULL AS BOOLEAN)) "
                         + "FROM sa a0 JOIN sb a1 ON a0.k = a1.k WHERE (CAST(a1.k AS VARCHAR) NOT IN "
                         + "(SELECT '' FROM sb b WHERE (b.g = a1.g)))",
-                "SELECT COALESCE((SELECT MIN(b.ts) FROM sb b WHERE b.k = a.k), a.ts) FROM sa a");
+                "SELECT COALESCE((SELECT MIN(b.ts) FROM sb b WHERE b.k = a.k), a.ts) FROM sa a",
+                // literal operands: a subquery holding only NULLs (sb's group 'v' has NULL d only) is no match
+                "SELECT a.id FROM sa a WHERE (-100.5 IN (SELECT b.d FROM sb b WHERE b.g = 'v')) IS NOT TRUE",
+                "SELECT a.id FROM sa a WHERE (-100.5 IN (SELECT b.d FROM sb b WHERE b.g = a.g)) IS NOT TRUE",
+                "SELECT a.id FROM sa a WHERE (0.5 IN (SELECT b.d FROM sb b WHERE b.g = a.g)) IS TRUE",
+                "SELECT a.id, 0.5 IN (SELECT b.d FROM sb b WHERE b.g = a.g), 7 NOT IN (SELECT b.k FROM sb b) FROM sa a",
+                "SELECT a.id FROM sa a WHERE NOT (3 IN (SELECT b.k FROM sb b WHERE b.g = a.g))",
+                "SELECT a.id FROM sa a WHERE (5 IN (SELECT b.nn FROM sb b WHERE b.g = a.g)) IS NOT TRUE",
+                // a NOT NULL left side over a subquery with NULLs: UNKNOWN, so IS NOT TRUE holds
+                "SELECT a.id FROM sa a WHERE (a.nn IN (SELECT b.k FROM sb b WHERE b.g = a.g)) IS NOT TRUE",
+                "SELECT a.id FROM sa a WHERE (a.nn IN (SELECT b.k FROM sb b)) IS FALSE");
     }
 }

@@ -22,9 +22,14 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -195,7 +200,37 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                                 .withDefaultNullCollation(config.defaultNullCollation())
                                 .withIdentifierExpansion(true)));
             }
+
+            /**
+             * Calcite trims unused columns right after conversion, and its simplifier there takes an IN subquery for
+             * a comparison of its left operands alone: with a NOT NULL left side it reads
+             * {@code (x IN (S)) IS NOT TRUE} as {@code NOT (x IN (S))}, which is NULL, not TRUE, when S holds NULLs.
+             * Plans with an IN subquery are trimmed after subquery removal instead (PlanningProgram's TRIM).
+             */
+            @Override
+            protected RelRoot trimUnusedFields(RelRoot root) {
+                return hasInSubQuery(root.rel) ? root : super.trimUnusedFields(root);
+            }
         };
+    }
+
+    private static boolean hasInSubQuery(RelNode rel) {
+        boolean[] found = {false};
+        RexShuttle finder = new RexShuttle() {
+            @Override
+            public RexNode visitSubQuery(RexSubQuery subQuery) {
+                found[0] |= subQuery.getKind() == SqlKind.IN || hasInSubQuery(subQuery.rel);
+                return subQuery;
+            }
+        };
+        rel.accept(new RelHomogeneousShuttle() {
+            @Override
+            public RelNode visit(RelNode other) {
+                other.accept(finder);
+                return super.visit(other);
+            }
+        });
+        return found[0];
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.ferry.sql.rewrite;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
@@ -26,9 +28,14 @@ import io.ferry.sql.rel.BottomUp;
  * <li>a NULL literal, {@code NULL IN (S)}: NULL when S has rows, FALSE when it is empty, i.e.
  * {@code CASE WHEN EXISTS (S) THEN NULL ELSE FALSE END}. The general plan for literal operands drops the
  * emptiness check when S is correlated, so {@code NULL NOT IN (S)} was NULL for an empty S, where it is TRUE.</li>
+ * <li>literal operands (casts of literals too), {@code -100 IN (S)}: TRUE when S has the row, else NULL when S has a row that matches but
+ * for its NULLs, else FALSE, i.e. {@code CASE WHEN EXISTS (S where c = -100) THEN TRUE WHEN EXISTS (S where c = -100
+ * OR c IS NULL) THEN NULL ELSE FALSE END}. Calcite's own plan for literal operands, where the IN's UNKNOWN may be
+ * read as FALSE (under IS TRUE or IS NOT TRUE), read an S holding only NULLs as a match:
+ * {@code (-100 IN (S)) IS NOT TRUE} was FALSE.</li>
  * </ul>
  *
- * Both are plain SQL equivalences (three-valued logic included), so the later phases see an ordinary scalar
+ * All three are plain SQL equivalences (three-valued logic included), so the later phases see an ordinary scalar
  * subquery or EXISTS. Subqueries nested in subqueries are rewritten too.
  */
 public final class InSubQueries {
@@ -55,7 +62,14 @@ public final class InSubQueries {
             RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
             RelNode inner = rewrite(visited.rel);
             RexSubQuery e = inner == visited.rel ? visited : visited.clone(inner);
-            if (e.getKind() != SqlKind.IN || e.getOperands().size() != 1) {
+            if (e.getKind() != SqlKind.IN) {
+                return e;
+            }
+            if (RexUtil.allLiterals(e.getOperands())
+                    && e.getOperands().stream().noneMatch(k -> RexUtil.isNullLiteral(k, true))) {
+                return literalsIn(e);
+            }
+            if (e.getOperands().size() != 1) {
                 return e;
             }
             RexNode key = e.getOperands().get(0);
@@ -71,6 +85,27 @@ public final class InSubQueries {
                 return rex.makeCast(e.getType(), equal, true, false);
             }
             return e;
+        }
+
+        private RexNode literalsIn(RexSubQuery e) {
+            List<RexNode> equal = new ArrayList<>();
+            List<RexNode> equalOrNull = new ArrayList<>();
+            for (int i = 0; i < e.getOperands().size(); i++) {
+                RexNode column = rex.makeInputRef(e.rel, i);
+                RexNode eq = rex.makeCall(SqlStdOperatorTable.EQUALS, column, e.getOperands().get(i));
+                equal.add(eq);
+                equalOrNull.add(column.getType().isNullable()
+                        ? rex.makeCall(SqlStdOperatorTable.OR, eq, rex.makeCall(SqlStdOperatorTable.IS_NULL, column))
+                        : eq);
+            }
+            RexNode found = RexSubQuery.exists(LogicalFilter.create(e.rel, RexUtil.composeConjunction(rex, equal)));
+            if (!e.getType().isNullable()) {
+                return found;
+            }
+            RexNode unknown = RexSubQuery.exists(
+                    LogicalFilter.create(e.rel, RexUtil.composeConjunction(rex, equalOrNull)));
+            return rex.makeCall(e.getType(), SqlStdOperatorTable.CASE, List.of(found, rex.makeLiteral(true, e.getType()),
+                    unknown, rex.makeNullLiteral(e.getType()), rex.makeLiteral(false, e.getType())));
         }
     }
 }
