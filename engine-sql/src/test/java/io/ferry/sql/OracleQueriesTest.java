@@ -103,6 +103,9 @@ class OracleQueriesTest {
                 // Range conjuncts merged per column, next to other conditions; an empty range; constant first.
                 "SELECT id FROM t1 WHERE k BETWEEN 10 AND 20 AND k <> 15 AND v > 0",
                 "SELECT COUNT(*) FROM t1 WHERE k > 30 AND k < 10",
+                // booleans ordered FALSE < TRUE, a NULL operand giving NULL (an empty range over a NULL is NULL)
+                "SELECT id FROM t1 WHERE (p BETWEEN 12.345 AND 3) BETWEEN FALSE AND TRUE",
+                "SELECT id, (p > 2) < (k > 10), (p > 2) >= TRUE, (d < 0) <= (k BETWEEN 20 AND 10) FROM t1",
                 "SELECT id, dt FROM t1 WHERE 5 < k AND dt >= DATE '1995-01-01' AND dt < DATE '1996-01-01'",
                 "SELECT id FROM t1 WHERE p >= 100.5 AND p < 20000 AND v <= -5",
                 "SELECT id FROM t1 WHERE v >= -922337203685477580 AND k = k",

@@ -61,6 +61,7 @@ import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.SqlValidatorTable;
+import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.util.CancelFlag;
@@ -76,6 +77,7 @@ import io.ferry.sql.ddl.SqlShow;
 import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.fun.QuantileAggFunction;
+import io.ferry.sql.rewrite.BooleanOrderings;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.InformationSchema;
 import io.ferry.sql.schema.SystemSchema;
@@ -251,7 +253,15 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         SqlRexConvertletTable calcite = super.createConvertletTable();
         return call -> {
             PlanningCancel.check();
-            return calcite.get(call);
+            SqlRexConvertlet convertlet = calcite.get(call);
+            if (convertlet == null || !SqlKind.COMPARISON.contains(call.getKind()) && call.getKind() != SqlKind.BETWEEN) {
+                return convertlet;
+            }
+            return (cx, c) -> {
+                RexNode converted = convertlet.convertCall(cx, c);
+                return BooleanOrderings.applies(converted)
+                        ? converted.accept(new BooleanOrderings(cx.getRexBuilder())) : converted;
+            };
         };
     }
 
