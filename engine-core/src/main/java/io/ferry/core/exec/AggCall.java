@@ -74,8 +74,8 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
         KLL,
         /**
          * The two-variable statistics of SQL:2016 (accumulated in DOUBLE over the rows where both y = {@code arg}
-         * and x = {@code arg2} are non-NULL): they travel as {@link #CO_MOMENTS}. NULL where undefined (no rows; the
-         * SAMP kinds over one row; a ratio over a zero variance), as DuckDB.
+         * and x = {@code arg2} are non-NULL): they travel as {@link #CO_MOMENTS}. NULL or NaN where undefined, as DuckDB
+         * ({@link CoMomentsAccumulator#finish}).
          */
         COVAR_POP, COVAR_SAMP, CORR, REGR_SLOPE, REGR_INTERCEPT, REGR_R2, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY,
         REGR_SXY,

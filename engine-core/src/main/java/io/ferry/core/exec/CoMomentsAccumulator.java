@@ -137,7 +137,10 @@ final class CoMomentsAccumulator extends Accumulator {
         return out.build();
     }
 
-    /** The statistic {@code kind} of each packed state; NULL where it is undefined (as DuckDB). */
+    /**
+     * The statistic {@code kind} of each packed state: NULL over no rows, for COVAR_SAMP over one, and for
+     * REGR_INTERCEPT and REGR_R2 where x does not vary (as DuckDB).
+     */
     static Vector finish(AggKind kind, BytesVector states) {
         int rows = states.size();
         double[] values = new double[rows];
@@ -155,13 +158,19 @@ final class CoMomentsAccumulator extends Accumulator {
             double syy = (double) DOUBLES.get(data, at + 24);
             double sxx = (double) DOUBLES.get(data, at + 32);
             double sxy = (double) DOUBLES.get(data, at + 40);
-            double v = switch (kind) {
+            // NULL where DuckDB gives NULL; a ratio of zero variances is NaN there too (0 / 0), not NULL
+            nulls[r] = switch (kind) {
+                case COVAR_SAMP -> count < 2;
+                case REGR_INTERCEPT, REGR_R2 -> sxx == 0;
+                default -> false;
+            };
+            values[r] = nulls[r] ? 0 : switch (kind) {
                 case COVAR_POP -> sxy / count;
-                case COVAR_SAMP -> count > 1 ? sxy / (count - 1) : Double.NaN;
-                case CORR -> sxx == 0 || syy == 0 ? Double.NaN : sxy / Math.sqrt(sxx * syy);
-                case REGR_SLOPE -> sxx == 0 ? Double.NaN : sxy / sxx;
-                case REGR_INTERCEPT -> sxx == 0 ? Double.NaN : my - sxy / sxx * mx;
-                case REGR_R2 -> sxx == 0 ? Double.NaN : syy == 0 ? 1 : sxy * sxy / (sxx * syy);
+                case COVAR_SAMP -> sxy / (count - 1);
+                case CORR -> sxy / Math.sqrt(sxx * syy);
+                case REGR_SLOPE -> sxy / sxx;
+                case REGR_INTERCEPT -> my - sxy / sxx * mx;
+                case REGR_R2 -> syy == 0 ? 1 : sxy * sxy / (sxx * syy);
                 case REGR_AVGX -> mx;
                 case REGR_AVGY -> my;
                 case REGR_SXX -> sxx;
@@ -169,8 +178,6 @@ final class CoMomentsAccumulator extends Accumulator {
                 case REGR_SXY -> sxy;
                 default -> throw new IllegalArgumentException(kind + " is not a two-variable statistic");
             };
-            nulls[r] = Double.isNaN(v);
-            values[r] = nulls[r] ? 0 : v;
         }
         return new DoubleVector(values, nulls, rows);
     }

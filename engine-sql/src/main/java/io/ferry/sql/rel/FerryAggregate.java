@@ -11,6 +11,8 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import io.ferry.core.exec.AggCall;
@@ -90,7 +92,7 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
         }
         List<AggCall> calls = new ArrayList<>();
         for (AggregateCall call : agg.getAggCallList()) {
-            calls.add(call(call, inTypes, argMap));
+            calls.add(call(call, inTypes, agg.getInput().getRowType(), argMap));
         }
         if (source == null) {
             return null;
@@ -119,12 +121,13 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
     }
 
     /** One call in the engine's terms; {@code argMap} (or null) maps its argument below a lone-DISTINCT grouping. */
-    private static AggCall call(AggregateCall call, List<FerryType> inTypes, int[] argMap) {
+    private static AggCall call(AggregateCall call, List<FerryType> inTypes, RelDataType inputRow, int[] argMap) {
         if (call.getAggregation() instanceof ApproxAggFunction && call.isDistinct()) {
             throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, call.getAggregation().getName()
                     + "(DISTINCT ...) is not an estimate Ferry makes; drop DISTINCT");
         }
-        List<Integer> args = call.getArgList();
+        List<Integer> args = call.getAggregation().getKind() == SqlKind.COUNT && !call.isDistinct() ? nullable(call, inputRow)
+                : call.getArgList();
         if (args.size() > 2 || !call.collation.getFieldCollations().isEmpty()) {
             throw new UnsupportedExpression("aggregate " + call);
         }
@@ -204,6 +207,15 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             }
         }
         return new AggCall(kind, arg, type, 0, false, arg2, filter, distinct);
+    }
+
+    /**
+     * COUNT's arguments that can be NULL: only they decide whether a row counts. COUNT(DISTINCT (a, b)) reaches here
+     * as COUNT over (a IS NULL, COALESCE(a, ..), b IS NULL, COALESCE(b, ..)), which counts every row (a row value
+     * with NULL fields is no NULL, as in DuckDB).
+     */
+    private static List<Integer> nullable(AggregateCall call, RelDataType inputRow) {
+        return call.getArgList().stream().filter(a -> inputRow.getFieldList().get(a).getType().isNullable()).toList();
     }
 
     private static boolean numeric(FerryType t) {
