@@ -111,4 +111,46 @@ public final class AggregateQueries {
                         + "HAVING COUNT(*) > 1");
     }
 
+    /**
+     * FILTER on every aggregate Ferry runs, DISTINCT beside plain calls and over several arguments, the two-variable
+     * statistics, ANY_VALUE and STRING_AGG (one value per group, where the order of joining cannot matter), with and
+     * without GROUP BY, over integral, multi-column and text keys, NULLs and empty input.
+     */
+    public static List<String> moreAggregates() {
+        return List.of(
+                "SELECT g, COUNT(*) FILTER (WHERE i > 0), COUNT(d) FILTER (WHERE b > 0), SUM(i) FILTER (WHERE d < 0), "
+                        + "AVG(d) FILTER (WHERE i % 2 = 0), MIN(dt) FILTER (WHERE i > 10), MAX(p) FILTER (WHERE d > 0), "
+                        + "SUM(p) FILTER (WHERE i < 0), AVG(i) FILTER (WHERE i > 1000) FROM q GROUP BY g",
+                "SELECT COUNT(*) FILTER (WHERE i > 0), SUM(b) FILTER (WHERE i IS NULL), "
+                        + "COUNT(DISTINCT i) FILTER (WHERE d > 0), MEDIAN(d) FILTER (WHERE i > 0) FROM q",
+                "SELECT g, MEDIAN(d) FILTER (WHERE i > 0), COUNT(DISTINCT i) FILTER (WHERE d > 0), SUM(i) FROM q "
+                        + "GROUP BY g",
+                "SELECT COUNT(*) FILTER (WHERE i > 0), SUM(i) FILTER (WHERE d > 0) FROM q_empty",
+                "SELECT g, SUM(i), COUNT(DISTINCT b % 100), COUNT(*) FROM q GROUP BY g",
+                "SELECT g, COUNT(DISTINCT i), COUNT(DISTINCT d), SUM(DISTINCT i), AVG(DISTINCT i), MAX(DISTINCT dt), "
+                        + "SUM(DISTINCT p) FROM q GROUP BY g",
+                "SELECT g, i % 3, COUNT(DISTINCT CAST(id % 13 AS VARCHAR)), SUM(p), AVG(DISTINCT p) FROM q "
+                        + "GROUP BY g, i % 3",
+                "SELECT CAST(g AS VARCHAR), COUNT(DISTINCT i), MIN(d), COUNT(DISTINCT CAST(i AS VARCHAR)) FROM q "
+                        + "GROUP BY CAST(g AS VARCHAR)",
+                "SELECT SUM(i), COUNT(DISTINCT i), COUNT(DISTINCT d) FROM q",
+                "SELECT SUM(i), COUNT(DISTINCT i) FROM q_empty",
+                "SELECT g, SUM(i), COUNT(DISTINCT d) FROM q_empty GROUP BY g",
+                "SELECT g, COUNT(DISTINCT (i % 5, d > 0)) FROM q GROUP BY g",
+                "SELECT g, COVAR_POP(d, i), COVAR_SAMP(i, d), CORR(d, b), REGR_SLOPE(d, i), REGR_INTERCEPT(d, i), "
+                        + "REGR_R2(d, i), REGR_COUNT(d, i), REGR_AVGX(d, i), REGR_AVGY(d, i), REGR_SXX(d, i), "
+                        + "REGR_SYY(d, i), REGR_SXY(d, p) FROM q GROUP BY g",
+                "SELECT CORR(b, b), COVAR_POP(b, i), REGR_SLOPE(i, p), COVAR_SAMP(p, p), CORR(i, d) FROM q",
+                "SELECT CORR(d, i), COVAR_SAMP(d, i), REGR_COUNT(d, i) FROM q_empty",
+                "SELECT g, CORR(d, i) FILTER (WHERE i > 0), COVAR_POP(d, i), SUM(i), COUNT(DISTINCT i) FROM q GROUP BY g",
+                "SELECT id % 500, COVAR_SAMP(d, i), REGR_INTERCEPT(d, i), REGR_R2(d, i), CORR(d, i) FROM q "
+                        + "WHERE id < 600 GROUP BY id % 500",
+                "SELECT g, ANY_VALUE(g * 2), ANY_VALUE(CAST(g AS VARCHAR)), COUNT(*) FROM q GROUP BY g",
+                "SELECT ANY_VALUE(i) FROM q WHERE g = 99",
+                "SELECT id, STRING_AGG(CAST(i AS VARCHAR), ';'), STRING_AGG(CAST(g AS VARCHAR) || 'x', '') FROM q "
+                        + "WHERE id < 300 GROUP BY id",
+                "SELECT STRING_AGG(CAST(i AS VARCHAR), ',') FROM q_empty",
+                // many values: their order of joining is unspecified, their total length is not
+                "SELECT g, CHAR_LENGTH(STRING_AGG(CAST(id AS VARCHAR), ',')) FROM q WHERE id % 97 = 0 GROUP BY g");
+    }
 }

@@ -12,8 +12,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import org.apache.datasketches.kll.KllSketch;
@@ -26,7 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * MEDIAN, PERCENTILE_CONT and PERCENTILE_DISC against DuckDB's exact answers; APPROX_PERCENTILE against the rank its
- * answer has in DuckDB's copy of the data; GROUPING SETS, ROLLUP and CUBE against DuckDB. Small blocks (8 KiB) spread
+ * answer has in DuckDB's copy of the data; GROUPING SETS, ROLLUP and CUBE against DuckDB; FILTER, DISTINCT beside
+ * other calls, COUNT(DISTINCT a, b), the two-variable statistics, ANY_VALUE and STRING_AGG against DuckDB, each run
+ * in Ferry's aggregate (no EnumerableAggregate in the plan). Small blocks (8 KiB) spread
  * each table over many blocks and both threads, so partial states are merged.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -166,6 +170,57 @@ class OrderedSetAggregatesTest {
     private SqlErrors.Translated error(String sql) {
         SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql), sql);
         return SqlErrors.translate(e);
+    }
+
+    static Stream<String> moreAggregates() {
+        return AggregateQueries.moreAggregates().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("moreAggregates")
+    void moreAggregatesMatchDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    @ParameterizedTest
+    @MethodSource("moreAggregates")
+    void moreAggregatesRunInFerrysAggregate(String sql) throws SQLException {
+        String plan = explain(sql);
+        assertFalse(plan.contains("EnumerableAggregate"), plan);
+    }
+
+    /** DuckDB has no COUNT of several arguments: it counts the pairs where neither is NULL, as FILTER does there. */
+    @Test
+    void countOfSeveralArgumentsSkipsPairsWithANull() throws SQLException {
+        String ferrySql = "SELECT g, COUNT(DISTINCT i, d), COUNT(i, d), SUM(b) FROM q GROUP BY g";
+        ResultComparison.assertSameResult(ferry, ferrySql, duck, "SELECT g, COUNT(DISTINCT (i, d)) FILTER (WHERE i "
+                + "IS NOT NULL AND d IS NOT NULL), COUNT(*) FILTER (WHERE i IS NOT NULL AND d IS NOT NULL), SUM(b) "
+                + "FROM q GROUP BY g", false);
+        assertFalse(explain(ferrySql).contains("EnumerableAggregate"));
+    }
+
+    /** The order STRING_AGG joins a group's values in is unspecified: the joined parts, sorted, must be DuckDB's. */
+    @Test
+    void stringAggJoinsEveryValue() throws SQLException {
+        for (String agg : List.of("STRING_AGG(CAST(i AS VARCHAR), ', ')", "STRING_AGG(CAST(id AS VARCHAR), '|') "
+                + "FILTER (WHERE d > 0)")) {
+            String sql = "SELECT g, " + agg + " FROM q GROUP BY g";
+            assertEquals(sortedParts(duck, sql), sortedParts(ferry, sql.replace("STRING_AGG", "LISTAGG")), sql);
+            assertFalse(explain(sql).contains("EnumerableAggregate"));
+        }
+    }
+
+    private static TreeMap<String, String> sortedParts(Connection c, String sql) throws SQLException {
+        TreeMap<String, String> out = new TreeMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                String joined = rs.getString(2);
+                String[] parts = joined == null ? new String[0] : joined.split("[,|] ?");
+                Arrays.sort(parts);
+                out.put(String.valueOf(rs.getObject(1)), joined == null ? "NULL" : String.join(",", parts));
+            }
+        }
+        return out;
     }
 
     private String explain(String sql) throws SQLException {

@@ -20,6 +20,15 @@ abstract class Accumulator {
     /** Adds rows; {@code v} is null for COUNT(*). */
     abstract void add(int[] groups, Vector v, int n);
 
+    /** Adds rows of a call with a second argument ({@code v2}, null without one); one-argument kinds ignore it. */
+    void add(int[] groups, Vector v, Vector v2, int n) {
+        add(groups, v, n);
+    }
+
+    /** Releases what the state holds outside the heap's arrays (the hash table of a DISTINCT call). */
+    void close() {
+    }
+
     abstract void ensure(int groups);
 
     abstract Vector result(int from, int count);
@@ -42,7 +51,19 @@ abstract class Accumulator {
         return Math.max(needed, Math.max(1024, current * 2));
     }
 
-    /** @param inputType the argument's type, or null for COUNT(*) and APPROX_COUNT(*) */
+    /**
+     * @param inputType the argument's type, or null for COUNT(*) and APPROX_COUNT(*)
+     * @param input2Type the second argument's type, or null
+     */
+    static Accumulator create(AggCall call, FerryType inputType, FerryType input2Type, QueryMemory memory) {
+        return switch (call.kind()) {
+            case CO_MOMENTS -> new CoMomentsAccumulator(inputType, input2Type);
+            case STRING_AGG, STRING_AGG_MERGE -> new StringAggAccumulator(call.kind() == AggCall.AggKind.STRING_AGG);
+            case DISTINCT_SET -> new DistinctAccumulator(call.distinct(), memory);
+            default -> create(call.kind(), inputType, call.type());
+        };
+    }
+
     static Accumulator create(AggCall.AggKind kind, FerryType inputType, FerryType resultType) {
         Physical input = inputType == null ? Physical.LONG : inputType.physical();
         return switch (kind) {

@@ -4,24 +4,34 @@ import io.ferry.core.types.FerryType;
 
 /**
  * One aggregate: {@code arg} is the input column (-1 for COUNT(*) and APPROX_COUNT(*)); {@code type} the result
- * type. DISTINCT is planned above this level (a grouping on the argument first). The quantile kinds also carry the
- * fraction they pick, in [0, 1], and whether the argument is ordered descending ({@code WITHIN GROUP (ORDER BY x
- * DESC)}); every other kind has fraction 0, ascending.
+ * type. The quantile kinds also carry the fraction they pick, in [0, 1], and whether the argument is ordered
+ * descending ({@code WITHIN GROUP (ORDER BY x DESC)}); every other kind has fraction 0, ascending.
+ *
+ * <p>{@code arg2} is a second argument column or -1: the x of the two-variable statistics (CORR(y, x), REGR_*,
+ * COVAR_*), the second column of COUNT(a, b), the separator of STRING_AGG. {@code filter} is a BOOLEAN column or
+ * -1: only rows where it is TRUE reach this call ({@code FILTER (WHERE ...)}). {@code distinct} makes the call see
+ * each distinct non-NULL argument (tuple) once per group ({@link DistinctAccumulator}); a plain COUNT(DISTINCT x)
+ * alone is planned above this level instead, as a grouping on the argument first.
  */
-public record AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending) {
+public record AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending, int arg2,
+        int filter, boolean distinct) {
     public AggCall {
         if (!(fraction >= 0 && fraction <= 1)) {
             throw new IllegalArgumentException("quantile fraction " + fraction + " is outside [0, 1]");
         }
     }
 
+    public AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending) {
+        this(kind, arg, type, fraction, descending, -1, -1, false);
+    }
+
     public AggCall(AggKind kind, int arg, FerryType type) {
         this(kind, arg, type, 0, false);
     }
 
-    /** This call reading column {@code arg} instead. */
-    public AggCall withArg(int arg) {
-        return new AggCall(kind, arg, type, fraction, descending);
+    /** This call reading columns {@code arg}, {@code arg2} and {@code filter} instead (-1 stays -1). */
+    public AggCall withColumns(int arg, int arg2, int filter) {
+        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct);
     }
 
     public enum AggKind {
@@ -61,7 +71,27 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
          */
         VALUES,
         /** The partial state of APPROX_PERCENTILE: a serialized KLL sketch; over serialized sketches it merges. */
-        KLL;
+        KLL,
+        /**
+         * The two-variable statistics of SQL:2016 (accumulated in DOUBLE over the rows where both y = {@code arg}
+         * and x = {@code arg2} are non-NULL): they travel as {@link #CO_MOMENTS}. NULL or NaN where undefined, as DuckDB
+         * ({@link CoMomentsAccumulator#finish}).
+         */
+        COVAR_POP, COVAR_SAMP, CORR, REGR_SLOPE, REGR_INTERCEPT, REGR_R2, REGR_AVGX, REGR_AVGY, REGR_SXX, REGR_SYY,
+        REGR_SXY,
+        /**
+         * The partial state of the two-variable statistics on one (y, x): count, means and co-moments, packed into
+         * bytes ({@link CoMomentsAccumulator}); over packed input it merges (Chan et al.'s pairwise update).
+         */
+        CO_MOMENTS,
+        /**
+         * STRING_AGG(s, sep) and LISTAGG: the non-NULL values joined, each after its row's separator but the first.
+         * Its state is the joined text behind the first value's separator, so that two states join exactly as their
+         * rows would have ({@link StringAggAccumulator}); over such states ({@link #STRING_AGG_MERGE}) it joins them.
+         */
+        STRING_AGG, STRING_AGG_MERGE,
+        /** The partial state of a DISTINCT call: each group's set of distinct argument tuples, packed; unions. */
+        DISTINCT_SET;
 
         /** What an APPROX_ kind estimates. */
         public enum Quantity {
@@ -108,6 +138,11 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
         /** Whether the call may go without an argument (COUNT(*), APPROX_COUNT(*) and their partial states). */
         public boolean argumentOptional() {
             return this == COUNT || quantity == Quantity.COUNT || this == ROW_MOMENTS || this == BLOCK_MOMENTS;
+        }
+
+        /** Whether this is one of the two-variable statistics that travel as {@link #CO_MOMENTS}. */
+        public boolean bivariate() {
+            return compareTo(COVAR_POP) >= 0 && compareTo(REGR_SXY) <= 0;
         }
     }
 }

@@ -42,21 +42,23 @@ public final class AggregatePlan {
         this.stateOf = new int[agg.calls().size()];
         this.design = agg.calls().stream().anyMatch(c -> c.kind().approximate()) ? SampleDesign.of(agg.input())
                 : null;
-        // APPROX_ calls on one argument share its moments: the estimate and both bounds cost one state
-        Map<Integer, Integer> momentsOf = new HashMap<>();
-        Map<Integer, Integer> valuesOf = new HashMap<>();
-        Map<Integer, Integer> sketchOf = new HashMap<>();
+        // calls that share a state (shareKey) add it once: APPROX_ estimates of one argument share its moments,
+        // quantiles its values or sketch, two-variable statistics their co-moments, DISTINCT calls their set
+        Map<List<Object>, Integer> shared = new HashMap<>();
         int states = 0;
         for (int i = 0; i < agg.calls().size(); i++) {
             AggCall c = agg.calls().get(i);
+            List<Object> share = shareKey(c);
+            Integer at = share == null ? null : shared.get(share);
+            if (at != null) {
+                stateOf[i] = at;
+                continue;
+            }
+            if (share != null) {
+                shared.put(share, states);
+            }
+            stateOf[i] = states;
             if (c.kind().approximate()) {
-                Integer shared = momentsOf.get(c.arg());
-                if (shared != null) {
-                    stateOf[i] = shared;
-                    continue;
-                }
-                momentsOf.put(c.arg(), states);
-                stateOf[i] = states;
                 partial.add(new AggCall(design.clustered() ? AggKind.BLOCK_MOMENTS : AggKind.ROW_MOMENTS, c.arg(),
                         FerryType.DOUBLE));
                 for (int k = 0; k < MOMENTS; k++) {
@@ -64,35 +66,28 @@ public final class AggregatePlan {
                 }
                 continue;
             }
-            if (c.kind().quantile()) {
-                boolean exact = c.kind() != AggKind.APPROX_PERCENTILE;
-                Map<Integer, Integer> shared = exact ? valuesOf : sketchOf;
-                Integer at = shared.get(c.arg());
-                if (at != null) {
-                    stateOf[i] = at;
-                    continue;
-                }
-                AggKind state = exact ? AggKind.VALUES : AggKind.KLL;
-                shared.put(c.arg(), states);
-                stateOf[i] = states;
-                partial.add(new AggCall(state, c.arg(), FerryType.VARCHAR));
-                merge.add(new AggCall(state, keys + states++, FerryType.VARCHAR));
+            AggKind state = c.distinct() ? AggKind.DISTINCT_SET
+                    : c.kind().quantile() ? (c.kind() == AggKind.APPROX_PERCENTILE ? AggKind.KLL : AggKind.VALUES)
+                    : c.kind().bivariate() ? AggKind.CO_MOMENTS
+                    : c.kind() == AggKind.STRING_AGG ? AggKind.STRING_AGG : null;
+            if (state != null) {
+                // a DISTINCT state reads raw arguments in the partial (distinct = true) and packed sets in the merge
+                partial.add(new AggCall(state, c.arg(), FerryType.VARCHAR, 0, false, c.arg2(), c.filter(),
+                        state == AggKind.DISTINCT_SET));
+                merge.add(new AggCall(state == AggKind.STRING_AGG ? AggKind.STRING_AGG_MERGE : state, keys + states++,
+                        FerryType.VARCHAR));
                 continue;
             }
-            stateOf[i] = states;
             switch (c.kind()) {
                 case COUNT -> {
                     partial.add(c);
                     merge.add(new AggCall(AggKind.SUM0, keys + states++, FerryType.BIGINT));
                 }
                 case AVG -> {
-                    FerryType argType = agg.input().types().get(c.arg());
-                    FerryType sumType = argType.physical() == Physical.DOUBLE ? FerryType.DOUBLE
-                            : argType.kind() == TypeKind.DECIMAL ? FerryType.decimal(18, argType.scale())
-                            : FerryType.BIGINT;
-                    partial.add(new AggCall(AggKind.SUM, c.arg(), sumType));
+                    FerryType sumType = sumType(agg.input().types().get(c.arg()));
+                    partial.add(new AggCall(AggKind.SUM, c.arg(), sumType, 0, false, -1, c.filter(), false));
                     merge.add(new AggCall(AggKind.SUM, keys + states++, sumType));
-                    partial.add(new AggCall(AggKind.COUNT, c.arg(), FerryType.BIGINT));
+                    partial.add(new AggCall(AggKind.COUNT, c.arg(), FerryType.BIGINT, 0, false, -1, c.filter(), false));
                     merge.add(new AggCall(AggKind.SUM0, keys + states++, FerryType.BIGINT));
                 }
                 default -> {
@@ -103,22 +98,42 @@ public final class AggregatePlan {
         }
     }
 
+    /** What AVG sums its argument as: DOUBLE, a DECIMAL of its scale, or BIGINT. */
+    private static FerryType sumType(FerryType argType) {
+        return argType.physical() == Physical.DOUBLE ? FerryType.DOUBLE
+                : argType.kind() == TypeKind.DECIMAL ? FerryType.decimal(18, argType.scale()) : FerryType.BIGINT;
+    }
+
+    /** What identifies the state a call shares with others that read it too; null if it has its own. */
+    private static List<Object> shareKey(AggCall c) {
+        if (c.kind().approximate()) {
+            return List.of("moments", c.arg());
+        }
+        if (c.distinct()) {
+            return List.of("set", c.arg(), c.arg2(), c.filter());
+        }
+        if (c.kind().quantile()) {
+            return List.of(c.kind() == AggKind.APPROX_PERCENTILE ? "sketch" : "values", c.arg(), c.filter());
+        }
+        if (c.kind().bivariate()) {
+            return List.of("co-moments", c.arg(), c.arg2(), c.filter());
+        }
+        return null;
+    }
+
     /**
      * Columns of {@code agg}'s partial output — group keys, then each call's states — counted without looking at
      * its input, so that a decoder checks a nested plan's references in linear time.
      */
     public static int partialWidth(PlanNode.Aggregate agg) {
         int width = agg.groupKeys().length;
-        java.util.Set<Integer> momentsArgs = new java.util.HashSet<>();
-        java.util.Set<Integer> valuesArgs = new java.util.HashSet<>();
-        java.util.Set<Integer> sketchArgs = new java.util.HashSet<>();
+        java.util.Set<List<Object>> shared = new java.util.HashSet<>();
         for (AggCall c : agg.calls()) {
-            if (c.kind().approximate()) {
-                width += momentsArgs.add(c.arg()) ? MOMENTS : 0;
-            } else if (c.kind().quantile()) {
-                width += (c.kind() == AggKind.APPROX_PERCENTILE ? sketchArgs : valuesArgs).add(c.arg()) ? 1 : 0;
+            List<Object> share = shareKey(c);
+            if (share != null) {
+                width += !shared.add(share) ? 0 : c.kind().approximate() ? MOMENTS : 1;
             } else {
-                width += c.kind() == AggKind.AVG ? 2 : 1;
+                width += c.kind() == AggKind.AVG && !c.distinct() ? 2 : 1;
             }
         }
         return width;
@@ -173,6 +188,18 @@ public final class AggregatePlan {
                 out[keys + i] = estimate(c.kind(), merged, keys + stateOf[i]);
                 continue;
             }
+            if (c.distinct()) {
+                out[keys + i] = distinct(c, (BytesVector) merged.column(keys + stateOf[i]), in.get(c.arg()));
+                continue;
+            }
+            if (c.kind().bivariate()) {
+                out[keys + i] = CoMomentsAccumulator.finish(c.kind(), (BytesVector) merged.column(keys + stateOf[i]));
+                continue;
+            }
+            if (c.kind() == AggKind.STRING_AGG) {
+                out[keys + i] = StringAggAccumulator.finish((BytesVector) merged.column(keys + stateOf[i]));
+                continue;
+            }
             if (c.kind().quantile()) {
                 BytesVector states = (BytesVector) merged.column(keys + stateOf[i]);
                 out[keys + i] = c.kind() == AggKind.APPROX_PERCENTILE ? approximateQuantile(c, states)
@@ -185,26 +212,69 @@ public final class AggregatePlan {
                 out[keys + i] = state;
                 continue;
             }
-            LongVector counts = (LongVector) merged.column(keys + stateOf[i] + 1);
-            FerryType argType = in.get(c.arg());
-            double scale = argType.kind() == TypeKind.DECIMAL ? io.ferry.core.expr.Decimals.pow10(argType.scale()) : 1;
-            double[] avg = new double[n];
-            boolean[] nulls = null;
-            for (int r = 0; r < n; r++) {
-                long cnt = counts.get(r);
-                if (cnt == 0) {
-                    if (nulls == null) {
-                        nulls = new boolean[n];
-                    }
-                    nulls[r] = true;
-                    continue;
-                }
-                double sum = state instanceof DoubleVector d ? d.get(r) : ((LongVector) state).get(r) / scale;
-                avg[r] = sum / cnt;
-            }
-            out[keys + i] = new DoubleVector(avg, nulls, n);
+            out[keys + i] = average(state, (LongVector) merged.column(keys + stateOf[i] + 1), in.get(c.arg()));
         }
         return new Batch(n, out);
+    }
+
+    /** AVG = SUM / COUNT, NULL over no rows. */
+    private static Vector average(Vector state, LongVector counts, FerryType argType) {
+        int n = counts.size();
+        double scale = argType.kind() == TypeKind.DECIMAL ? io.ferry.core.expr.Decimals.pow10(argType.scale()) : 1;
+        double[] avg = new double[n];
+        boolean[] nulls = null;
+        for (int r = 0; r < n; r++) {
+            long cnt = counts.get(r);
+            if (cnt == 0) {
+                if (nulls == null) {
+                    nulls = new boolean[n];
+                }
+                nulls[r] = true;
+                continue;
+            }
+            double sum = state instanceof DoubleVector d ? d.get(r) : ((LongVector) state).get(r) / scale;
+            avg[r] = sum / cnt;
+        }
+        return new DoubleVector(avg, nulls, n);
+    }
+
+
+    /**
+     * A DISTINCT call's function over each group's final set of distinct tuples: COUNT counts them; SUM, SUM0 and
+     * AVG fold the values with the accumulators of their plain forms, each set's row as its group.
+     */
+    private static Vector distinct(AggCall c, BytesVector sets, FerryType argType) {
+        int n = sets.size();
+        int[] rows = new int[n];
+        for (int r = 0; r < n; r++) {
+            rows[r] = r;
+        }
+        Vector[] tuples = DistinctAccumulator.unpack(sets, rows, n);
+        int m = tuples == null ? 0 : tuples[0].size();
+        int[] owners = new int[m];
+        for (int t = 0; t < m; t++) {
+            owners[t] = (int) ((LongVector) tuples[0]).get(t);
+        }
+        Vector values = tuples == null ? null : tuples[1];
+        if (c.kind() == AggKind.COUNT) {
+            return fold(AggKind.COUNT, argType, FerryType.BIGINT, owners, null, n);
+        }
+        if (c.kind() != AggKind.AVG) {
+            return fold(c.kind(), argType, c.type(), owners, values, n);
+        }
+        FerryType sumType = sumType(argType);
+        return average(fold(AggKind.SUM, argType, sumType, owners, values, n),
+                (LongVector) fold(AggKind.COUNT, argType, FerryType.BIGINT, owners, null, n), argType);
+    }
+
+    private static Vector fold(AggKind kind, FerryType argType, FerryType type, int[] groups, Vector values,
+            int n) {
+        Accumulator a = Accumulator.create(kind, argType, type);
+        a.ensure(n);
+        if (groups.length > 0) {
+            a.add(groups, values, groups.length);
+        }
+        return a.result(0, n);
     }
 
     private static Vector approximateQuantile(AggCall c, BytesVector states) {

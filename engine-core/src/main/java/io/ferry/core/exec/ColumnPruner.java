@@ -73,8 +73,10 @@ public final class ColumnPruner {
                 need.set(k);
             }
             for (AggCall c : agg.calls()) {
-                if (c.arg() >= 0) {
-                    need.set(c.arg());
+                for (int col : new int[] {c.arg(), c.arg2(), c.filter()}) {
+                    if (col >= 0) {
+                        need.set(col);
+                    }
                 }
             }
             Pruned in = prune(agg.input(), need);
@@ -84,7 +86,9 @@ public final class ColumnPruner {
             }
             List<AggCall> calls = new ArrayList<>();
             for (AggCall c : agg.calls()) {
-                calls.add(c.withArg(c.arg() < 0 ? -1 : in.mapping()[c.arg()]));
+                int[] map = in.mapping();
+                calls.add(c.withColumns(c.arg() < 0 ? -1 : map[c.arg()], c.arg2() < 0 ? -1 : map[c.arg2()],
+                        c.filter() < 0 ? -1 : map[c.filter()]));
             }
             return new Pruned(new PlanNode.Aggregate(in.node(), keys, calls), identity(agg.types().size()));
         }

@@ -6,12 +6,14 @@ import java.util.List;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.Physical;
 import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
 /**
  * Groups rows by key columns and folds each group with plain accumulators (COUNT, SUM, SUM0, MIN, MAX, and the
  * moments of sample estimates). The same class serves as the partial aggregation every thread runs and as the final
- * merge of their outputs.
+ * merge of their outputs. A call with a FILTER, and COUNT(a, b), sees only its selected rows: their group ids and
+ * arguments are gathered once per batch for it.
  */
 final class HashAggregator {
     private final int[] groupKeys;
@@ -20,6 +22,8 @@ final class HashAggregator {
     private final Accumulator[] accumulators;
     private final int stateColumns;
     private int[] groupIds = new int[Vector.MAX_ROWS];
+    private int[] selected = new int[Vector.MAX_ROWS];
+    private int[] selectedGroups = new int[Vector.MAX_ROWS];
 
     HashAggregator(List<FerryType> inputTypes, int[] groupKeys, List<AggCall> calls, QueryMemory memory) {
         this.groupKeys = groupKeys;
@@ -33,7 +37,8 @@ final class HashAggregator {
         int width = 0;
         for (int i = 0; i < calls.size(); i++) {
             AggCall c = calls.get(i);
-            accumulators[i] = Accumulator.create(c.kind(), c.arg() < 0 ? null : inputTypes.get(c.arg()), c.type());
+            accumulators[i] = Accumulator.create(c, c.arg() < 0 ? null : inputTypes.get(c.arg()),
+                    c.arg2() < 0 ? null : inputTypes.get(c.arg2()), memory);
             width += accumulators[i].width();
         }
         this.stateColumns = width;
@@ -52,6 +57,8 @@ final class HashAggregator {
         }
         if (groupIds.length < n) {
             groupIds = new int[n];
+            selected = new int[n];
+            selectedGroups = new int[n];
         }
         if (groupKeys.length == 0) {
             java.util.Arrays.fill(groupIds, 0, n, 0);
@@ -64,10 +71,43 @@ final class HashAggregator {
         }
         int groups = table.groupCount();
         for (int i = 0; i < accumulators.length; i++) {
-            int arg = calls.get(i).arg();
+            AggCall c = calls.get(i);
+            Vector arg = c.arg() < 0 ? null : batch.column(c.arg());
+            Vector arg2 = c.arg2() < 0 ? null : batch.column(c.arg2());
             accumulators[i].ensure(groups);
-            accumulators[i].add(groupIds, arg < 0 ? null : batch.column(arg), n);
+            boolean pair = c.kind() == AggCall.AggKind.COUNT && arg2 != null;
+            if (c.filter() < 0 && !pair) {
+                accumulators[i].add(groupIds, arg, arg2, n);
+                continue;
+            }
+            int m = select((LongVector) (c.filter() < 0 ? null : batch.column(c.filter())), pair ? arg : null,
+                    pair ? arg2 : null, n);
+            for (int r = 0; r < m; r++) {
+                selectedGroups[r] = groupIds[selected[r]];
+            }
+            // COUNT(a, b) counts the rows where neither is NULL: once selected, as COUNT(*)
+            accumulators[i].add(selectedGroups, pair || arg == null ? null : arg.gather(selected, m),
+                    pair || arg2 == null ? null : arg2.gather(selected, m), m);
         }
+    }
+
+    /**
+     * Writes into {@link #selected} the rows among {@code n} where {@code filter} (if any) is TRUE and neither
+     * {@code a} nor {@code b} (if given) is NULL; returns how many.
+     */
+    private int select(LongVector filter, Vector a, Vector b, int n) {
+        long[] f = filter == null ? null : filter.values();
+        boolean[] fNulls = filter == null ? null : filter.nulls();
+        boolean[] aNulls = a == null ? null : a.nulls();
+        boolean[] bNulls = b == null ? null : b.nulls();
+        int m = 0;
+        for (int r = 0; r < n; r++) {
+            boolean keep = (f == null || (f[r] != 0 && (fNulls == null || !fNulls[r])))
+                    && (aNulls == null || !aNulls[r]) && (bNulls == null || !bNulls[r]);
+            selected[m] = r;
+            m += keep ? 1 : 0;
+        }
+        return m;
     }
 
     /** The morsel being added is done (a block under cluster sampling: see {@link Accumulator#endUnit}). */
@@ -102,5 +142,8 @@ final class HashAggregator {
 
     void close() {
         table.close();
+        for (Accumulator a : accumulators) {
+            a.close();
+        }
     }
 }

@@ -290,6 +290,9 @@ public final class PlanCodec {
                 type(c.type());
                 f64(c.fraction());
                 bool(c.descending());
+                i32(c.arg2());
+                i32(c.filter());
+                bool(c.distinct());
             }
         }
 
@@ -660,9 +663,23 @@ public final class PlanCodec {
                 if (!(fraction >= 0 && fraction <= 1)) {
                     throw violation("the " + kind + " fraction " + fraction + " is outside [0, 1]");
                 }
-                calls.add(new AggCall(kind, arg, type, fraction, bool("descending")));
+                boolean descending = bool("descending");
+                int arg2 = column(kind + " second argument", width);
+                int filter = column(kind + " filter", width);
+                calls.add(new AggCall(kind, arg, type, fraction, descending, arg2, filter, bool("distinct")));
             }
             return new PlanNode.Aggregate(input, groupKeys, calls);
+        }
+
+        /** A column of an input {@code width} wide, or -1 for none. */
+        private int column(String what, int width) {
+            int at = in.position();
+            int c = i32();
+            if (c < -1 || c >= width) {
+                throw violation("the " + what + " " + c + " at byte " + at + " is outside its input's " + width
+                        + " columns");
+            }
+            return c;
         }
 
         private PlanNode.Join join() {

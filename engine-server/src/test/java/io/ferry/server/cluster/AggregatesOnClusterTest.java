@@ -24,7 +24,8 @@ import io.ferry.sql.ResultComparison;
 import io.ferry.sql.SubqueryQueries;
 
 /**
- * The quantile and grouping-set queries of {@code OrderedSetAggregatesTest} on a coordinator and two workers over
+ * The quantile, grouping-set and other aggregate queries of {@code OrderedSetAggregatesTest} (FILTER, DISTINCT
+ * beside other calls, CORR and REGR_*, STRING_AGG: their partial states merged) on a coordinator and two workers over
  * the tcp fabric, in forced function shipping (partial states, values and sketches, cross the network) and forced
  * data shipping, each against DuckDB on the same rows; and the subqueries of {@code SubqueryOracleTest}
  * (three-valued IN and NOT IN, literal GROUP BY keys under NOT EXISTS), whose rewrites come before planning and
@@ -81,6 +82,9 @@ class AggregatesOnClusterTest {
                 out.add(Arguments.of(mode, sql));
             }
             for (String sql : AggregateQueries.groupingSets()) {
+                out.add(Arguments.of(mode, sql));
+            }
+            for (String sql : AggregateQueries.moreAggregates()) {
                 out.add(Arguments.of(mode, sql));
             }
             for (String sql : SubqueryQueries.queries()) {

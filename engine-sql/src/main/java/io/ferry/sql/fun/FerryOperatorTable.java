@@ -18,6 +18,7 @@ public final class FerryOperatorTable {
     private static List<SqlOperator> operators() {
         List<SqlOperator> out = new ArrayList<>(ApproxAggFunction.all());
         out.add(QuantileAggFunction.MEDIAN);
+        out.addAll(BivariateAggFunction.all());
         out.addAll(ApproxPercentileFunction.all());
         // the parser builds TRY_CAST calls itself; the validator wants the operator in a table it consults
         out.add(SqlLibraryOperators.TRY_CAST);

@@ -11,6 +11,8 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import io.ferry.core.exec.AggCall;
@@ -22,13 +24,16 @@ import io.ferry.core.exec.SampleDesign;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TypeKind;
 import io.ferry.sql.fun.ApproxAggFunction;
+import io.ferry.sql.fun.BivariateAggFunction;
 import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.translate.RexTranslator;
 import io.ferry.sql.translate.UnsupportedExpression;
 
 /**
- * Hash aggregation, partial per thread then final. DISTINCT aggregates are planned as a grouping on
- * (keys, argument) below a plain aggregation, when every distinct call shares one argument.
+ * Hash aggregation, partial per thread then final. DISTINCT aggregates are planned as a grouping on (keys, argument)
+ * below a plain aggregation when they are the only calls and share one argument; beside other calls, each keeps its
+ * set of distinct values in the aggregate. FILTER, two-argument calls (COUNT(a, b), CORR(y, x), STRING_AGG(s, sep))
+ * and ANY_VALUE (as MIN) run here too.
  */
 public final class FerryAggregate extends Aggregate implements FerryRel {
     public FerryAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,
@@ -68,29 +73,7 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
     private static PlanNode plan(Aggregate agg, PlanNode input) {
         List<FerryType> inTypes = FerryRel.types(agg.getInput().getRowType());
         int[] keys = agg.getGroupSet().toArray();
-        int distinctArg = -1;
-        boolean anyPlain = false;
-        for (AggregateCall call : agg.getAggCallList()) {
-            if (call.getAggregation() instanceof ApproxAggFunction && call.isDistinct()) {
-                throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, call.getAggregation().getName()
-                        + "(DISTINCT ...) is not an estimate Ferry makes; drop DISTINCT");
-            }
-            if (call.filterArg >= 0 || call.getArgList().size() > 1 || !call.collation.getFieldCollations().isEmpty()) {
-                throw new UnsupportedExpression("aggregate " + call);
-            }
-            if (call.isDistinct()) {
-                if (call.getArgList().size() != 1 || (distinctArg >= 0 && distinctArg != call.getArgList().get(0))) {
-                    throw new UnsupportedExpression("DISTINCT over several arguments");
-                }
-                distinctArg = call.getArgList().get(0);
-            } else {
-                anyPlain = true;
-            }
-        }
-        if (distinctArg >= 0 && anyPlain) {
-            throw new UnsupportedExpression("DISTINCT and plain aggregates together");
-        }
-        List<AggCall> calls = new ArrayList<>();
+        int distinctArg = loneDistinctArgument(agg);
         int[] argMap = null;
         PlanNode source = input;
         if (distinctArg >= 0) {
@@ -107,47 +90,9 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             }
             keys = outerKeys;
         }
+        List<AggCall> calls = new ArrayList<>();
         for (AggregateCall call : agg.getAggCallList()) {
-            FerryType type = RexTranslator.type(call.getType());
-            int arg = call.getArgList().isEmpty() ? -1 : call.getArgList().get(0);
-            if (argMap != null && arg >= 0) {
-                arg = argMap[arg];
-            }
-            if (call.getAggregation() instanceof QuantileAggFunction q) {
-                calls.add(quantile(q, arg, type, inTypes.get(call.getArgList().get(0))));
-                continue;
-            }
-            AggKind kind = call.getAggregation() instanceof ApproxAggFunction f ? f.kind()
-                    : switch (call.getAggregation().getKind()) {
-                case COUNT -> AggKind.COUNT;
-                case SUM -> AggKind.SUM;
-                case SUM0 -> AggKind.SUM0;
-                case MIN -> AggKind.MIN;
-                case MAX -> AggKind.MAX;
-                case AVG -> AggKind.AVG;
-                default -> throw new UnsupportedExpression(call.getAggregation().getName());
-            };
-            if (kind == AggKind.AVG && type.kind() != TypeKind.DOUBLE) {
-                throw new UnsupportedExpression("AVG returning " + type);
-            }
-            if (!kind.argumentOptional() && arg < 0) {
-                throw new UnsupportedExpression(kind + " without an argument");
-            }
-            if ((kind == AggKind.SUM || kind == AggKind.SUM0 || kind == AggKind.AVG) && arg >= 0) {
-                FerryType argType = inTypes.get(call.getArgList().get(0));
-                if (argType.kind() == TypeKind.VARCHAR || argType.kind() == TypeKind.DATE
-                        || argType.kind() == TypeKind.TIMESTAMP || argType.kind() == TypeKind.BOOLEAN) {
-                    throw new UnsupportedExpression(kind + " of " + argType);
-                }
-                if (type.kind() == TypeKind.DECIMAL && (argType.kind() != TypeKind.DECIMAL
-                        || argType.scale() != type.scale())) {
-                    throw new UnsupportedExpression(kind + " of " + argType + " as " + type);
-                }
-                if (argType.kind() == TypeKind.DOUBLE && type.kind() != TypeKind.DOUBLE) {
-                    throw new UnsupportedExpression(kind + " of DOUBLE as " + type);
-                }
-            }
-            calls.add(new AggCall(kind, arg, type));
+            calls.add(call(call, inTypes, agg.getInput().getRowType(), argMap));
         }
         if (source == null) {
             return null;
@@ -159,14 +104,133 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
     }
 
     /**
+     * The argument of the DISTINCT calls when every call is one over that same single argument, without FILTER: they
+     * are planned as a grouping on (keys, argument) below a plain aggregation. -1 otherwise: DISTINCT calls then keep
+     * their set of values in the aggregate itself ({@code AggCall.distinct}).
+     */
+    private static int loneDistinctArgument(Aggregate agg) {
+        int arg = -1;
+        for (AggregateCall call : agg.getAggCallList()) {
+            if (!call.isDistinct() || call.filterArg >= 0 || call.getArgList().size() != 1
+                    || (arg >= 0 && arg != call.getArgList().get(0))) {
+                return -1;
+            }
+            arg = call.getArgList().get(0);
+        }
+        return arg;
+    }
+
+    /** One call in the engine's terms; {@code argMap} (or null) maps its argument below a lone-DISTINCT grouping. */
+    private static AggCall call(AggregateCall call, List<FerryType> inTypes, RelDataType inputRow, int[] argMap) {
+        if (call.getAggregation() instanceof ApproxAggFunction && call.isDistinct()) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, call.getAggregation().getName()
+                    + "(DISTINCT ...) is not an estimate Ferry makes; drop DISTINCT");
+        }
+        List<Integer> args = call.getAggregation().getKind() == SqlKind.COUNT && !call.isDistinct() ? nullable(call, inputRow)
+                : call.getArgList();
+        if (args.size() > 2 || !call.collation.getFieldCollations().isEmpty()) {
+            throw new UnsupportedExpression("aggregate " + call);
+        }
+        FerryType type = RexTranslator.type(call.getType());
+        int arg = args.isEmpty() ? -1 : argMap != null ? argMap[args.get(0)] : args.get(0);
+        int arg2 = args.size() < 2 ? -1 : args.get(1);
+        int filter = call.filterArg;
+        boolean distinct = call.isDistinct() && argMap == null;
+        if (call.getAggregation() instanceof QuantileAggFunction q) {
+            if (distinct || arg2 >= 0) {
+                throw new UnsupportedExpression("aggregate " + call);
+            }
+            AggCall c = quantile(q, arg, type, inTypes.get(args.get(0)));
+            return new AggCall(c.kind(), arg, type, c.fraction(), c.descending(), -1, filter, false);
+        }
+        AggKind kind = call.getAggregation() instanceof ApproxAggFunction f ? f.kind()
+                : call.getAggregation() instanceof BivariateAggFunction f ? f.kind()
+                : switch (call.getAggregation().getKind()) {
+            case COUNT, REGR_COUNT -> AggKind.COUNT;
+            case SUM -> AggKind.SUM;
+            case SUM0 -> AggKind.SUM0;
+            // any value of the group is an answer; MIN is one
+            case MIN, ANY_VALUE -> AggKind.MIN;
+            case MAX -> AggKind.MAX;
+            case AVG -> AggKind.AVG;
+            case COVAR_POP -> AggKind.COVAR_POP;
+            case COVAR_SAMP -> AggKind.COVAR_SAMP;
+            case REGR_SXX -> AggKind.REGR_SXX;
+            case REGR_SYY -> AggKind.REGR_SYY;
+            case LISTAGG, STRING_AGG -> AggKind.STRING_AGG;
+            default -> throw new UnsupportedExpression(call.getAggregation().getName());
+        };
+        if (kind.approximate() && filter >= 0) {
+            throw new UnsupportedExpression(kind + " with FILTER");
+        }
+        if (kind == AggKind.MIN || kind == AggKind.MAX) {
+            distinct = false; // the extremes of the distinct values are the extremes
+        }
+        if (distinct && kind != AggKind.COUNT && kind != AggKind.SUM && kind != AggKind.SUM0 && kind != AggKind.AVG) {
+            throw new UnsupportedExpression(kind + "(DISTINCT ...)");
+        }
+        if (kind.bivariate()) {
+            for (int a : args) {
+                if (!numeric(inTypes.get(a))) {
+                    throw new UnsupportedExpression(kind + " of " + inTypes.get(a));
+                }
+            }
+            if (args.size() != 2 || type.kind() != TypeKind.DOUBLE) {
+                throw new UnsupportedExpression(kind + " as " + type);
+            }
+        } else if (kind == AggKind.STRING_AGG) {
+            if (inTypes.get(args.get(0)).kind() != TypeKind.VARCHAR || type.kind() != TypeKind.VARCHAR
+                    || (arg2 >= 0 && inTypes.get(arg2).kind() != TypeKind.VARCHAR)) {
+                throw new UnsupportedExpression(kind + " of " + inTypes.get(args.get(0)));
+            }
+        } else if (arg2 >= 0 && kind != AggKind.COUNT) {
+            throw new UnsupportedExpression(kind + " of two arguments");
+        }
+        if (kind == AggKind.AVG && type.kind() != TypeKind.DOUBLE) {
+            throw new UnsupportedExpression("AVG returning " + type);
+        }
+        if (!kind.argumentOptional() && arg < 0) {
+            throw new UnsupportedExpression(kind + " without an argument");
+        }
+        if ((kind == AggKind.SUM || kind == AggKind.SUM0 || kind == AggKind.AVG) && arg >= 0) {
+            FerryType argType = inTypes.get(args.get(0));
+            if (argType.kind() == TypeKind.VARCHAR || argType.kind() == TypeKind.DATE
+                    || argType.kind() == TypeKind.TIMESTAMP || argType.kind() == TypeKind.BOOLEAN) {
+                throw new UnsupportedExpression(kind + " of " + argType);
+            }
+            if (type.kind() == TypeKind.DECIMAL && (argType.kind() != TypeKind.DECIMAL
+                    || argType.scale() != type.scale())) {
+                throw new UnsupportedExpression(kind + " of " + argType + " as " + type);
+            }
+            if (argType.kind() == TypeKind.DOUBLE && type.kind() != TypeKind.DOUBLE) {
+                throw new UnsupportedExpression(kind + " of DOUBLE as " + type);
+            }
+        }
+        return new AggCall(kind, arg, type, 0, false, arg2, filter, distinct);
+    }
+
+    /**
+     * COUNT's arguments that can be NULL: only they decide whether a row counts. COUNT(DISTINCT (a, b)) reaches here
+     * as COUNT over (a IS NULL, COALESCE(a, ..), b IS NULL, COALESCE(b, ..)), which counts every row (a row value
+     * with NULL fields is no NULL, as in DuckDB).
+     */
+    private static List<Integer> nullable(AggregateCall call, RelDataType inputRow) {
+        return call.getArgList().stream().filter(a -> inputRow.getFieldList().get(a).getType().isNullable()).toList();
+    }
+
+    private static boolean numeric(FerryType t) {
+        return switch (t.kind()) {
+            case INTEGER, BIGINT, DOUBLE, DECIMAL -> true;
+            default -> false;
+        };
+    }
+
+    /**
      * A quantile of a number, or for PERCENTILE_DISC also of a DATE or TIMESTAMP (a value is picked, none computed):
      * the types whose values sort as their physical longs or doubles.
      */
     private static AggCall quantile(QuantileAggFunction q, int arg, FerryType type, FerryType argType) {
-        boolean number = switch (argType.kind()) {
-            case INTEGER, BIGINT, DOUBLE, DECIMAL -> true;
-            default -> false;
-        };
+        boolean number = numeric(argType);
         boolean orderable = number || argType.kind() == TypeKind.DATE || argType.kind() == TypeKind.TIMESTAMP;
         if (!(number || (q.kind() == AggKind.PERCENTILE_DISC && orderable))) {
             throw new FerryException(SqlStates.DATATYPE_MISMATCH, q.getName() + " of " + argType.sqlName()
