@@ -11,8 +11,10 @@ import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
 /**
- * Trigonometry, logarithms, SIGN, TRUNCATE and RANDOM, one loop per function over a whole vector. Logarithms of
- * zero or a negative number fail with 2201E, as in PostgreSQL (DuckDB answers NaN or -inf).
+ * Trigonometry, logarithms, powers, SIGN, TRUNCATE and RANDOM, one loop per function over a whole vector. Logarithms
+ * of zero or a negative number fail with 2201E, as in PostgreSQL (DuckDB answers NaN or -inf); SQRT and POWER answer
+ * NaN where there is no real result, as DuckDB does: Calcite computes STDDEV as POWER(variance, 0.5), and rounding
+ * can make a variance a hair below zero.
  */
 final class MathKernels {
     private static final String INVALID_ARGUMENT_FOR_LOGARITHM = "2201E";
@@ -80,6 +82,22 @@ final class MathKernels {
                     r[i] = Math.log10(x[i]);
                 }
             }
+            case SQRT -> {
+                for (int i = 0; i < n; i++) {
+                    r[i] = Math.sqrt(x[i]);
+                }
+            }
+            case EXP -> {
+                for (int i = 0; i < n; i++) {
+                    r[i] = Math.exp(x[i]);
+                }
+            }
+            case LN -> {
+                checkLogArguments(v, n);
+                for (int i = 0; i < n; i++) {
+                    r[i] = Math.log(x[i]);
+                }
+            }
             case LOG2 -> {
                 checkLogArguments(v, n);
                 for (int i = 0; i < n; i++) {
@@ -100,6 +118,10 @@ final class MathKernels {
             for (int i = 0; i < n; i++) {
                 r[i] = Math.atan2(x[i], y[i]);
             }
+        } else if (op == Op.POWER) {
+            for (int i = 0; i < n; i++) {
+                r[i] = pow(x[i], y[i]);
+            }
         } else {
             checkLogArguments(a, n);
             checkLogArguments(b, n);
@@ -112,6 +134,17 @@ final class MathKernels {
             }
         }
         return new DoubleVector(r, nulls, n);
+    }
+
+    /**
+     * C's {@code pow}, which DuckDB calls: Java's {@code Math.pow} agrees except that it answers NaN for 1^y with y NaN
+     * or infinite and for (-1)^±inf, where C answers 1.
+     */
+    private static double pow(double x, double y) {
+        if (x == 1 || (x == -1 && Double.isInfinite(y))) {
+            return 1;
+        }
+        return Math.pow(x, y);
     }
 
     private static void checkLogArguments(DoubleVector v, int n) {

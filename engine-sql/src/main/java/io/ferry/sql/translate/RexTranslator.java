@@ -322,6 +322,9 @@ public final class RexTranslator {
                 }
                 return cast(value, type);
             }
+            case FLOOR, CEIL -> {
+                return floorOrCeil(call, type);
+            }
             case OTHER_FUNCTION, OTHER, POSITION, TRIM, CHAR_LENGTH, REVERSE, STARTS_WITH, ENDS_WITH,
                     CONCAT_WS_POSTGRESQL -> {
                 return function(call, type);
@@ -382,6 +385,10 @@ public final class RexTranslator {
                     : operator == DateFunctions.DATE_TRUNC ? Op.DATE_TRUNC : Op.DATE_DIFF;
             FerryType result = op == Op.DATE_TRUNC ? FerryType.TIMESTAMP : FerryType.BIGINT;
             return cast(new Call(op, args, result), type);
+        }
+        Expr numericOrDate = numericOrDateFunction(name, operator, args, type, call.getType().isNullable());
+        if (numericOrDate != null) {
+            return numericOrDate;
         }
         Op op = switch (name) {
             case "UPPER" -> Op.UPPER;
@@ -463,6 +470,100 @@ public final class RexTranslator {
             }
             default -> new Call(op, args, type);
         };
+    }
+
+    // ---- ROUND, SQRT, LN, LOG10, EXP, POWER, FLOOR, CEIL, LAST_DAY, DAYNAME, MONTHNAME, DATEDIFF(end, start) ----
+
+    /**
+     * The numeric and date functions below, or null for another function. ROUND keeps its argument's type (Calcite's);
+     * the DOUBLE functions take DOUBLEs; MySQL's {@code DATEDIFF(end, start)} is DATEDIFF('day', start, end).
+     */
+    private static Expr numericOrDateFunction(String name, SqlOperator operator, List<Expr> args, FerryType type,
+            boolean nullable) {
+        if (operator == DateFunctions.DATEDIFF_DAYS) {
+            return cast(new Call(Op.DATE_DIFF, List.of(unitLiteral(DatePart.DAY), args.get(1), args.get(0)),
+                    FerryType.BIGINT), type);
+        }
+        Op op = switch (name) {
+            case "ROUND" -> Op.ROUND;
+            case "SQRT" -> Op.SQRT;
+            case "EXP" -> Op.EXP;
+            case "LN" -> Op.LN;
+            case "LOG10" -> Op.LOG;
+            case "POWER", "POW" -> Op.POWER;
+            case "LAST_DAY" -> Op.LAST_DAY;
+            case "DAYNAME" -> Op.DAYNAME;
+            case "MONTHNAME" -> Op.MONTHNAME;
+            default -> null;
+        };
+        if (op == null) {
+            return null;
+        }
+        switch (op) {
+            case ROUND -> {
+                if (!isNumber(type) || args.size() > 1 && !TypeMapping.isExactInteger(args.get(1).type())) {
+                    throw new UnsupportedExpression("ROUND giving " + type + " or to digits of another type");
+                }
+                Expr digits = args.size() > 1 ? cast(args.get(1), FerryType.BIGINT) : new Literal(0L, FerryType.BIGINT);
+                return new Call(op, List.of(cast(args.get(0), type), digits), type);
+            }
+            case LAST_DAY, DAYNAME, MONTHNAME -> {
+                if (args.size() != 1 || !isTemporal(args.get(0).type())) {
+                    throw new UnsupportedExpression(name + " of " + args.get(0).type());
+                }
+                if (op != Op.LAST_DAY && !nullable) {
+                    // the JDBC escapes {fn DAYNAME(x)} reach Calcite's own operator, typed NOT NULL, whose NULLs
+                    // Ferry's output would write as ''
+                    throw new UnsupportedExpression(name + " typed NOT NULL");
+                }
+                FerryType result = op == Op.LAST_DAY ? FerryType.DATE : FerryType.VARCHAR;
+                return cast(new Call(op, args, result), type);
+            }
+            default -> {
+                return cast(new Call(op, all(args, FerryType.DOUBLE), FerryType.DOUBLE), type);
+            }
+        }
+    }
+
+    /**
+     * FLOOR and CEIL of a number (an integer is its own floor; a DECIMAL's is a DECIMAL of scale 0), or of a DATE or
+     * TIMESTAMP to a unit from year down to second (Calcite's result type, the argument's).
+     */
+    private Expr floorOrCeil(RexCall call, FerryType type) {
+        boolean up = call.getKind() == SqlKind.CEIL;
+        List<RexNode> ops = call.getOperands();
+        Expr arg = translate(ops.get(0));
+        if (ops.size() == 1) {
+            if (TypeMapping.isExactInteger(arg.type())) {
+                return cast(arg, type);
+            }
+            if (!isNumber(arg.type()) || !isNumber(type)) {
+                throw new UnsupportedExpression(call.getKind() + " of " + arg.type());
+            }
+            FerryType result = arg.type().kind() == TypeKind.DECIMAL
+                    ? FerryType.decimal(arg.type().precision(), 0) : FerryType.DOUBLE;
+            return cast(new Call(up ? Op.CEIL : Op.FLOOR, List.of(arg), result), type);
+        }
+        if (!(ops.get(1) instanceof RexLiteral flag) || !(flag.getValue() instanceof TimeUnitRange unit)
+                || !isTemporal(arg.type()) || arg.type().kind() != type.kind()) {
+            throw new UnsupportedExpression(call.getKind() + " of " + arg.type() + " to " + ops.get(1));
+        }
+        DatePart part = switch (unit) {
+            case YEAR -> DatePart.YEAR;
+            case QUARTER -> DatePart.QUARTER;
+            case MONTH -> DatePart.MONTH;
+            case WEEK -> DatePart.WEEK;
+            case DAY -> DatePart.DAY;
+            case HOUR -> DatePart.HOUR;
+            case MINUTE -> DatePart.MINUTE;
+            case SECOND -> DatePart.SECOND;
+            default -> throw new UnsupportedExpression(call.getKind() + " to " + unit);
+        };
+        return new Call(up ? Op.CEIL_TO : Op.FLOOR_TO, List.of(unitLiteral(part), arg), type);
+    }
+
+    private static boolean isNumber(FerryType t) {
+        return TypeMapping.isExactInteger(t) || t.kind() == TypeKind.DECIMAL || t.kind() == TypeKind.DOUBLE;
     }
 
     private static List<Expr> all(List<Expr> args, FerryType type) {
