@@ -63,10 +63,14 @@ final class RoundingKernels {
     }
 
     /**
-     * DuckDB's ROUND of a DOUBLE: scaled by 10^digits, rounded half away from zero, scaled back; where scaling
-     * overflows or underflows to a non-finite value the answer is x itself (digits >= 0) or 0 (digits < 0).
+     * DuckDB's ROUND of a DOUBLE: scaled by 10^digits, rounded half away from zero, scaled back. NaN and infinities
+     * are themselves; where scaling a finite x overflows to a non-finite value the answer is x itself (digits >= 0,
+     * x has no digits that far right) or 0 (digits < 0, x is below half of 10^-digits).
      */
     private static double round(double x, long digits) {
+        if (!Double.isFinite(x)) {
+            return x;
+        }
         if (digits < 0) {
             double modifier = Math.pow(10, -(double) digits);
             double r = halfAwayFromZero(x / modifier) * modifier;

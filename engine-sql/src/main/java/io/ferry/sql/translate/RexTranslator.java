@@ -472,7 +472,7 @@ public final class RexTranslator {
         };
     }
 
-    // ---- ROUND, SQRT, LN, LOG10, EXP, POWER, FLOOR, CEIL, LAST_DAY, DAYNAME, MONTHNAME, DATEDIFF(end, start) ----
+    // ---- ROUND, LN, LOG10, EXP, POWER (and SQRT), FLOOR, CEIL, LAST_DAY, DAYNAME, MONTHNAME, DATEDIFF(end, start) ----
 
     /**
      * The numeric and date functions below, or null for another function. ROUND keeps its argument's type (Calcite's);
@@ -486,7 +486,6 @@ public final class RexTranslator {
         }
         Op op = switch (name) {
             case "ROUND" -> Op.ROUND;
-            case "SQRT" -> Op.SQRT;
             case "EXP" -> Op.EXP;
             case "LN" -> Op.LN;
             case "LOG10" -> Op.LOG;
@@ -519,11 +518,31 @@ public final class RexTranslator {
                 FerryType result = op == Op.LAST_DAY ? FerryType.DATE : FerryType.VARCHAR;
                 return cast(new Call(op, args, result), type);
             }
+            case POWER -> {
+                // Calcite writes SQRT(x) as POWER(x, 0.5) (and STDDEV as POWER(variance, 0.5)): C's sqrt, which
+                // DuckDB calls, differs from pow(x, 0.5) at -inf (NaN, not inf) and -0.0
+                Op power = isOneHalf(args.get(1)) ? Op.SQRT : op;
+                List<Expr> operands = power == Op.SQRT ? args.subList(0, 1) : args;
+                return cast(new Call(power, all(operands, FerryType.DOUBLE), FerryType.DOUBLE), type);
+            }
             default -> {
                 return cast(new Call(op, all(args, FerryType.DOUBLE), FerryType.DOUBLE), type);
             }
         }
     }
+
+    private static boolean isOneHalf(Expr e) {
+        if (!(e instanceof Literal lit) || lit.value() == null) {
+            return false;
+        }
+        return switch (lit.type().kind()) {
+            case DOUBLE -> (Double) lit.value() == 0.5;
+            case DECIMAL -> BigDecimal.valueOf((Long) lit.value(), lit.type().scale()).compareTo(ONE_HALF) == 0;
+            default -> false;
+        };
+    }
+
+    private static final BigDecimal ONE_HALF = new BigDecimal("0.5");
 
     /**
      * FLOOR and CEIL of a number (an integer is its own floor; a DECIMAL's is a DECIMAL of scale 0), or of a DATE or
