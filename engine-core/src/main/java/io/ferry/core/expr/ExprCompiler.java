@@ -209,17 +209,11 @@ public final class ExprCompiler {
                 Evaluator a = compile(args.get(0));
                 return batch -> MathKernels.sign(a.eval(batch), type, batch.rowCount());
             }
-            case TRUNCATE -> {
-                Evaluator a = compile(args.get(0));
-                Evaluator digits = compile(args.get(1));
-                return batch -> MathKernels.truncate(a.eval(batch), (LongVector) digits.eval(batch), type,
-                        batch.rowCount());
-            }
-            case ROUND -> {
+            case ROUND, TRUNCATE -> {
                 Evaluator a = compile(args.get(0));
                 Evaluator digits = compile(args.get(1));
                 return batch -> RoundingKernels.round(a.eval(batch), (LongVector) digits.eval(batch), type,
-                        batch.rowCount());
+                        op == Op.TRUNCATE, batch.rowCount());
             }
             case CEIL, FLOOR -> {
                 Evaluator a = compile(args.get(0));

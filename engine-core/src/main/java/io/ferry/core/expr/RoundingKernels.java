@@ -8,7 +8,7 @@ import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
 /**
- * ROUND, CEIL and FLOOR of numbers, one loop per function over a whole vector. Exact numbers round half away from
+ * ROUND, TRUNCATE, CEIL and FLOOR of numbers, one loop per function over a whole vector. Exact numbers round half away from
  * zero on their unscaled longs; DOUBLEs round as DuckDB does (C's {@code round}, which also rounds half away from
  * zero), so the two engines agree on every row.
  */
@@ -17,17 +17,18 @@ final class RoundingKernels {
     }
 
     /**
-     * {@code x} rounded to {@code digits} after the point (before it when negative): a DOUBLE stays a DOUBLE, an exact
-     * number keeps its type and scale, its dropped digits set to zero; a result beyond the type is 22003.
+     * {@code x} rounded ({@code cut} false) or cut toward zero (TRUNCATE) to {@code digits} after the point (before it
+     * when negative): a DOUBLE stays a DOUBLE, an exact number keeps its type and scale, its dropped digits set to
+     * zero; a rounded result beyond the type is 22003.
      */
-    static Vector round(Vector v, LongVector digits, FerryType type, int n) {
+    static Vector round(Vector v, LongVector digits, FerryType type, boolean cut, int n) {
         long[] d = digits.values();
         boolean[] nulls = Nulls.or(v.nulls(), digits.nulls(), n);
         if (v instanceof DoubleVector dv) {
             double[] x = dv.values();
             double[] r = new double[n];
             for (int i = 0; i < n; i++) {
-                r[i] = round(x[i], d[i]);
+                r[i] = cut ? truncate(x[i], d[i]) : round(x[i], d[i]);
             }
             return new DoubleVector(r, nulls, n);
         }
@@ -44,9 +45,8 @@ final class RoundingKernels {
             } else {
                 long unit = Decimals.POWERS[(int) (scale - d[i])];
                 long q = x[i] / unit;
-                long rem = x[i] % unit;
-                // |rem| < unit <= 10^18, so doubling it cannot overflow
-                if (Math.abs(rem) * 2 >= unit) {
+                // |x % unit| < unit <= 10^18, so doubling it cannot overflow
+                if (!cut && Math.abs(x[i] % unit) * 2 >= unit) {
                     q += Long.signum(x[i]);
                 }
                 long hi = Math.multiplyHigh(q, unit);
@@ -60,6 +60,19 @@ final class RoundingKernels {
         }
         ArithmeticKernels.checkWidth(r, nulls, type, n);
         return new LongVector(r, nulls, n);
+    }
+
+    /** TRUNCATE as DuckDB computes it: scaled by a power of ten, cut, scaled back; a result that overflows is x. */
+    private static double truncate(double x, long digits) {
+        double r;
+        if (digits >= 0) {
+            double modifier = Math.pow(10, digits);
+            r = (x < 0 ? Math.ceil(x * modifier) : Math.floor(x * modifier)) / modifier;
+        } else {
+            double modifier = Math.pow(10, -digits);
+            r = (x < 0 ? Math.ceil(x / modifier) : Math.floor(x / modifier)) * modifier;
+        }
+        return Double.isFinite(r) ? r : x;
     }
 
     /**

@@ -294,26 +294,7 @@ public final class RexTranslator {
                 if (!isTemporal(arg.type())) {
                     throw new UnsupportedExpression("EXTRACT from " + arg.type());
                 }
-                DatePart part = switch (unit) {
-                    case MILLENNIUM -> DatePart.MILLENNIUM;
-                    case CENTURY -> DatePart.CENTURY;
-                    case DECADE -> DatePart.DECADE;
-                    case YEAR -> DatePart.YEAR;
-                    case QUARTER -> DatePart.QUARTER;
-                    case MONTH -> DatePart.MONTH;
-                    case WEEK -> DatePart.WEEK;
-                    case DAY -> DatePart.DAY;
-                    case HOUR -> DatePart.HOUR;
-                    case MINUTE -> DatePart.MINUTE;
-                    case SECOND -> DatePart.SECOND;
-                    case MILLISECOND -> DatePart.MILLISECOND;
-                    case MICROSECOND -> DatePart.MICROSECOND;
-                    case DOW -> DatePart.DOW;
-                    case ISODOW -> DatePart.ISODOW;
-                    case DOY -> DatePart.DOY;
-                    case ISOYEAR -> DatePart.ISOYEAR;
-                    default -> throw new UnsupportedExpression("EXTRACT " + unit);
-                };
+                DatePart part = datePart(unit, "EXTRACT");
                 Expr value = new Call(Op.DATE_PART, List.of(unitLiteral(part), arg), FerryType.BIGINT);
                 if (unit == TimeUnitRange.DOW) {
                     // Calcite's DOW (what DAYOFWEEK and {fn DAYOFWEEK} become) counts from Sunday = 1; FerryPrepare
@@ -360,6 +341,30 @@ public final class RexTranslator {
         }
         Expr in = new Call(Op.IN, args, FerryType.BOOLEAN);
         return negated ? new Call(Op.NOT, List.of(in), FerryType.BOOLEAN) : in;
+    }
+
+    /** Calcite's time unit keyword as Ferry's unit; {@code function} names the call that cannot take another. */
+    private static DatePart datePart(TimeUnitRange unit, String function) {
+        return switch (unit) {
+            case MILLENNIUM -> DatePart.MILLENNIUM;
+            case CENTURY -> DatePart.CENTURY;
+            case DECADE -> DatePart.DECADE;
+            case YEAR -> DatePart.YEAR;
+            case QUARTER -> DatePart.QUARTER;
+            case MONTH -> DatePart.MONTH;
+            case WEEK -> DatePart.WEEK;
+            case DAY -> DatePart.DAY;
+            case HOUR -> DatePart.HOUR;
+            case MINUTE -> DatePart.MINUTE;
+            case SECOND -> DatePart.SECOND;
+            case MILLISECOND -> DatePart.MILLISECOND;
+            case MICROSECOND -> DatePart.MICROSECOND;
+            case DOW -> DatePart.DOW;
+            case ISODOW -> DatePart.ISODOW;
+            case DOY -> DatePart.DOY;
+            case ISOYEAR -> DatePart.ISOYEAR;
+            default -> throw new UnsupportedExpression(function + " " + unit);
+        };
     }
 
     private static Literal unitLiteral(DatePart part) {
@@ -567,17 +572,10 @@ public final class RexTranslator {
                 || !isTemporal(arg.type()) || arg.type().kind() != type.kind()) {
             throw new UnsupportedExpression(call.getKind() + " of " + arg.type() + " to " + ops.get(1));
         }
-        DatePart part = switch (unit) {
-            case YEAR -> DatePart.YEAR;
-            case QUARTER -> DatePart.QUARTER;
-            case MONTH -> DatePart.MONTH;
-            case WEEK -> DatePart.WEEK;
-            case DAY -> DatePart.DAY;
-            case HOUR -> DatePart.HOUR;
-            case MINUTE -> DatePart.MINUTE;
-            case SECOND -> DatePart.SECOND;
-            default -> throw new UnsupportedExpression(call.getKind() + " to " + unit);
-        };
+        DatePart part = datePart(unit, call.getKind().toString());
+        if (part.compareTo(DatePart.YEAR) < 0 || part.compareTo(DatePart.SECOND) > 0) {
+            throw new UnsupportedExpression(call.getKind() + " to " + unit);
+        }
         return new Call(up ? Op.CEIL_TO : Op.FLOOR_TO, List.of(unitLiteral(part), arg), type);
     }
 
