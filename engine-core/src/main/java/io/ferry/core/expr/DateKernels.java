@@ -1,12 +1,16 @@
 package io.ferry.core.expr;
 
+import java.nio.charset.StandardCharsets;
+
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.types.CivilCalendar;
+import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.LongVector;
 
 /**
- * DATE_PART, DATE_TRUNC, DATEDIFF and date ± interval on epoch milliseconds (a DATE is its midnight), as DuckDB computes them, through
+ * DATE_PART, DATE_TRUNC, DATEDIFF, FLOOR and CEIL to a unit, LAST_DAY, DAYNAME, MONTHNAME and date ± interval on
+ * epoch milliseconds (a DATE is its midnight), as DuckDB computes them, through
  * {@link CivilCalendar} without allocating per row. The scalar methods are what Calcite's row engine calls for the
  * same functions, so both engines give the same answers.
  */
@@ -16,6 +20,13 @@ public final class DateKernels {
     private static final long SECOND = 1_000L;
     /** More months than lie between year 1 and year 9999. */
     private static final long MAX_MONTHS = 12 * 10_000L;
+    /** 10000-01-01, the first instant past the DATE and TIMESTAMP range. */
+    private static final long END_OF_RANGE = CivilCalendar.epochDay(10_000, 1, 1) * CivilCalendar.MILLIS_PER_DAY;
+    /** Indexed by DATE_PART's dow (Sunday 0) and by month - 1. */
+    private static final byte[][] DAY_NAMES = utf8("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+            "Saturday");
+    private static final byte[][] MONTH_NAMES = utf8("January", "February", "March", "April", "May", "June", "July",
+            "August", "September", "October", "November", "December");
 
     private DateKernels() {
     }
@@ -194,6 +205,92 @@ public final class DateKernels {
             r[i] = monthsBetween(millis(b[i], endDate), millis(a[i], startDate));
         }
         return new LongVector(r, Nulls.or(end.nulls(), start.nulls(), n), n);
+    }
+
+    /**
+     * Calcite's {@code FLOOR(x TO unit)}: DATE_TRUNC's start of the unit, except that weeks start on Sunday (Calcite's
+     * row engine counts them so, and FLOOR is Calcite's function; DATE_TRUNC's start on Monday, as DuckDB's).
+     */
+    public static long floorTo(DatePart unit, long millis) {
+        if (unit == DatePart.WEEK) {
+            return trunc(unit, millis + CivilCalendar.MILLIS_PER_DAY) - CivilCalendar.MILLIS_PER_DAY;
+        }
+        return trunc(unit, millis);
+    }
+
+    /** Calcite's {@code CEIL(x TO unit)}: x itself if it starts a unit, else the start of the next one. */
+    public static long ceilTo(DatePart unit, long millis) {
+        long floor = floorTo(unit, millis);
+        if (floor == millis) {
+            return millis;
+        }
+        return switch (unit) {
+            case YEAR -> plusMonths(floor, 12);
+            case QUARTER -> plusMonths(floor, 3);
+            case MONTH -> plusMonths(floor, 1);
+            case WEEK -> floor + 7 * CivilCalendar.MILLIS_PER_DAY;
+            case DAY -> floor + CivilCalendar.MILLIS_PER_DAY;
+            case HOUR -> floor + HOUR;
+            case MINUTE -> floor + MINUTE;
+            case SECOND -> floor + SECOND;
+            default -> throw new IllegalArgumentException("CEIL to " + unit);
+        };
+    }
+
+    /** The epoch day of the last day of the month holding {@code millis}. */
+    public static long lastDay(long millis) {
+        long ymd = CivilCalendar.civil(Math.floorDiv(millis, CivilCalendar.MILLIS_PER_DAY));
+        long year = CivilCalendar.year(ymd);
+        int month = CivilCalendar.month(ymd);
+        return CivilCalendar.epochDay(year, month, CivilCalendar.daysInMonth(year, month));
+    }
+
+    /** FLOOR_TO or CEIL_TO ({@code up}) over a vector, in the argument's type; a ceiling past 9999 is 22008. */
+    static LongVector floorOrCeil(DatePart unit, boolean up, LongVector v, boolean date, int n) {
+        long[] x = v.values();
+        long[] r = new long[n];
+        boolean[] nulls = v.nulls();
+        for (int i = 0; i < n; i++) {
+            long m = up ? ceilTo(unit, millis(x[i], date)) : floorTo(unit, millis(x[i], date));
+            if (m >= END_OF_RANGE && (nulls == null || !nulls[i])) {
+                throw new FerryException(SqlStates.DATETIME_FIELD_OVERFLOW, "CEIL to " + unit + " leaves the "
+                        + (date ? "DATE" : "TIMESTAMP") + " range (years 1 to 9999)");
+            }
+            r[i] = date ? Math.floorDiv(m, CivilCalendar.MILLIS_PER_DAY) : m;
+        }
+        return new LongVector(r, nulls, n);
+    }
+
+    static LongVector lastDay(LongVector v, boolean date, int n) {
+        long[] x = v.values();
+        long[] r = new long[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = lastDay(millis(x[i], date));
+        }
+        return new LongVector(r, v.nulls(), n);
+    }
+
+    /** DAYNAME ({@code month} false) or MONTHNAME: English names, as DuckDB's and MySQL's. */
+    static BytesVector name(LongVector v, boolean date, boolean month, int n) {
+        long[] x = v.values();
+        BytesVector.Builder out = new BytesVector.Builder(n);
+        for (int i = 0; i < n; i++) {
+            if (v.isNull(i)) {
+                out.appendNull();
+                continue;
+            }
+            long m = millis(x[i], date);
+            out.append(month ? MONTH_NAMES[(int) part(DatePart.MONTH, m) - 1] : DAY_NAMES[(int) part(DatePart.DOW, m)]);
+        }
+        return out.build();
+    }
+
+    private static byte[][] utf8(String... names) {
+        byte[][] out = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            out[i] = names[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return out;
     }
 
     private static long isoDow(long days) {

@@ -203,23 +203,40 @@ public final class ExprCompiler {
                 };
             }
             case SIN, COS, TAN, ASIN, ACOS, ATAN, COT, DEGREES, RADIANS, CBRT, LOG, LOG2, ATAN2 -> {
-                Evaluator a = compile(args.get(0));
-                if (args.size() == 1) {
-                    return batch -> MathKernels.unary(op, (DoubleVector) a.eval(batch), batch.rowCount());
-                }
-                Evaluator b = compile(args.get(1));
-                return batch -> MathKernels.binary(op, (DoubleVector) a.eval(batch), (DoubleVector) b.eval(batch),
-                        batch.rowCount());
+                return doubleFunction(op, args);
             }
             case SIGN -> {
                 Evaluator a = compile(args.get(0));
                 return batch -> MathKernels.sign(a.eval(batch), type, batch.rowCount());
             }
-            case TRUNCATE -> {
+            case ROUND, TRUNCATE -> {
                 Evaluator a = compile(args.get(0));
                 Evaluator digits = compile(args.get(1));
-                return batch -> MathKernels.truncate(a.eval(batch), (LongVector) digits.eval(batch), type,
+                return batch -> RoundingKernels.round(a.eval(batch), (LongVector) digits.eval(batch), type,
+                        op == Op.TRUNCATE, batch.rowCount());
+            }
+            case CEIL, FLOOR -> {
+                Evaluator a = compile(args.get(0));
+                int scale = scale(args.get(0).type());
+                return batch -> RoundingKernels.ceilOrFloor(a.eval(batch), op == Op.CEIL, scale, batch.rowCount());
+            }
+            case SQRT, EXP, LN, POWER -> {
+                return doubleFunction(op, args);
+            }
+            case FLOOR_TO, CEIL_TO -> {
+                DatePart unit = unit(call);
+                Evaluator a = compile(args.get(1));
+                boolean date = args.get(1).type().kind() == TypeKind.DATE;
+                return batch -> DateKernels.floorOrCeil(unit, op == Op.CEIL_TO, (LongVector) a.eval(batch), date,
                         batch.rowCount());
+            }
+            case LAST_DAY, DAYNAME, MONTHNAME -> {
+                Evaluator a = compile(args.get(0));
+                boolean date = args.get(0).type().kind() == TypeKind.DATE;
+                return op == Op.LAST_DAY
+                        ? batch -> DateKernels.lastDay((LongVector) a.eval(batch), date, batch.rowCount())
+                        : batch -> DateKernels.name((LongVector) a.eval(batch), date, op == Op.MONTHNAME,
+                                batch.rowCount());
             }
             case RANDOM -> {
                 return batch -> MathKernels.random(batch.rowCount());
@@ -230,7 +247,18 @@ public final class ExprCompiler {
         }
     }
 
-    /** The unit of a DATE_PART, DATE_TRUNC or DATE_DIFF call, checked once when the expression is compiled. */
+    /** A {@link MathKernels} function of one or two DOUBLEs. */
+    private static Evaluator doubleFunction(Op op, List<Expr> args) {
+        Evaluator a = compile(args.get(0));
+        if (args.size() == 1) {
+            return batch -> MathKernels.unary(op, (DoubleVector) a.eval(batch), batch.rowCount());
+        }
+        Evaluator b = compile(args.get(1));
+        return batch -> MathKernels.binary(op, (DoubleVector) a.eval(batch), (DoubleVector) b.eval(batch),
+                batch.rowCount());
+    }
+
+    /** The unit of a DATE_PART, DATE_TRUNC, DATE_DIFF, FLOOR_TO or CEIL_TO call, checked once when the expression is compiled. */
     private static DatePart unit(Call call) {
         String name = (String) ((Literal) call.arg(0)).value();
         return DatePart.of(name, call.op().name(), call.op() != Op.DATE_PART);

@@ -11,8 +11,10 @@ import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
 /**
- * Trigonometry, logarithms, SIGN, TRUNCATE and RANDOM, one loop per function over a whole vector. Logarithms of
- * zero or a negative number fail with 2201E, as in PostgreSQL (DuckDB answers NaN or -inf).
+ * Trigonometry, logarithms, powers, SIGN and RANDOM, one loop per function over a whole vector. Logarithms
+ * of zero or a negative number fail with 2201E, as in PostgreSQL (DuckDB answers NaN or -inf); SQRT and POWER answer
+ * NaN where there is no real result, as DuckDB does: Calcite computes STDDEV as POWER(variance, 0.5), and rounding
+ * can make a variance a hair below zero.
  */
 final class MathKernels {
     private static final String INVALID_ARGUMENT_FOR_LOGARITHM = "2201E";
@@ -80,6 +82,22 @@ final class MathKernels {
                     r[i] = Math.log10(x[i]);
                 }
             }
+            case SQRT -> {
+                for (int i = 0; i < n; i++) {
+                    r[i] = Math.sqrt(x[i]);
+                }
+            }
+            case EXP -> {
+                for (int i = 0; i < n; i++) {
+                    r[i] = Math.exp(x[i]);
+                }
+            }
+            case LN -> {
+                checkLogArguments(v, n);
+                for (int i = 0; i < n; i++) {
+                    r[i] = Math.log(x[i]);
+                }
+            }
             case LOG2 -> {
                 checkLogArguments(v, n);
                 for (int i = 0; i < n; i++) {
@@ -100,6 +118,10 @@ final class MathKernels {
             for (int i = 0; i < n; i++) {
                 r[i] = Math.atan2(x[i], y[i]);
             }
+        } else if (op == Op.POWER) {
+            for (int i = 0; i < n; i++) {
+                r[i] = pow(x[i], y[i]);
+            }
         } else {
             checkLogArguments(a, n);
             checkLogArguments(b, n);
@@ -112,6 +134,17 @@ final class MathKernels {
             }
         }
         return new DoubleVector(r, nulls, n);
+    }
+
+    /**
+     * C's {@code pow}, which DuckDB calls: Java's {@code Math.pow} agrees except that it answers NaN for 1^y with y NaN
+     * or infinite and for (-1)^±inf, where C answers 1.
+     */
+    private static double pow(double x, double y) {
+        if (x == 1 || (x == -1 && Double.isInfinite(y))) {
+            return 1;
+        }
+        return Math.pow(x, y);
     }
 
     private static void checkLogArguments(DoubleVector v, int n) {
@@ -142,50 +175,6 @@ final class MathKernels {
             r[i] = Long.signum(x[i]) * one;
         }
         return new LongVector(r, v.nulls(), n);
-    }
-
-    /**
-     * {@code x} cut toward zero to {@code digits} after the point (before it when negative): a DOUBLE stays a DOUBLE;
-     * an exact number keeps its type and scale, its dropped digits set to zero.
-     */
-    static Vector truncate(Vector v, LongVector digits, FerryType type, int n) {
-        long[] d = digits.values();
-        boolean[] nulls = Nulls.or(v.nulls(), digits.nulls(), n);
-        if (v instanceof DoubleVector dv) {
-            double[] x = dv.values();
-            double[] r = new double[n];
-            for (int i = 0; i < n; i++) {
-                r[i] = truncate(x[i], d[i]);
-            }
-            return new DoubleVector(r, nulls, n);
-        }
-        long[] x = ((LongVector) v).values();
-        int scale = type.kind() == TypeKind.DECIMAL ? type.scale() : 0;
-        long[] r = new long[n];
-        for (int i = 0; i < n; i++) {
-            if (d[i] >= scale) {
-                r[i] = x[i];
-            } else if (d[i] <= scale - Decimals.POWERS.length) {
-                r[i] = 0;
-            } else {
-                long unit = Decimals.POWERS[(int) (scale - d[i])];
-                r[i] = x[i] / unit * unit;
-            }
-        }
-        return new LongVector(r, nulls, n);
-    }
-
-    /** As DuckDB computes it: scaled by a power of ten, cut, scaled back; a result that overflows is x itself. */
-    private static double truncate(double x, long digits) {
-        double r;
-        if (digits >= 0) {
-            double modifier = Math.pow(10, digits);
-            r = (x < 0 ? Math.ceil(x * modifier) : Math.floor(x * modifier)) / modifier;
-        } else {
-            double modifier = Math.pow(10, -digits);
-            r = (x < 0 ? Math.ceil(x / modifier) : Math.floor(x / modifier)) * modifier;
-        }
-        return Double.isFinite(r) ? r : x;
     }
 
     static DoubleVector random(int n) {

@@ -74,6 +74,27 @@ public enum Op {
     SIGN,
     /** args: a number, BIGINT digits; cut toward zero to that many digits after the point (before it if negative). */
     TRUNCATE,
+    // ---- ROUND, CEIL, FLOOR, SQRT, EXP, LN, POWER, FLOOR/CEIL TO a unit, LAST_DAY, DAYNAME, MONTHNAME ----
+    /**
+     * args: a number, BIGINT digits; rounded half away from zero to that many digits after the point (before it when
+     * negative), in the call's type; a DOUBLE as DuckDB rounds it (scaled by 10^n, rounded, scaled back).
+     */
+    ROUND,
+    /** args: a DOUBLE or DECIMAL; the nearest whole number above (CEIL) or below (FLOOR), a DECIMAL at scale 0. */
+    CEIL, FLOOR,
+    /** DOUBLE functions of one DOUBLE: square root (NaN below zero), e^x, natural logarithm (2201E as LOG). */
+    SQRT, EXP, LN,
+    /** args: base, exponent (DOUBLEs); C's pow, as DuckDB: NaN for a negative base and a fractional exponent. */
+    POWER,
+    /**
+     * args: unit literal, DATE or TIMESTAMP; the start of the unit holding it (FLOOR_TO), or the next start unless it is
+     * one (CEIL_TO), in the argument's type. Weeks start on Sunday, as in Calcite's FLOOR(x TO WEEK).
+     */
+    FLOOR_TO, CEIL_TO,
+    /** args: DATE or TIMESTAMP; the DATE of its month's last day. */
+    LAST_DAY,
+    /** args: DATE or TIMESTAMP; the English name of its weekday or month ('Monday', 'January'). */
+    DAYNAME, MONTHNAME,
     /** No args: a DOUBLE drawn uniformly from [0, 1) for each row. */
     RANDOM;
 

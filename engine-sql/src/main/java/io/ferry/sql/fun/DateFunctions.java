@@ -25,8 +25,8 @@ import io.ferry.core.expr.DateKernels;
 import io.ferry.core.expr.DatePart;
 
 /**
- * DuckDB's {@code DATE_PART('unit', x)}, {@code DATE_TRUNC('unit', x)} and {@code DATEDIFF('unit', start, end)} over
- * TIMESTAMP(3) arguments (FerryPrepare casts DATEs to them, which changes no answer). Ferry's translator runs them
+ * DuckDB's {@code DATE_PART('unit', x)}, {@code DATE_TRUNC('unit', x)} and {@code DATEDIFF('unit', start, end)}, and
+ * MySQL's {@code DATEDIFF(end, start)}, over TIMESTAMP(3) arguments (FerryPrepare casts DATEs to them, which changes no answer). Ferry's translator runs them
  * with its kernels; where a plan runs in Calcite's row engine, the static methods below call the same
  * {@link DateKernels}, so both engines agree. They are put in place by FerryPrepare before validation (Calcite's
  * PostgreSQL library has its own DATE_PART, which reads a unit as an interval keyword), not looked up by name.
@@ -39,6 +39,10 @@ public final class DateFunctions {
             List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.TIMESTAMP));
     public static final SqlOperator DATEDIFF = function("DATEDIFF", "dateDiff", ReturnTypes.BIGINT_NULLABLE,
             List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.TIMESTAMP, SqlTypeFamily.TIMESTAMP));
+
+    /** MySQL's {@code DATEDIFF(end, start)}: the days from start to end, DATEDIFF('day', start, end). */
+    public static final SqlOperator DATEDIFF_DAYS = function("DATEDIFF", "dateDiffDays", ReturnTypes.BIGINT_NULLABLE,
+            List.of(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.TIMESTAMP));
 
     private DateFunctions() {
     }
@@ -73,5 +77,9 @@ public final class DateFunctions {
     public static Long dateDiff(String unit, Long start, Long end) {
         return unit == null || start == null || end == null ? null
                 : DateKernels.diff(DatePart.of(unit, "DATEDIFF", true), start, end);
+    }
+
+    public static Long dateDiffDays(Long end, Long start) {
+        return end == null || start == null ? null : DateKernels.diff(DatePart.DAY, start, end);
     }
 }

@@ -3,13 +3,26 @@ package io.ferry.sql.fun;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.calcite.sql.SqlBasicFunction;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 
 /** Ferry's own SQL functions, looked up after the standard ones. */
 public final class FerryOperatorTable {
+
+    /**
+     * Calcite's DAYNAME and MONTHNAME, typed nullable: Calcite types them NOT NULL, and a NULL date gave '' where
+     * they run in Ferry's kernels. Operators are equal by class, name and kind, so Calcite's row engine still finds
+     * its implementation for these copies.
+     */
+    public static final SqlOperator DAYNAME = ((SqlBasicFunction) SqlLibraryOperators.DAYNAME)
+            .withReturnTypeInference(ReturnTypes.VARCHAR_2000_NULLABLE);
+    public static final SqlOperator MONTHNAME = ((SqlBasicFunction) SqlLibraryOperators.MONTHNAME)
+            .withReturnTypeInference(ReturnTypes.VARCHAR_2000_NULLABLE);
+
     private static final SqlOperatorTable INSTANCE = SqlOperatorTables.of(operators());
 
     private FerryOperatorTable() {
@@ -32,6 +45,10 @@ public final class FerryOperatorTable {
         out.add(SqlLibraryOperators.ENDS_WITH);
         out.add(SqlLibraryOperators.INSTR);
         out.addAll(RegexFunctions.all());
+        // DuckDB's and MySQL's spellings of POWER and of the names of a date's weekday and month
+        out.add(SqlLibraryOperators.POW);
+        out.add(DAYNAME);
+        out.add(MONTHNAME);
         return out;
     }
 

@@ -106,6 +106,9 @@ public final class FerryDriver extends Driver {
         // define a function (CONCAT) their NULL rules differ, and PostgreSQL's are the ones DuckDB shares
         props.setProperty("fun", "standard,postgresql");
         props.setProperty("timeZone", "UTC");
+        // English names from DAYNAME and MONTHNAME where Calcite's row engine runs them ('Wednesday', as Ferry's
+        // kernels and DuckDB give; the default root locale gave 'Wed')
+        props.setProperty("locale", "en_US");
         props.setProperty("typeSystem", "io.ferry.sql.FerryTypeSystem#INSTANCE");
         props.setProperty("parserFactory", "io.ferry.sql.ddl.FerryParserFactory#FACTORY");
         Connection conn = super.connect(PREFIX, props);

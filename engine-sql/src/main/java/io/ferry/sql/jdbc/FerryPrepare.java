@@ -342,9 +342,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     /**
      * PostgreSQL's {@code NOW()} is CURRENT_TIMESTAMP. DuckDB's {@code DATE_PART('unit', x)}, {@code DATE_TRUNC('unit',
      * x)} (a TIMESTAMP, for a DATE too; weeks start on Monday) and {@code DATEDIFF('unit', start, end)} (also spelled
-     * DATE_DIFF) become {@link DateFunctions} over TIMESTAMP(3) arguments, and so does {@code EXTRACT(DOW FROM x)},
-     * which counts from Sunday = 0 in DuckDB and PostgreSQL (Calcite's counts from 1). A unit written as a literal is
-     * checked here, so a misspelt one fails before planning (22023).
+     * DATE_DIFF) and MySQL's {@code DATEDIFF(end, start)} become {@link DateFunctions} over TIMESTAMP(3) arguments,
+     * and so does {@code EXTRACT(DOW FROM x)}, which counts from Sunday = 0 in DuckDB and PostgreSQL (Calcite's counts
+     * from 1). A unit written as a literal is checked here, so a misspelt one fails before planning (22023).
      */
     private static void postgresFunction(SqlBasicCall call, String name) {
         SqlParserPos pos = call.getParserPosition();
@@ -357,6 +357,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             dateFunction(call, DateFunctions.DATE_PART, false);
         } else if (name.equals("DATEDIFF") && arity == 3 && !(call.operand(0) instanceof SqlIntervalQualifier)) {
             dateFunction(call, DateFunctions.DATEDIFF, true);
+        } else if (name.equals("DATEDIFF") && arity == 2) {
+            call.setOperator(DateFunctions.DATEDIFF_DAYS);
+            castToTimestamps(call, 0);
         } else if (name.equals("EXTRACT") && arity == 2 && call.operand(0) instanceof SqlIntervalQualifier unit
                 && unit.timeUnitRange == TimeUnitRange.DOW) {
             call.setOperand(0, SqlLiteral.createCharString("dow", pos));
@@ -369,7 +372,12 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             DatePart.of(unit.getValueAs(String.class), function.getName(), span);
         }
         call.setOperator(function);
-        for (int i = 1; i < call.operandCount(); i++) {
+        castToTimestamps(call, 1);
+    }
+
+    /** Casts the operands from {@code from} on to TIMESTAMP(3), the type {@link DateFunctions} take. */
+    private static void castToTimestamps(SqlBasicCall call, int from) {
+        for (int i = from; i < call.operandCount(); i++) {
             SqlParserPos pos = call.operand(i).getParserPosition();
             call.setOperand(i, SqlStdOperatorTable.CAST.createCall(pos, call.operand(i),
                     new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, 3, pos), pos)));

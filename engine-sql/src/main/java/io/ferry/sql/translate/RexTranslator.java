@@ -294,26 +294,7 @@ public final class RexTranslator {
                 if (!isTemporal(arg.type())) {
                     throw new UnsupportedExpression("EXTRACT from " + arg.type());
                 }
-                DatePart part = switch (unit) {
-                    case MILLENNIUM -> DatePart.MILLENNIUM;
-                    case CENTURY -> DatePart.CENTURY;
-                    case DECADE -> DatePart.DECADE;
-                    case YEAR -> DatePart.YEAR;
-                    case QUARTER -> DatePart.QUARTER;
-                    case MONTH -> DatePart.MONTH;
-                    case WEEK -> DatePart.WEEK;
-                    case DAY -> DatePart.DAY;
-                    case HOUR -> DatePart.HOUR;
-                    case MINUTE -> DatePart.MINUTE;
-                    case SECOND -> DatePart.SECOND;
-                    case MILLISECOND -> DatePart.MILLISECOND;
-                    case MICROSECOND -> DatePart.MICROSECOND;
-                    case DOW -> DatePart.DOW;
-                    case ISODOW -> DatePart.ISODOW;
-                    case DOY -> DatePart.DOY;
-                    case ISOYEAR -> DatePart.ISOYEAR;
-                    default -> throw new UnsupportedExpression("EXTRACT " + unit);
-                };
+                DatePart part = datePart(unit, "EXTRACT");
                 Expr value = new Call(Op.DATE_PART, List.of(unitLiteral(part), arg), FerryType.BIGINT);
                 if (unit == TimeUnitRange.DOW) {
                     // Calcite's DOW (what DAYOFWEEK and {fn DAYOFWEEK} become) counts from Sunday = 1; FerryPrepare
@@ -321,6 +302,9 @@ public final class RexTranslator {
                     value = new Call(Op.PLUS, List.of(value, new Literal(1L, FerryType.BIGINT)), FerryType.BIGINT);
                 }
                 return cast(value, type);
+            }
+            case FLOOR, CEIL -> {
+                return floorOrCeil(call, type);
             }
             case OTHER_FUNCTION, OTHER, POSITION, TRIM, CHAR_LENGTH, REVERSE, STARTS_WITH, ENDS_WITH,
                     CONCAT_WS_POSTGRESQL -> {
@@ -359,6 +343,30 @@ public final class RexTranslator {
         return negated ? new Call(Op.NOT, List.of(in), FerryType.BOOLEAN) : in;
     }
 
+    /** Calcite's time unit keyword as Ferry's unit; {@code function} names the call that cannot take another. */
+    private static DatePart datePart(TimeUnitRange unit, String function) {
+        return switch (unit) {
+            case MILLENNIUM -> DatePart.MILLENNIUM;
+            case CENTURY -> DatePart.CENTURY;
+            case DECADE -> DatePart.DECADE;
+            case YEAR -> DatePart.YEAR;
+            case QUARTER -> DatePart.QUARTER;
+            case MONTH -> DatePart.MONTH;
+            case WEEK -> DatePart.WEEK;
+            case DAY -> DatePart.DAY;
+            case HOUR -> DatePart.HOUR;
+            case MINUTE -> DatePart.MINUTE;
+            case SECOND -> DatePart.SECOND;
+            case MILLISECOND -> DatePart.MILLISECOND;
+            case MICROSECOND -> DatePart.MICROSECOND;
+            case DOW -> DatePart.DOW;
+            case ISODOW -> DatePart.ISODOW;
+            case DOY -> DatePart.DOY;
+            case ISOYEAR -> DatePart.ISOYEAR;
+            default -> throw new UnsupportedExpression(function + " " + unit);
+        };
+    }
+
     private static Literal unitLiteral(DatePart part) {
         return new Literal(part.name().toLowerCase(java.util.Locale.ROOT), FerryType.VARCHAR);
     }
@@ -382,6 +390,10 @@ public final class RexTranslator {
                     : operator == DateFunctions.DATE_TRUNC ? Op.DATE_TRUNC : Op.DATE_DIFF;
             FerryType result = op == Op.DATE_TRUNC ? FerryType.TIMESTAMP : FerryType.BIGINT;
             return cast(new Call(op, args, result), type);
+        }
+        Expr numericOrDate = numericOrDateFunction(name, operator, args, type, call.getType().isNullable());
+        if (numericOrDate != null) {
+            return numericOrDate;
         }
         Op op = switch (name) {
             case "UPPER" -> Op.UPPER;
@@ -463,6 +475,112 @@ public final class RexTranslator {
             }
             default -> new Call(op, args, type);
         };
+    }
+
+    // ---- ROUND, LN, LOG10, EXP, POWER (and SQRT), FLOOR, CEIL, LAST_DAY, DAYNAME, MONTHNAME, DATEDIFF(end, start) ----
+
+    /**
+     * The numeric and date functions below, or null for another function. ROUND keeps its argument's type (Calcite's);
+     * the DOUBLE functions take DOUBLEs; MySQL's {@code DATEDIFF(end, start)} is DATEDIFF('day', start, end).
+     */
+    private static Expr numericOrDateFunction(String name, SqlOperator operator, List<Expr> args, FerryType type,
+            boolean nullable) {
+        if (operator == DateFunctions.DATEDIFF_DAYS) {
+            return cast(new Call(Op.DATE_DIFF, List.of(unitLiteral(DatePart.DAY), args.get(1), args.get(0)),
+                    FerryType.BIGINT), type);
+        }
+        Op op = switch (name) {
+            case "ROUND" -> Op.ROUND;
+            case "EXP" -> Op.EXP;
+            case "LN" -> Op.LN;
+            case "LOG10" -> Op.LOG;
+            case "POWER", "POW" -> Op.POWER;
+            case "LAST_DAY" -> Op.LAST_DAY;
+            case "DAYNAME" -> Op.DAYNAME;
+            case "MONTHNAME" -> Op.MONTHNAME;
+            default -> null;
+        };
+        if (op == null) {
+            return null;
+        }
+        switch (op) {
+            case ROUND -> {
+                if (!isNumber(type) || args.size() > 1 && !TypeMapping.isExactInteger(args.get(1).type())) {
+                    throw new UnsupportedExpression("ROUND giving " + type + " or to digits of another type");
+                }
+                Expr digits = args.size() > 1 ? cast(args.get(1), FerryType.BIGINT) : new Literal(0L, FerryType.BIGINT);
+                return new Call(op, List.of(cast(args.get(0), type), digits), type);
+            }
+            case LAST_DAY, DAYNAME, MONTHNAME -> {
+                if (args.size() != 1 || !isTemporal(args.get(0).type())) {
+                    throw new UnsupportedExpression(name + " of " + args.get(0).type());
+                }
+                if (op != Op.LAST_DAY && !nullable) {
+                    // the JDBC escapes {fn DAYNAME(x)} reach Calcite's own operator, typed NOT NULL, whose NULLs
+                    // Ferry's output would write as ''
+                    throw new UnsupportedExpression(name + " typed NOT NULL");
+                }
+                FerryType result = op == Op.LAST_DAY ? FerryType.DATE : FerryType.VARCHAR;
+                return cast(new Call(op, args, result), type);
+            }
+            case POWER -> {
+                // Calcite writes SQRT(x) as POWER(x, 0.5) (and STDDEV as POWER(variance, 0.5)): C's sqrt, which
+                // DuckDB calls, differs from pow(x, 0.5) at -inf (NaN, not inf) and -0.0
+                Op power = isOneHalf(args.get(1)) ? Op.SQRT : op;
+                List<Expr> operands = power == Op.SQRT ? args.subList(0, 1) : args;
+                return cast(new Call(power, all(operands, FerryType.DOUBLE), FerryType.DOUBLE), type);
+            }
+            default -> {
+                return cast(new Call(op, all(args, FerryType.DOUBLE), FerryType.DOUBLE), type);
+            }
+        }
+    }
+
+    private static boolean isOneHalf(Expr e) {
+        if (!(e instanceof Literal lit) || lit.value() == null) {
+            return false;
+        }
+        return switch (lit.type().kind()) {
+            case DOUBLE -> (Double) lit.value() == 0.5;
+            case DECIMAL -> BigDecimal.valueOf((Long) lit.value(), lit.type().scale()).compareTo(ONE_HALF) == 0;
+            default -> false;
+        };
+    }
+
+    private static final BigDecimal ONE_HALF = new BigDecimal("0.5");
+
+    /**
+     * FLOOR and CEIL of a number (an integer is its own floor; a DECIMAL's is a DECIMAL of scale 0), or of a DATE or
+     * TIMESTAMP to a unit from year down to second (Calcite's result type, the argument's).
+     */
+    private Expr floorOrCeil(RexCall call, FerryType type) {
+        boolean up = call.getKind() == SqlKind.CEIL;
+        List<RexNode> ops = call.getOperands();
+        Expr arg = translate(ops.get(0));
+        if (ops.size() == 1) {
+            if (TypeMapping.isExactInteger(arg.type())) {
+                return cast(arg, type);
+            }
+            if (!isNumber(arg.type()) || !isNumber(type)) {
+                throw new UnsupportedExpression(call.getKind() + " of " + arg.type());
+            }
+            FerryType result = arg.type().kind() == TypeKind.DECIMAL
+                    ? FerryType.decimal(arg.type().precision(), 0) : FerryType.DOUBLE;
+            return cast(new Call(up ? Op.CEIL : Op.FLOOR, List.of(arg), result), type);
+        }
+        if (!(ops.get(1) instanceof RexLiteral flag) || !(flag.getValue() instanceof TimeUnitRange unit)
+                || !isTemporal(arg.type()) || arg.type().kind() != type.kind()) {
+            throw new UnsupportedExpression(call.getKind() + " of " + arg.type() + " to " + ops.get(1));
+        }
+        DatePart part = datePart(unit, call.getKind().toString());
+        if (part.compareTo(DatePart.YEAR) < 0 || part.compareTo(DatePart.SECOND) > 0) {
+            throw new UnsupportedExpression(call.getKind() + " to " + unit);
+        }
+        return new Call(up ? Op.CEIL_TO : Op.FLOOR_TO, List.of(unitLiteral(part), arg), type);
+    }
+
+    private static boolean isNumber(FerryType t) {
+        return TypeMapping.isExactInteger(t) || t.kind() == TypeKind.DECIMAL || t.kind() == TypeKind.DOUBLE;
     }
 
     private static List<Expr> all(List<Expr> args, FerryType type) {
