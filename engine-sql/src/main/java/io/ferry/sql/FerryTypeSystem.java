@@ -1,8 +1,9 @@
 package io.ferry.sql;
 
+import org.apache.calcite.rel.type.DelegatingTypeSystem;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.rel.type.RelDataTypeSystem;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 
@@ -11,18 +12,42 @@ import io.ferry.core.types.FerryType;
 /**
  * Ferry's type rules where they differ from Calcite's defaults, chosen to match what users of PostgreSQL and
  * DuckDB expect: SUM of an integer is a BIGINT (not an INTEGER that overflows), AVG of an exact number is a
- * DOUBLE (not a truncated integer), DECIMAL holds at most 18 digits (an unscaled long), and CASE branches of
+ * DOUBLE (not a truncated integer), DECIMAL types reach 38 digits of precision (as DuckDB's, so that the types of
+ * mixed DECIMAL expressions keep every fraction digit) while a value holds at most 18 (an unscaled long), and CASE branches of
  * different string lengths give VARCHAR rather than blank-padded CHAR.
  *
  * <p>DECIMAL arithmetic (docs/sql.md): {@code +}, {@code -} and {@code *} are exact, with the SQL standard's scales
- * (the larger scale, and the sum of the scales); SUM keeps the argument's scale. A quotient with a DECIMAL operand
+ * (the larger scale, and the sum of the scales, at most 18); SUM is a DECIMAL(38) with the argument's scale, as in
+ * DuckDB. A quotient with a DECIMAL operand
  * is a DOUBLE, as in DuckDB: an exact quotient rarely has a finite scale, and a DECIMAL result whose precision is
  * bounded by its operands' (a ratio of two sums has 18 integral digits to spare for) keeps too few fraction
  * digits, where a DOUBLE keeps 15-16 significant digits whatever the magnitude. Moments (VAR_*, STDDEV_*, COVAR_*,
  * REGR_*) are computed in DOUBLE, as the standard says: their sums of squares overflow any integer type.
  */
-public final class FerryTypeSystem extends RelDataTypeSystemImpl {
+public final class FerryTypeSystem extends DelegatingTypeSystem {
     public static final FerryTypeSystem INSTANCE = new FerryTypeSystem();
+
+    private FerryTypeSystem() {
+        super(RelDataTypeSystem.DEFAULT);
+    }
+
+    /**
+     * The precision Calcite's rule for the common type of DECIMALs (comparisons, CASE, COALESCE, IN lists, set
+     * operations) starts from: 38 integral digits beside 18 fraction digits, cut to 38 by the type factory, which keeps
+     * the scale. With 38 here, Calcite's rule gives up fraction digits to keep integral ones, so {@code SUM(x) = -0.001}
+     * with a DECIMAL(38, 1) sum compared the sum with 0.0. No Ferry value has more than 18 digits
+     * ({@link FerryType#MAX_DECIMAL_DIGITS}), so 20 integral digits beside any scale always suffice. Sums, products
+     * and remainders (the interface's rules) are cut to 38 the same way.
+     */
+    @Override
+    public int getMaxNumericPrecision() {
+        return FerryType.MAX_DECIMAL_PRECISION + FerryType.MAX_DECIMAL_SCALE;
+    }
+
+    @Override
+    public int getMaxNumericScale() {
+        return FerryType.MAX_DECIMAL_SCALE;
+    }
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
@@ -35,9 +60,18 @@ public final class FerryTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public int getMaxScale(SqlTypeName typeName) {
         if (typeName == SqlTypeName.DECIMAL) {
-            return FerryType.MAX_DECIMAL_PRECISION;
+            return FerryType.MAX_DECIMAL_SCALE;
         }
         return super.getMaxScale(typeName);
+    }
+
+    /** {@code DECIMAL} without a precision is DECIMAL(18, 0): every value of it fits Ferry's unscaled long. */
+    @Override
+    public int getDefaultPrecision(SqlTypeName typeName) {
+        if (typeName == SqlTypeName.DECIMAL) {
+            return FerryType.MAX_DECIMAL_DIGITS;
+        }
+        return super.getDefaultPrecision(typeName);
     }
 
     @Override

@@ -22,7 +22,7 @@ public final class TypeMapping {
             case BIGINT -> FerryType.BIGINT;
             case FLOAT, REAL, DOUBLE -> FerryType.DOUBLE;
             case DECIMAL -> type.getPrecision() <= FerryType.MAX_DECIMAL_PRECISION
-                    ? FerryType.decimal(type.getPrecision(), Math.max(0, type.getScale())) : null;
+                    && type.getScale() <= FerryType.MAX_DECIMAL_SCALE ? FerryType.decimal(type.getPrecision(), Math.max(0, type.getScale())) : null;
             case DATE -> FerryType.DATE;
             case TIMESTAMP -> FerryType.TIMESTAMP;
             case CHAR, VARCHAR -> FerryType.VARCHAR;

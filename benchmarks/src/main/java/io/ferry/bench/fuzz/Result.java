@@ -10,10 +10,19 @@ import java.util.List;
 public sealed interface Result permits Result.Rows, Result.Failure {
     String describe();
 
-    record Rows(List<List<Object>> rows) implements Result {
+    /**
+     * Rows, and for each column the scale of a DECIMAL(38, s) (-1 for other columns): the widest DECIMAL, whose
+     * scale DuckDB cuts where a wider one would be needed ({@link ResultComparator#difference}).
+     */
+    record Rows(List<List<Object>> rows, List<Integer> widestDecimalScales) implements Result {
         public Rows {
             // rows hold NULLs, which List.copyOf refuses
             rows = rows.stream().map(r -> Collections.unmodifiableList(new ArrayList<>(r))).toList();
+            widestDecimalScales = List.copyOf(widestDecimalScales);
+        }
+
+        public Rows(List<List<Object>> rows) {
+            this(rows, List.of());
         }
 
         @Override

@@ -24,11 +24,6 @@ class FuzzerTest {
 
     /** Query numbers of this seed that still fail, and why (issue 15 leaves them open). */
     static final Map<Integer, String> KNOWN_FAILURES = Map.of(
-            922, "NULLIF(a2.p, a1.p * 7) with a2.p DECIMAL(7,2) and a1.p * 7 DECIMAL(17,0): comparing them needs "
-                    + "19 digits, Ferry's DECIMAL(18) cuts the scale and calls 2779.03 equal to 2779 (NULL where "
-                    + "DuckDB, with 38 digits, gives 2779.03)",
-            1627, "COALESCE(MAX(p), SUM(p)) needs more than 18 digits: Ferry's DECIMAL(18) cuts the COALESCE's "
-                    + "scale to 0 (-142 where DuckDB gives -143); DuckDB has 38",
             1912, "SELECT DISTINCT AVG(a1.p) OVER (PARTITION BY a0.d, a0.g ORDER BY a0.id DESC, a1.id "
                     + "ROWS UNBOUNDED PRECEDING) over a self-join on g: Ferry keeps one value more (-243.18666666666667) "
                     + "than DuckDB, two averages that differ in the last bits");

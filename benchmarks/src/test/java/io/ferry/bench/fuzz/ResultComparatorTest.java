@@ -10,6 +10,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.util.Arrays;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,17 @@ class ResultComparatorTest {
         assertTrue(ResultComparator.same(n(7), n(7L)));
         assertFalse(ResultComparator.same(n(new BigDecimal("0.13")), n(new BigDecimal("0.12"))));
         assertFalse(ResultComparator.same(n(new BigDecimal("1000000000000000001")), n(new BigDecimal("1e18"))));
+    }
+
+    /** DuckDB's DECIMAL(38, 1) answer 9988.5 for a CASE over 9988.48: Ferry's exact value agrees at DuckDB's scale. */
+    @Test
+    void ferrysExactValuesAreRoundedToTheScaleDuckDbCutItsWidestDecimalTo() {
+        Result.Rows duck = new Result.Rows(List.of(List.of(new BigDecimal("9988.5"), 1L)),
+                List.of(1, -1));
+        assertNull(ResultComparator.difference(duck, rows(new Object[] {new BigDecimal("9988.48"), 1L}), false));
+        assertNotNull(ResultComparator.difference(duck, rows(new Object[] {new BigDecimal("9988.44"), 1L}), false));
+        Result.Rows narrower = new Result.Rows(List.of(List.of(new BigDecimal("9988.5"), 1L)));
+        assertNotNull(ResultComparator.difference(narrower, rows(new Object[] {new BigDecimal("9988.48"), 1L}), false));
     }
 
     @Test

@@ -97,7 +97,7 @@ final class ArithmeticKernels {
         return false;
     }
 
-    /** INTEGER results must fit 32 bits, DECIMAL results their precision. */
+    /** INTEGER results must fit 32 bits, DECIMAL results their precision (a wider one the long). */
     static void checkWidth(long[] r, boolean[] nulls, FerryType type, int n) {
         long bound;
         if (type.kind() == TypeKind.INTEGER) {
@@ -107,7 +107,7 @@ final class ArithmeticKernels {
                 }
             }
             return;
-        } else if (type.kind() == TypeKind.DECIMAL && type.precision() < 18) {
+        } else if (type.kind() == TypeKind.DECIMAL && type.precision() <= FerryType.MAX_DECIMAL_DIGITS) {
             bound = Decimals.POWERS[type.precision()];
         } else {
             return;

@@ -33,7 +33,12 @@ public final class Decimals {
         boolean[] nulls = v.nulls();
         if (shift > 0) {
             if (shift > 18) {
-                throw FerryException.overflow(type.sqlName());
+                for (int i = 0; i < n; i++) {
+                    if (x[i] != 0 && (nulls == null || !nulls[i])) {
+                        throw FerryException.overflow(type.sqlName());
+                    }
+                }
+                return new LongVector(r, nulls, n);
             }
             long f = POWERS[shift];
             for (int i = 0; i < n; i++) {

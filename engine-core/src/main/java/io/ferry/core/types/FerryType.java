@@ -6,11 +6,16 @@ import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * A SQL type. DECIMAL keeps its precision and scale (precision at most 18: the unscaled value is a long);
+ * A SQL type. DECIMAL keeps its precision (at most 38, as DuckDB and SQL Server) and scale (at most 18). Its
+ * unscaled value is a long, so a DECIMAL value holds at most {@link #MAX_DECIMAL_DIGITS} digits whatever its
+ * precision: a wider value is an overflow (22003), never a silently rounded one;
  * DATE is days since 1970-01-01; TIMESTAMP is milliseconds since the epoch, without time zone.
  */
 public record FerryType(TypeKind kind, int precision, int scale) {
-    public static final int MAX_DECIMAL_PRECISION = 18;
+    public static final int MAX_DECIMAL_PRECISION = 38;
+    public static final int MAX_DECIMAL_SCALE = 18;
+    /** Digits every unscaled long holds (10^18 - 1 < 2^63). */
+    public static final int MAX_DECIMAL_DIGITS = 18;
 
     public static final FerryType BOOLEAN = new FerryType(TypeKind.BOOLEAN, 0, 0);
     public static final FerryType INTEGER = new FerryType(TypeKind.INTEGER, 0, 0);
@@ -26,9 +31,9 @@ public record FerryType(TypeKind kind, int precision, int scale) {
                 throw new IllegalArgumentException("DECIMAL precision must be between 1 and "
                         + MAX_DECIMAL_PRECISION + ", got " + precision);
             }
-            if (scale < 0 || scale > precision) {
+            if (scale < 0 || scale > Math.min(precision, MAX_DECIMAL_SCALE)) {
                 throw new IllegalArgumentException("DECIMAL scale must be between 0 and the precision ("
-                        + precision + "), got " + scale);
+                        + precision + ") and at most " + MAX_DECIMAL_SCALE + ", got " + scale);
             }
         }
     }

@@ -211,8 +211,10 @@ final class FieldParser {
         if (b[i] == '-' || b[i] == '+') {
             i++;
         }
-        long limit = LONG_POWERS_OF_TEN[precision];
-        long integerLimit = LONG_POWERS_OF_TEN[precision - scale];
+        // a value holds at most 18 digits, whatever the type's precision (FerryType.MAX_DECIMAL_DIGITS)
+        int digitsHeld = Math.min(precision, LONG_POWERS_OF_TEN.length - 1);
+        long limit = LONG_POWERS_OF_TEN[digitsHeld];
+        long integerLimit = LONG_POWERS_OF_TEN[digitsHeld - scale];
         long acc = 0;
         int digits = 0;
         boolean overflow = false;

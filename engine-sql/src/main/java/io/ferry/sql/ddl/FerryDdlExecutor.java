@@ -470,11 +470,12 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             case BIGINT -> FerryType.BIGINT;
             case FLOAT, REAL, DOUBLE -> FerryType.DOUBLE;
             case DECIMAL -> {
-                int p = precision < 0 ? FerryType.MAX_DECIMAL_PRECISION : precision;
-                if (p > FerryType.MAX_DECIMAL_PRECISION) {
-                    throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "DECIMAL(" + p + ") for column '"
-                            + column + "' is too wide: Ferry keeps at most " + FerryType.MAX_DECIMAL_PRECISION
-                            + " digits; use DECIMAL(18, s) or DOUBLE");
+                int p = precision < 0 ? FerryType.MAX_DECIMAL_DIGITS : precision;
+                if (p > FerryType.MAX_DECIMAL_PRECISION || scale > FerryType.MAX_DECIMAL_SCALE) {
+                    throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "DECIMAL(" + p + ", " + scale
+                            + ") for column '" + column + "' is too wide: a DECIMAL has at most "
+                            + FerryType.MAX_DECIMAL_PRECISION + " digits, " + FerryType.MAX_DECIMAL_SCALE
+                            + " of them after the point; use a smaller scale or DOUBLE");
                 }
                 yield FerryType.decimal(p, Math.max(0, scale));
             }
@@ -552,7 +553,8 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             case Types.FLOAT, Types.REAL, Types.DOUBLE -> FerryType.DOUBLE;
             case Types.DECIMAL, Types.NUMERIC -> FerryType.decimal(
                     Math.min(FerryType.MAX_DECIMAL_PRECISION, Math.max(1, md.getPrecision(i))),
-                    Math.max(0, Math.min(md.getScale(i), Math.min(FerryType.MAX_DECIMAL_PRECISION, Math.max(1, md.getPrecision(i))))));
+                    Math.max(0, Math.min(md.getScale(i), Math.min(FerryType.MAX_DECIMAL_SCALE,
+                            Math.min(FerryType.MAX_DECIMAL_PRECISION, Math.max(1, md.getPrecision(i)))))));
             case Types.DATE -> FerryType.DATE;
             case Types.TIMESTAMP -> FerryType.TIMESTAMP;
             case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR -> FerryType.VARCHAR;

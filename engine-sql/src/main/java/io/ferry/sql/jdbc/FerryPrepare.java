@@ -322,7 +322,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     };
 
     /**
-     * A numeric literal with more digits than a DECIMAL holds (18), such as {@code 0.0026848210680345784}, is a
+     * A numeric literal with more digits than a DECIMAL value holds (18), such as {@code 0.0026848210680345784}, is a
      * DOUBLE, as DuckDB reads one beyond its DECIMAL's 38 digits, rather than an error; an integer that fits a BIGINT
      * stays exact (FerryValidator.validateLiteral), and one that does not is out of range.
      */
@@ -332,7 +332,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             // An integer beyond BIGINT stays an error (22003): DuckDB answers it exactly, as a HUGEINT, and a DOUBLE
             // would silently round it
             boolean integer = value.scale() <= 0;
-            if (!integer && Math.max(value.precision(), value.scale()) > FerryType.MAX_DECIMAL_PRECISION) {
+            if (!integer && Math.max(value.precision(), value.scale()) > FerryType.MAX_DECIMAL_DIGITS) {
                 return SqlLiteral.createApproxNumeric(value.toString(), n.getParserPosition());
             }
         }

@@ -58,13 +58,18 @@ public final class BooleanOrderings extends RexShuttle {
     }
 
     private RexNode asInteger(RexNode bool) {
-        RelDataType integer = rex.getTypeFactory().createTypeWithNullability(
-                rex.getTypeFactory().createSqlType(SqlTypeName.INTEGER), bool.getType().isNullable());
+        // literals NOT NULL, as Calcite's own: its row engine's code for a nullable-typed literal does not compile
+        RelDataType integer = rex.getTypeFactory().createSqlType(SqlTypeName.INTEGER);
         if (bool instanceof RexLiteral literal && !literal.isNull()) {
             return rex.makeExactLiteral(BigDecimal.valueOf(literal.isAlwaysTrue() ? 1 : 0), integer);
         }
-        return rex.makeCall(integer, SqlStdOperatorTable.CASE, List.of(bool, rex.makeExactLiteral(BigDecimal.ONE, integer),
+        if (!bool.getType().isNullable()) {
+            return rex.makeCall(integer, SqlStdOperatorTable.CASE, List.of(bool,
+                    rex.makeExactLiteral(BigDecimal.ONE, integer), rex.makeExactLiteral(BigDecimal.ZERO, integer)));
+        }
+        RelDataType nullable = rex.getTypeFactory().createTypeWithNullability(integer, true);
+        return rex.makeCall(nullable, SqlStdOperatorTable.CASE, List.of(bool, rex.makeExactLiteral(BigDecimal.ONE, integer),
                 rex.makeCall(SqlStdOperatorTable.NOT, bool), rex.makeExactLiteral(BigDecimal.ZERO, integer),
-                rex.makeNullLiteral(integer)));
+                rex.makeNullLiteral(nullable)));
     }
 }

@@ -144,11 +144,13 @@ public final class TableWriter {
                 case DECIMAL -> {
                     BigDecimal d = v instanceof BigDecimal b ? b : new BigDecimal(v.toString());
                     BigDecimal scaled = d.setScale(t.scale(), RoundingMode.HALF_UP);
-                    if (scaled.precision() - scaled.scale() > t.precision() - t.scale()) {
+                    if (scaled.precision() - scaled.scale() > t.precision() - t.scale()
+                            || scaled.precision() > FerryType.MAX_DECIMAL_DIGITS) {
                         throw new FerryException(SqlStates.NUMERIC_OUT_OF_RANGE, "value " + d + " does not fit column '"
-                                + column + "' of type " + t.sqlName());
+                                + column + "' of type " + t.sqlName() + (scaled.precision() > FerryType.MAX_DECIMAL_DIGITS
+                                ? " (a DECIMAL value holds at most " + FerryType.MAX_DECIMAL_DIGITS + " digits)" : ""));
                     }
-                    return scaled.unscaledValue().longValueExact();
+                    return scaled.unscaledValue().longValue();
                 }
                 case DATE -> {
                     if (v instanceof java.sql.Date sd) {

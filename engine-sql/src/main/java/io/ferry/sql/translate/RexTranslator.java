@@ -22,6 +22,7 @@ import org.apache.calcite.util.Sarg;
 
 import com.google.common.collect.Range;
 
+import io.ferry.core.FerryException;
 import io.ferry.core.expr.Call;
 import io.ferry.core.expr.DatePart;
 import io.ferry.core.expr.Expr;
@@ -80,6 +81,15 @@ public final class RexTranslator {
         throw new UnsupportedExpression(node.getKind().toString());
     }
 
+    /** The unscaled long of a DECIMAL constant; one with more digits than a long holds is out of range (22003). */
+    public static long unscaled(BigDecimal value, FerryType type) {
+        java.math.BigInteger unscaled = value.setScale(type.scale(), java.math.RoundingMode.HALF_UP).unscaledValue();
+        if (unscaled.bitLength() > 63) {
+            throw FerryException.overflow(type.sqlName());
+        }
+        return unscaled.longValue();
+    }
+
     private Literal literal(RexLiteral lit) {
         FerryType type = type(lit.getType());
         if (lit.isNull()) {
@@ -88,8 +98,7 @@ public final class RexTranslator {
         Object v = switch (type.kind()) {
             case BOOLEAN -> Boolean.TRUE.equals(lit.getValueAs(Boolean.class)) ? 1L : 0L;
             case INTEGER, BIGINT -> lit.getValueAs(BigDecimal.class).longValueExact();
-            case DECIMAL -> lit.getValueAs(BigDecimal.class).setScale(type.scale(), java.math.RoundingMode.HALF_UP)
-                    .unscaledValue().longValueExact();
+            case DECIMAL -> unscaled(lit.getValueAs(BigDecimal.class), type);
             case DOUBLE -> lit.getValueAs(Double.class);
             case DATE -> (long) lit.getValueAs(Integer.class);
             case TIMESTAMP -> lit.getValueAs(Long.class);

@@ -1,0 +1,130 @@
+package io.ferry.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * DECIMAL types up to 38 digits of precision, as DuckDB types them: expressions mixing DECIMALs of different scales
+ * keep every fraction digit (the scale is never cut to make room for integral digits), SUM is a DECIMAL(38), and a
+ * value with more digits than Ferry holds (18) is an overflow, never a rounded answer.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DecimalTypesTest {
+    private FerryEngine engine;
+    private Connection ferry;
+    private Connection duck;
+
+    @BeforeAll
+    void start() throws SQLException {
+        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2));
+        ferry = engine.connect();
+        duck = DriverManager.getConnection("jdbc:duckdb:");
+        for (Connection c : List.of(ferry, duck)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE m (id INTEGER, k INTEGER, p DECIMAL(18, 2), w DECIMAL(38, 10), "
+                        + "q DECIMAL(30, 5))");
+                // values of up to 18 digits, and sums and products that stay within 18
+                s.execute("INSERT INTO m VALUES (1, 1, -801.06, 1234.0123456789, 1234567.12345), "
+                        + "(2, 1, 3468.53, -0.0000000001, -0.5), (3, 2, NULL, NULL, NULL), "
+                        + "(4, 2, 0.01, 9999.9999999999, 0), (5, 3, -0.01, 0, 12.34567), "
+                        + "(6, 3, 9999.99, -1234.0123456789, 7.5)");
+            }
+        }
+    }
+
+    @AfterAll
+    void stop() throws SQLException {
+        ferry.close();
+        duck.close();
+        engine.close();
+    }
+
+    static Stream<String> queries() {
+        return Stream.of(
+                // a literal of a larger scale beside a DECIMAL(18, 2): DECIMAL(19, 3), not a cut DECIMAL(18, 2)
+                "SELECT id, COALESCE(12.345, p), CASE WHEN k > 1 THEN p ELSE 0.001 END FROM m",
+                "SELECT id, p * p, p * p * 0.5, p * q FROM m",
+                "SELECT id FROM m WHERE (p * 0) IN (-0.001)",
+                "SELECT id, p + w, w - q, q * 2 FROM m",
+                "SELECT id FROM m WHERE w > 1234.01234567 AND w < 9999.99999999995",
+                "SELECT SUM(p), SUM(w), SUM(q), MIN(w), MAX(q) FROM m",
+                "SELECT k, SUM(p), SUM(p) = -0.001, SUM(0.0) IN (-0.001), AVG(w) FROM m GROUP BY k",
+                "SELECT w, COUNT(*) FROM m GROUP BY w",
+                "SELECT CAST(p AS DECIMAL(30, 5)), CAST(w AS DECIMAL(20, 2)), CAST(q AS DOUBLE) FROM m",
+                "SELECT id, p FROM m UNION ALL SELECT id, w FROM m",
+                "SELECT a.id, b.id FROM m a JOIN m b ON a.p = b.w");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("queries")
+    void sameAsDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    @Test
+    void orderedByWideDecimal() throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, "SELECT id, w FROM m ORDER BY w DESC NULLS LAST, id", true);
+    }
+
+    /** Result types as DuckDB reports them: a SUM is DECIMAL(38, s), a common type keeps the larger scale. */
+    @Test
+    void typesAsDuckDb() throws SQLException {
+        String sql = "SELECT SUM(p), COALESCE(12.345, p), w, CASE WHEN p > 0 THEN q ELSE w END FROM m GROUP BY p, q, w";
+        try (Statement f = ferry.createStatement(); ResultSet rf = f.executeQuery(sql);
+                Statement d = duck.createStatement(); ResultSet rd = d.executeQuery(sql)) {
+            ResultSetMetaData mf = rf.getMetaData();
+            ResultSetMetaData md = rd.getMetaData();
+            for (int i = 1; i <= mf.getColumnCount(); i++) {
+                assertEquals(md.getPrecision(i), mf.getPrecision(i), "precision of column " + i);
+                assertEquals(md.getScale(i), mf.getScale(i), "scale of column " + i);
+            }
+        }
+    }
+
+    /** A value past 18 digits fails with 22003 and a sentence naming the limit; the table keeps its rows. */
+    @Test
+    void valuesBeyondEighteenDigitsAreOverflows() throws SQLException {
+        try (Statement s = ferry.createStatement()) {
+            SQLException insert = assertThrows(SQLException.class,
+                    () -> s.execute("INSERT INTO m VALUES (7, 4, 1, 123456789.1234567891, 0)"));
+            assertEquals("22003", insert.getSQLState(), insert.getMessage());
+            assertTrue(insert.getMessage().contains("18 digits"), insert.getMessage());
+            SQLException sum = assertThrows(SQLException.class,
+                    () -> s.executeQuery("SELECT SUM(w * 1000000000) FROM m").next());
+            assertEquals("22003", sum.getSQLState(), sum.getMessage());
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(w) FROM m")) {
+                rs.next();
+                assertEquals(6, rs.getInt(1));
+                assertEquals(new BigDecimal("9999.9999999998"), rs.getBigDecimal(2));
+            }
+        }
+    }
+
+    @Test
+    void typesBeyondTheLimitsAreRefused() throws SQLException {
+        try (Statement s = ferry.createStatement()) {
+            for (String type : List.of("DECIMAL(39, 2)", "DECIMAL(38, 20)")) {
+                SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE TABLE wide (x " + type + ")"));
+                assertEquals("0A000", e.getSQLState(), e.getMessage());
+            }
+        }
+    }
+}
