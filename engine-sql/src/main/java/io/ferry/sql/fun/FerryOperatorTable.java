@@ -31,6 +31,7 @@ public final class FerryOperatorTable {
         out.add(SqlLibraryOperators.ENDS_WITH);
         out.add(SqlLibraryOperators.INSTR);
         out.addAll(RegexFunctions.all());
+        out.addAll(StringFunctions.all());
         return out;
     }
 
