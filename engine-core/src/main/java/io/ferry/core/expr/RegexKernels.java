@@ -18,6 +18,7 @@ import io.ferry.core.vector.Vector;
 public final class RegexKernels {
     private final Op op;
     private final Pattern pattern;
+    private final int groupCount;
     /** REGEXP_REPLACE's 'g': every match, not only the first. */
     private final boolean global;
 
@@ -48,6 +49,7 @@ public final class RegexKernels {
             }
         }
         this.pattern = compile(regex, javaFlags);
+        this.groupCount = pattern.matcher("").groupCount();
         this.global = all;
     }
 
@@ -113,7 +115,7 @@ public final class RegexKernels {
 
     /** The rewrite of REGEXP_REPLACE's replacement text, checked against this pattern's groups. */
     RegexRewrite rewrite(String replacement) {
-        return RegexRewrite.parse(replacement, pattern.matcher("").groupCount());
+        return RegexRewrite.parse(replacement, groupCount);
     }
 
     /**

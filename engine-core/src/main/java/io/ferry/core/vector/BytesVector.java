@@ -146,11 +146,6 @@ public final class BytesVector extends Vector {
             offsets[++size] = pos;
         }
 
-        /** The number of bytes in the row being written so far. */
-        public int partLength() {
-            return pos - offsets[size];
-        }
-
         public void appendNull() {
             ensureRow();
             if (nulls == null) {

@@ -1,5 +1,9 @@
 package io.ferry.sql.fun;
 
+import static org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER;
+import static org.apache.calcite.sql.type.SqlTypeFamily.INTEGER;
+
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
@@ -32,14 +36,14 @@ import io.ferry.core.types.FerryType;
  * kernels on one row.
  */
 public final class StringFunctions {
-    public static final SqlOperator LTRIM = function("LTRIM", "ltrim", 2);
-    public static final SqlOperator RTRIM = function("RTRIM", "rtrim", 2);
-    public static final SqlOperator BTRIM_SPACES = function("BTRIM", "btrimSpaces", 1);
-    public static final SqlOperator BTRIM = function("BTRIM", "btrim", 2);
-    public static final SqlOperator LPAD_SPACES = function("LPAD", "lpadSpaces", 2);
-    public static final SqlOperator LPAD = function("LPAD", "lpad", 3);
-    public static final SqlOperator RPAD_SPACES = function("RPAD", "rpadSpaces", 2);
-    public static final SqlOperator RPAD = function("RPAD", "rpad", 3);
+    public static final SqlOperator LTRIM = function("LTRIM", "ltrim", CHARACTER, CHARACTER);
+    public static final SqlOperator RTRIM = function("RTRIM", "rtrim", CHARACTER, CHARACTER);
+    public static final SqlOperator BTRIM_SPACES = function("BTRIM", "btrimSpaces", CHARACTER);
+    public static final SqlOperator BTRIM = function("BTRIM", "btrim", CHARACTER, CHARACTER);
+    public static final SqlOperator LPAD_SPACES = function("LPAD", "lpadSpaces", CHARACTER, INTEGER);
+    public static final SqlOperator LPAD = function("LPAD", "lpad", CHARACTER, INTEGER, CHARACTER);
+    public static final SqlOperator RPAD_SPACES = function("RPAD", "rpadSpaces", CHARACTER, INTEGER);
+    public static final SqlOperator RPAD = function("RPAD", "rpad", CHARACTER, INTEGER, CHARACTER);
 
     /** Calcite's operators that those above take the place of. */
     private static final Set<SqlOperator> REPLACED = Set.of(SqlLibraryOperators.LPAD, SqlLibraryOperators.RPAD);
@@ -64,23 +68,17 @@ public final class StringFunctions {
 
             @Override
             public List<SqlOperator> getOperatorList() {
-                List<SqlOperator> all = new java.util.ArrayList<>(libraries.getOperatorList());
+                List<SqlOperator> all = new ArrayList<>(libraries.getOperatorList());
                 all.removeIf(REPLACED::contains);
                 return Collections.unmodifiableList(all);
             }
         };
     }
 
-    private static SqlOperator function(String name, String method, int operands) {
-        List<SqlTypeFamily> families = switch (method) {
-            case "btrimSpaces" -> List.of(SqlTypeFamily.CHARACTER);
-            case "lpadSpaces", "rpadSpaces" -> List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER);
-            case "lpad", "rpad" -> List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTEGER, SqlTypeFamily.CHARACTER);
-            default -> List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.CHARACTER);
-        };
+    private static SqlOperator function(String name, String method, SqlTypeFamily... operands) {
         return new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
                 ReturnTypes.ARG0_NULLABLE_VARYING, InferTypes.FIRST_KNOWN,
-                OperandTypes.operandMetadata(families, types -> List.of(), i -> "arg" + i, i -> false),
+                OperandTypes.operandMetadata(List.of(operands), types -> List.of(), i -> "arg" + i, i -> false),
                 ScalarFunctionImpl.create(StringFunctions.class, method));
     }
 
