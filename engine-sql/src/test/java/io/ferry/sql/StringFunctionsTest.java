@@ -166,12 +166,15 @@ class StringFunctionsTest {
     }
 
     /**
-     * When something else in the projection sends it to Calcite's row engine, LPAD, RPAD and the TRIMs Ferry
-     * defines give the same answers there (Calcite's own LPAD counted UTF-16 units and typed the result NOT NULL).
+     * When something else in the projection (here RAND with a seed) sends it to Calcite's row engine, the functions
+     * Ferry defines in place of Calcite's give the same answers there (Calcite's LEFT and LPAD counted UTF-16 units,
+     * its INITCAP ended a word at 'ü', its LPAD was typed NOT NULL), and a regex whose pattern is a column runs there.
      */
     @Test
     void rowEngineAgrees() throws SQLException {
-        String calls = "LPAD(s, 12, '🦆'), RPAD(s, 3), BTRIM(s, 'Z🦆'), LTRIM(s, 'h'), RTRIM(s, 'k')";
+        String calls = "LPAD(s, 12, '🦆'), RPAD(s, 3), BTRIM(s, 'Z🦆'), LTRIM(s, 'h'), RTRIM(s, 'k'), LEFT(s, 2), "
+                + "RIGHT(s, -1), SPLIT_PART(s, '', 2), INITCAP(s), REGEXP_LIKE(s, 'ü|🦆', 'i'), "
+                + "REGEXP_REPLACE(s, '(.)', '<\\1>', 'g'), LPAD(s, 2) IS NULL";
         List<List<Object>> inFerry = ResultComparison.rows(ferry, "SELECT id, " + calls + " FROM t ORDER BY id");
         List<List<Object>> inRows = ResultComparison.rows(ferry, "SELECT id, " + calls + ", RAND(1) FROM t ORDER BY "
                 + "id");
@@ -179,7 +182,9 @@ class StringFunctionsTest {
         for (int i = 0; i < inFerry.size(); i++) {
             assertEquals(inFerry.get(i), inRows.get(i).subList(0, inFerry.get(i).size()));
         }
-        assertRows("SELECT LPAD(s, 2) IS NULL FROM t WHERE id = 4", "true");
+        assertRows("SELECT LPAD(s, 2) IS NULL, INITCAP(s) FROM t WHERE id = 4", "true", null);
+        ResultComparison.assertSameResult(ferry, "SELECT id, REGEXP_LIKE(s, d), REGEXP_REPLACE(s, d, '#', 'g') FROM t",
+                duck, "SELECT id, REGEXP_MATCHES(s, d), REGEXP_REPLACE(s, d, '#', 'g') FROM t", false);
     }
 
     /** Bad arguments: an SQLSTATE and a sentence, no Java class names. */

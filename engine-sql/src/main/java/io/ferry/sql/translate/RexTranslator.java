@@ -15,7 +15,6 @@ import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -35,6 +34,7 @@ import io.ferry.core.types.Physical;
 import io.ferry.core.types.TypeKind;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.fun.DateFunctions;
+import io.ferry.sql.fun.StringFunctions;
 
 /**
  * Translates Calcite row expressions into Ferry {@link Expr}s, inserting the casts Ferry's kernels expect
@@ -530,8 +530,7 @@ public final class RexTranslator {
             }
             case "REGEXP_REPLACE" -> {
                 SqlOperator operator = call.getOperator();
-                if (operator != SqlLibraryOperators.REGEXP_REPLACE_PG_3
-                        && operator != SqlLibraryOperators.REGEXP_REPLACE_PG_4) {
+                if (operator != StringFunctions.REGEXP_REPLACE && operator != StringFunctions.REGEXP_REPLACE_FLAGS) {
                     throw new UnsupportedExpression(name + " of a library other than PostgreSQL's");
                 }
                 return new Call(Op.REGEXP_REPLACE, List.of(text(ops.get(0)), constant(name, ops, 1),
