@@ -64,8 +64,8 @@ class StringFunctionsTest {
 
     /** Calls that read the same in Ferry and DuckDB. */
     static Stream<String> calls() {
-        return Stream.of("LEFT(s, 2)", "LEFT(s, -2)", "LEFT(s, 0)", "LEFT(s, MOD(n, 1000))", "RIGHT(s, 3)", "RIGHT(s, -1)",
-                "RIGHT(s, n)", "RIGHT(s, -100)",
+        return Stream.of("LEFT(s, 2)", "LEFT(s, -2)", "LEFT(s, 0)", "LEFT(s, MOD(n, 1000))", "RIGHT(s, 3)",
+                "RIGHT(s, -1)", "RIGHT(s, n)", "RIGHT(s, -100)",
                 "LPAD(s, 14, '*')", "LPAD(s, 3, 'x')", "RPAD(s, 13, '🦆é')", "RPAD(s, 0, 'x')", "LPAD(s, -1, 'x')",
                 "RPAD(s, 13, f)", "LPAD(s, MOD(id, 5) + 10, f)",
                 "REPLACE(s, 'l', 'L')", "REPLACE(s, '', 'x')", "REPLACE(s, '🦆', '[duck]')", "REPLACE(s, 'ü', '')",
@@ -146,8 +146,8 @@ class StringFunctionsTest {
     /** The same functions filter in Ferry's engine. */
     @Test
     void filtersInFerry() throws SQLException {
-        String sql = "SELECT id FROM t WHERE REGEXP_LIKE(s, '[東🦆]') OR LEFT(s, 1) = 'h' OR SPLIT_PART(s, ',', 2) = ''"
-                + " OR TRIM(s) = 'padded'";
+        String sql = "SELECT id FROM t WHERE REGEXP_LIKE(s, '[東🦆]') OR LEFT(s, 1) = 'h' "
+                + "OR SPLIT_PART(s, ',', 2) = '' OR TRIM(s) = 'padded'";
         ResultComparison.assertSameResult(ferry, sql, duck, sql.replace("REGEXP_LIKE", "REGEXP_MATCHES")
                 .replace("TRIM(s)", "TRIM(s, ' ')"), false);
         assertInFerry(sql);

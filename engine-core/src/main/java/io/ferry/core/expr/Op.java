@@ -78,7 +78,7 @@ public enum Op {
     INITCAP,
     /** args: string; its length in UTF-8 bytes, a BIGINT. */
     OCTET_LENGTH,
-    /** args: needle, haystack, BIGINT start, BIGINT occurrence; Calcite's INSTR and POSITION ... FROM, in characters. */
+    /** args: needle, haystack, BIGINT start, BIGINT occurrence; Calcite's INSTR and POSITION ... FROM (characters). */
     INSTR,
     /** args: string, pattern literal, flags literal; true when the pattern matches somewhere in the string. */
     REGEXP_LIKE,

@@ -55,7 +55,7 @@ final class RegexRewrite {
         return new RegexRewrite(texts.toArray(new String[0]), groups.stream().mapToInt(Integer::intValue).toArray());
     }
 
-    /** Appends the replacement of {@code m}'s current match in {@code input}; a group that did not take part adds nothing. */
+    /** Appends the replacement of {@code m}'s match in {@code input}; a group that took no part adds nothing. */
     void appendTo(StringBuilder out, Matcher m, String input) {
         for (int k = 0; k < groups.length; k++) {
             out.append(texts[k]);

@@ -124,7 +124,7 @@ public final class StringEditKernels {
         }
     }
 
-    /** REPLACE(s, from, to): every occurrence, left to right, not overlapping; an empty {@code from} changes nothing. */
+    /** REPLACE(s, from, to): every occurrence, left to right, not overlapping; an empty {@code from} changes none. */
     private static void replace(BytesVector s, BytesVector what, BytesVector with, BytesVector.Builder out, int n) {
         byte[] d = s.data();
         for (int i = 0; i < n; i++) {
@@ -161,7 +161,7 @@ public final class StringEditKernels {
         }
     }
 
-    /** What is left of {@code data[from .. to)} once trimmed, as its start in the high 32 bits and its end in the low. */
+    /** What is left of {@code data[from .. to)} once trimmed: its start in the high 32 bits, its end in the low. */
     private static long trimmed(byte[] data, int from, int to, byte[] set, int setFrom, int setTo, boolean leading,
             boolean trailing) {
         while (leading && from < to && Utf8.isOneOf(data, from, Utf8.width(data[from]), set, setFrom, setTo)) {
@@ -275,40 +275,42 @@ public final class StringEditKernels {
             int hayFrom = hay.start(i);
             int hayTo = hayFrom + hay.length(i);
             int chars = Utf8.count(h, hayFrom, hayTo);
-            int len = needle.length(i);
-            int needleFrom = needle.start(i);
-            if (from > 0) {
-                int p = Utf8.forward(h, hayFrom, hayTo, from - 1);
-                long seen = 0;
-                long at = from > chars + 1L ? -1 : from;
-                while (at > 0) {
-                    if (p + len <= hayTo && Arrays.equals(h, p, p + len, t, needleFrom, needleFrom + len)
-                            && ++seen == nth) {
-                        break;
-                    }
-                    if (p == hayTo) {
-                        at = -1;
-                        break;
-                    }
-                    p += Utf8.width(h[p]);
-                    at++;
-                }
-                r[i] = Math.max(at, 0);
-            } else {
-                long at = chars + from + 1;
-                int p = at < 1 ? hayFrom : Utf8.forward(h, hayFrom, hayTo, at - 1);
-                long seen = 0;
-                while (at >= 1) {
-                    if (p + len <= hayTo && Arrays.equals(h, p, p + len, t, needleFrom, needleFrom + len)
-                            && ++seen == nth) {
-                        break;
-                    }
-                    p = Utf8.backward(h, hayFrom, p, 1);
-                    at--;
-                }
-                r[i] = Math.max(at, 0);
-            }
+            r[i] = from > 0 ? rightward(h, hayFrom, hayTo, chars, t, needle.start(i), needle.length(i), from, nth)
+                    : leftward(h, hayFrom, hayTo, t, needle.start(i), needle.length(i), chars + from + 1, nth);
         }
         return new LongVector(r, nulls, n);
+    }
+
+    /** The character position of the nth match of t that starts at character {@code at} or after it; 0 if none. */
+    private static long rightward(byte[] h, int hayFrom, int hayTo, int chars, byte[] t, int tFrom, int tLen, long at,
+            long nth) {
+        if (at > chars + 1L) {
+            return 0;
+        }
+        long seen = 0;
+        for (int p = Utf8.forward(h, hayFrom, hayTo, at - 1); ; p += Utf8.width(h[p]), at++) {
+            if (matchesAt(h, p, hayTo, t, tFrom, tLen) && ++seen == nth) {
+                return at;
+            }
+            if (p == hayTo) {
+                return 0;
+            }
+        }
+    }
+
+    /** The character position of the nth match of t, counted leftward, starting at character {@code at} or before. */
+    private static long leftward(byte[] h, int hayFrom, int hayTo, byte[] t, int tFrom, int tLen, long at, long nth) {
+        long seen = 0;
+        for (int p = at < 1 ? hayFrom : Utf8.forward(h, hayFrom, hayTo, at - 1); at >= 1;
+                p = Utf8.backward(h, hayFrom, p, 1), at--) {
+            if (matchesAt(h, p, hayTo, t, tFrom, tLen) && ++seen == nth) {
+                return at;
+            }
+        }
+        return 0;
+    }
+
+    private static boolean matchesAt(byte[] h, int p, int hayTo, byte[] t, int tFrom, int tLen) {
+        return p + tLen <= hayTo && Arrays.equals(h, p, p + tLen, t, tFrom, tFrom + tLen);
     }
 }

@@ -85,7 +85,7 @@ final class Utf8 {
         return p + 4;
     }
 
-    /** Where {@code needle} first occurs in {@code hay} at or after byte {@code hayFrom}; -1 if nowhere before hayTo. */
+    /** Where {@code needle} first occurs in {@code hay[hayFrom .. hayTo)}, as an offset into hay; -1 if nowhere. */
     static int indexOf(byte[] hay, int hayFrom, int hayTo, byte[] needle, int needleFrom, int needleLen) {
         for (int p = hayFrom; p + needleLen <= hayTo; p++) {
             if (Arrays.equals(hay, p, p + needleLen, needle, needleFrom, needleFrom + needleLen)) {
