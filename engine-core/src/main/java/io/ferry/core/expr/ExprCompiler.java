@@ -202,6 +202,23 @@ public final class ExprCompiler {
                     return regex.eval((BytesVector) a.eval(batch), values, batch.rowCount());
                 };
             }
+            case LEFT, RIGHT, LPAD, RPAD, REPLACE, LTRIM, RTRIM, BTRIM, SPLIT_PART, INITCAP, OCTET_LENGTH, INSTR -> {
+                return StringEditKernels.compile(op, compileAll(args));
+            }
+            case REGEXP_LIKE, REGEXP_REPLACE -> {
+                Evaluator a = compile(args.get(0));
+                String flags = (String) ((Literal) args.get(args.size() - 1)).value();
+                RegexKernels regex = new RegexKernels(op, (String) ((Literal) args.get(1)).value(), flags);
+                if (op == Op.REGEXP_LIKE) {
+                    return batch -> regex.like((BytesVector) a.eval(batch), batch.rowCount());
+                }
+                Evaluator replacement = compile(args.get(2));
+                // a constant replacement is parsed once; one from a column, per row
+                RegexRewrite rewrite = args.get(2) instanceof Literal lit && lit.value() != null
+                        ? regex.rewrite((String) lit.value()) : null;
+                return batch -> regex.replace((BytesVector) a.eval(batch), (BytesVector) replacement.eval(batch),
+                        rewrite, batch.rowCount());
+            }
             case SIN, COS, TAN, ASIN, ACOS, ATAN, COT, DEGREES, RADIANS, CBRT, LOG, LOG2, ATAN2 -> {
                 return doubleFunction(op, args);
             }

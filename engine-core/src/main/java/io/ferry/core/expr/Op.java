@@ -62,6 +62,28 @@ public enum Op {
     REGEXP_EXTRACT,
     /** args: string, pattern literal[, BIGINT start[, BIGINT occurrence]]; PostgreSQL's REGEXP_SUBSTR: NULL if none. */
     REGEXP_SUBSTR,
+    /** args: string, BIGINT count; the first count characters, or all but the last -count when it is negative. */
+    LEFT,
+    /** args: string, BIGINT count; the last count characters, or all but the first -count when it is negative. */
+    RIGHT,
+    /** args: string, BIGINT width, fill; padded on the left (right) to width characters, or cut to its first width. */
+    LPAD, RPAD,
+    /** args: string, from, to; every occurrence of from replaced, left to right. */
+    REPLACE,
+    /** args: string, characters; those characters removed from the start, the end, or both. */
+    LTRIM, RTRIM, BTRIM,
+    /** args: string, delimiter, BIGINT field; DuckDB's SPLIT_PART. */
+    SPLIT_PART,
+    /** args: string; the first letter of each run of letters and digits upper-cased, the others lower-cased. */
+    INITCAP,
+    /** args: string; its length in UTF-8 bytes, a BIGINT. */
+    OCTET_LENGTH,
+    /** args: needle, haystack, BIGINT start, BIGINT occurrence; Calcite's INSTR and POSITION ... FROM (characters). */
+    INSTR,
+    /** args: string, pattern literal, flags literal; true when the pattern matches somewhere in the string. */
+    REGEXP_LIKE,
+    /** args: string, pattern literal, replacement, flags literal; the first match (every one with 'g') replaced. */
+    REGEXP_REPLACE,
     ABS,
     /** DOUBLE functions of one DOUBLE argument. */
     SIN, COS, TAN, ASIN, ACOS, ATAN, COT, DEGREES, RADIANS, CBRT,

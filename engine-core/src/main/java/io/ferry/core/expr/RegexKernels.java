@@ -18,15 +18,53 @@ import io.ferry.core.vector.Vector;
 public final class RegexKernels {
     private final Op op;
     private final Pattern pattern;
+    private final int groupCount;
+    /** REGEXP_REPLACE's 'g': every match, not only the first. */
+    private final boolean global;
 
     RegexKernels(Op op, String regex) {
+        this(op, regex, "");
+    }
+
+    /**
+     * {@code flags}, read left to right so a later letter overrides an earlier one, as DuckDB does: 'i' ignores
+     * case (Unicode case folding), 'c' respects it, 's' lets '.' match a newline (the default, as PostgreSQL; DuckDB
+     * needs 's'), 'n', 'm' or 'p' make '.' stop at newlines and '^' and '$' match at them (PostgreSQL's
+     * newline-sensitive matching), 'l' reads the pattern as literal text, and 'g' (REGEXP_REPLACE only) replaces
+     * every match. Any other letter is 22023.
+     */
+    RegexKernels(Op op, String regex, String flags) {
         this.op = op;
-        this.pattern = compile(regex);
+        int javaFlags = Pattern.DOTALL;
+        boolean all = false;
+        for (int k = 0; k < flags.length(); k++) {
+            switch (flags.charAt(k)) {
+                case 'i' -> javaFlags |= Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
+                case 'c' -> javaFlags &= ~(Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+                case 's' -> javaFlags = javaFlags & ~(Pattern.MULTILINE | Pattern.UNIX_LINES) | Pattern.DOTALL;
+                case 'n', 'm', 'p' -> javaFlags = javaFlags & ~Pattern.DOTALL | Pattern.MULTILINE | Pattern.UNIX_LINES;
+                case 'l' -> javaFlags |= Pattern.LITERAL;
+                case 'g' -> all = op == Op.REGEXP_REPLACE || badFlag(op, flags, k);
+                default -> badFlag(op, flags, k);
+            }
+        }
+        this.pattern = compile(regex, javaFlags);
+        this.groupCount = pattern.matcher("").groupCount();
+        this.global = all;
+    }
+
+    private static boolean badFlag(Op op, String flags, int at) {
+        throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, op + " does not know the flag '" + flags.charAt(at)
+                + "' in '" + flags + "'; it takes i, c, s, n, m, p, l" + (op == Op.REGEXP_REPLACE ? " and g" : ""));
     }
 
     static Pattern compile(String regex) {
+        return compile(regex, Pattern.DOTALL);
+    }
+
+    private static Pattern compile(String regex, int flags) {
         try {
-            return Pattern.compile(regex, Pattern.DOTALL);
+            return Pattern.compile(regex, flags);
         } catch (PatternSyntaxException e) {
             throw new FerryException(SqlStates.INVALID_REGULAR_EXPRESSION, "invalid regular expression '" + regex
                     + "': " + e.getDescription() + " near index " + e.getIndex());
@@ -61,6 +99,69 @@ public final class RegexKernels {
             } else {
                 out.append(found.getBytes(StandardCharsets.UTF_8));
             }
+        }
+        return out.build();
+    }
+
+    /** REGEXP_LIKE: whether the pattern matches anywhere in the string. */
+    LongVector like(BytesVector s, int n) {
+        long[] r = new long[n];
+        Matcher m = pattern.matcher("");
+        for (int i = 0; i < n; i++) {
+            r[i] = !s.isNull(i) && m.reset(s.getString(i)).find() ? 1 : 0;
+        }
+        return new LongVector(r, s.nulls(), n);
+    }
+
+    /** The rewrite of REGEXP_REPLACE's replacement text, checked against this pattern's groups. */
+    RegexRewrite rewrite(String replacement) {
+        return RegexRewrite.parse(replacement, groupCount);
+    }
+
+    /**
+     * REGEXP_REPLACE: the first match, or every match with 'g', replaced by {@code constant} or else by each row's
+     * replacement (then parsed per row). As RE2 (DuckDB's engine), an empty match right where the previous match
+     * ended is skipped: {@code REGEXP_REPLACE('abc', 'b*', '-', 'g')} is '-a-c-', not Java's '-a--c-'.
+     */
+    BytesVector replace(BytesVector s, BytesVector replacement, RegexRewrite constant, int n) {
+        BytesVector.Builder out = new BytesVector.Builder(n);
+        Matcher m = pattern.matcher("");
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            if (s.isNull(i) || replacement.isNull(i)) {
+                out.appendNull();
+                continue;
+            }
+            RegexRewrite rewrite = constant != null ? constant : rewrite(replacement.getString(i));
+            String str = s.getString(i);
+            int len = str.length();
+            m.reset(str);
+            sb.setLength(0);
+            int copied = 0;
+            int lastEnd = -1;
+            for (int from = 0; from <= len && m.find(from); ) {
+                int start = m.start();
+                int end = m.end();
+                if (start == end && start == lastEnd) {
+                    from = start < len ? start + Character.charCount(str.codePointAt(start)) : len + 1;
+                    continue;
+                }
+                sb.append(str, copied, start);
+                rewrite.appendTo(sb, m, str);
+                copied = end;
+                lastEnd = end;
+                if (!global) {
+                    break;
+                }
+                // after an empty match step a whole code point on, not into the middle of a surrogate pair
+                from = start < end ? end : end < len ? end + Character.charCount(str.codePointAt(end)) : len + 1;
+            }
+            if (lastEnd < 0) {
+                out.append(s.data(), s.start(i), s.length(i));
+                continue;
+            }
+            sb.append(str, copied, len);
+            out.append(sb.toString().getBytes(StandardCharsets.UTF_8));
         }
         return out.build();
     }

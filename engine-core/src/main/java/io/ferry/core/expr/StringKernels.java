@@ -42,7 +42,7 @@ public final class StringKernels {
                 case CHAR_LENGTH -> {
                     long[] r = new long[n];
                     for (int i = 0; i < n; i++) {
-                        r[i] = chars(s.data(), s.start(i), s.start(i) + s.length(i));
+                        r[i] = Utf8.count(s.data(), s.start(i), s.start(i) + s.length(i));
                     }
                     return new LongVector(r, s.nulls(), n);
                 }
@@ -101,20 +101,12 @@ public final class StringKernels {
         };
     }
 
-    private static Vector[] evalAll(List<Evaluator> args, io.ferry.core.vector.Batch batch) {
+    static Vector[] evalAll(List<Evaluator> args, io.ferry.core.vector.Batch batch) {
         Vector[] in = new Vector[args.size()];
         for (int i = 0; i < in.length; i++) {
             in[i] = args.get(i).eval(batch);
         }
         return in;
-    }
-
-    private static int chars(byte[] data, int from, int to) {
-        int chars = 0;
-        for (int p = from; p < to; p++) {
-            chars += (data[p] & 0xC0) != 0x80 ? 1 : 0;
-        }
-        return chars;
     }
 
     /** STARTS_WITH(s, prefix), ENDS_WITH(s, suffix) and POSITION(needle IN s), on the UTF-8 bytes. */
@@ -132,22 +124,12 @@ public final class StringKernels {
                 case ENDS_WITH -> lb <= la && Arrays.equals(x, sa + la - lb, sa + la, y, sb, sb + lb) ? 1 : 0;
                 default -> {
                     // POSITION's needle is the first argument, the string searched the second
-                    int at = indexOf(y, sb, lb, x, sa, la);
-                    yield at < 0 ? 0 : chars(y, sb, sb + at) + 1;
+                    int at = Utf8.indexOf(y, sb, sb + lb, x, sa, la);
+                    yield at < 0 ? 0 : Utf8.count(y, sb, at) + 1;
                 }
             };
         }
         return new LongVector(r, Nulls.or(a.nulls(), b.nulls(), n), n);
-    }
-
-    /** Where {@code needle} first occurs in {@code hay}, as a byte offset from {@code hayFrom}; -1 if nowhere. */
-    private static int indexOf(byte[] hay, int hayFrom, int hayLen, byte[] needle, int needleFrom, int needleLen) {
-        for (int p = 0; p + needleLen <= hayLen; p++) {
-            if (Arrays.equals(hay, hayFrom + p, hayFrom + p + needleLen, needle, needleFrom, needleFrom + needleLen)) {
-                return p;
-            }
-        }
-        return -1;
     }
 
     private static void repeat(BytesVector.Builder out, BytesVector s, int i, long count) {

@@ -124,12 +124,25 @@ public final class BytesVector extends Vector {
         }
 
         public void append(byte[] src, int from, int len) {
-            ensureRow();
+            appendPart(src, from, len);
+            endRow();
+        }
+
+        /**
+         * Adds bytes to the row being written, which {@link #endRow()} closes: a kernel that builds a row from pieces
+         * (padding, replacements) writes them here directly rather than into a scratch array first.
+         */
+        public void appendPart(byte[] src, int from, int len) {
             if (pos + len > data.length) {
                 data = Arrays.copyOf(data, Math.max(data.length * 2, pos + len));
             }
             System.arraycopy(src, from, data, pos, len);
             pos += len;
+        }
+
+        /** Closes the row that {@link #appendPart} calls wrote (an empty one if there were none). */
+        public void endRow() {
+            ensureRow();
             offsets[++size] = pos;
         }
 

@@ -121,6 +121,10 @@ class PlanCodecTest {
         exprs.add(new Literal(-0.0, FerryType.DOUBLE));
         exprs.add(new Literal("", FerryType.VARCHAR));
         exprs.add(new Literal("Grüße, 世界 🚢", FerryType.varchar(20)));
+        // a regex call as the translator writes it: pattern and flags travel as literals, compiled on each worker
+        exprs.add(new Call(Op.REGEXP_REPLACE, List.of(ref(7, FerryType.VARCHAR),
+                new Literal("(ü|🦆)+", FerryType.VARCHAR), new Literal("<\\1>", FerryType.VARCHAR),
+                new Literal("gi", FerryType.VARCHAR)), FerryType.VARCHAR));
         for (Op op : Op.values()) {
             exprs.add(new Call(op, List.of(ref(2, FerryType.BIGINT), new Call(Op.PLUS, List.of(ref(1,
                     FerryType.INTEGER), new Literal(1L, FerryType.INTEGER)), FerryType.INTEGER)), FerryType.BIGINT));

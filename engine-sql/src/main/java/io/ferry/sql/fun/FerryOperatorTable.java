@@ -49,6 +49,7 @@ public final class FerryOperatorTable {
         out.add(SqlLibraryOperators.POW);
         out.add(DAYNAME);
         out.add(MONTHNAME);
+        out.addAll(StringFunctions.all());
         return out;
     }
 

@@ -76,6 +76,7 @@ import io.ferry.sql.QueryLog;
 import io.ferry.sql.ddl.SqlShow;
 import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
+import io.ferry.sql.fun.StringFunctions;
 import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.rewrite.BooleanOrderings;
 import io.ferry.sql.schema.FerrySchema;
@@ -193,7 +194,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 // As Calcite's own, with Ferry's operators chained between the standard ones and the schema's
                 CalciteConnectionConfig config = context.config();
                 SqlOperatorTable operators = SqlOperatorTables.chain(
-                        config.fun(SqlOperatorTable.class, SqlStdOperatorTable.instance()),
+                        StringFunctions.withoutReplaced(config.fun(SqlOperatorTable.class,
+                                SqlStdOperatorTable.instance())),
                         FerryOperatorTable.instance(), reader);
                 return new FerryValidator(operators, (CalciteCatalogReader) reader, javaTypes,
                         configTransform.apply(SqlValidator.Config.DEFAULT

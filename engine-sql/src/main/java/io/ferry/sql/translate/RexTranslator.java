@@ -15,6 +15,7 @@ import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.NlsString;
@@ -34,6 +35,7 @@ import io.ferry.core.types.Physical;
 import io.ferry.core.types.TypeKind;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.fun.DateFunctions;
+import io.ferry.sql.fun.StringFunctions;
 
 /**
  * Translates Calcite row expressions into Ferry {@link Expr}s, inserting the casts Ferry's kernels expect
@@ -385,6 +387,10 @@ public final class RexTranslator {
 
     private Expr function(RexCall call, FerryType type) {
         String name = call.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
+        Expr string = stringFunction(name, call, type);
+        if (string != null) {
+            return string;
+        }
         List<Expr> args = new ArrayList<>();
         for (RexNode o : call.getOperands()) {
             args.add(translate(o));
@@ -545,6 +551,78 @@ public final class RexTranslator {
         }
     }
 
+    /**
+     * The string functions of {@code StringEditKernels} and the regex kernels' REGEXP_LIKE and REGEXP_REPLACE,
+     * translated before their operands because some operands are not values Ferry has (TRIM's flag, the VARBINARY
+     * cast inside OCTET_LENGTH); null when the call is none of them. Regex patterns and flags must be constants.
+     */
+    private Expr stringFunction(String name, RexCall call, FerryType type) {
+        List<RexNode> ops = call.getOperands();
+        switch (name) {
+            case "TRIM" -> {
+                // TRIM([BOTH | LEADING | TRAILING] characters FROM s), also what LTRIM(s) and RTRIM(s) become
+                SqlTrimFunction.Flag flag = ((RexLiteral) ops.get(0)).getValueAs(SqlTrimFunction.Flag.class);
+                Op op = flag == SqlTrimFunction.Flag.LEADING ? Op.LTRIM
+                        : flag == SqlTrimFunction.Flag.TRAILING ? Op.RTRIM : Op.BTRIM;
+                return new Call(op, List.of(text(ops.get(2)), text(ops.get(1))), type);
+            }
+            case "LTRIM", "RTRIM", "BTRIM" -> {
+                Expr chars = ops.size() > 1 ? text(ops.get(1)) : new Literal(" ", FerryType.VARCHAR);
+                return new Call(Op.valueOf(name), List.of(text(ops.get(0)), chars), type);
+            }
+            case "LEFT", "RIGHT" -> {
+                return new Call(Op.valueOf(name), List.of(text(ops.get(0)), whole(ops.get(1))), type);
+            }
+            case "LPAD", "RPAD" -> {
+                Expr fill = ops.size() > 2 ? text(ops.get(2)) : new Literal(" ", FerryType.VARCHAR);
+                return new Call(Op.valueOf(name), List.of(text(ops.get(0)), whole(ops.get(1)), fill), type);
+            }
+            case "REPLACE" -> {
+                return new Call(Op.REPLACE, List.of(text(ops.get(0)), text(ops.get(1)), text(ops.get(2))), type);
+            }
+            case "SPLIT_PART" -> {
+                return new Call(Op.SPLIT_PART, List.of(text(ops.get(0)), text(ops.get(1)), whole(ops.get(2))), type);
+            }
+            case "INITCAP" -> {
+                return new Call(Op.INITCAP, List.of(text(ops.get(0))), type);
+            }
+            case "OCTET_LENGTH" -> {
+                // Calcite reads OCTET_LENGTH(s) as OCTET_LENGTH(CAST(s AS VARBINARY)); the cast changes no byte
+                RexNode arg = ops.get(0);
+                if (arg.getKind() == SqlKind.CAST && ((RexCall) arg).getOperands().get(0).getType().getSqlTypeName()
+                        .getFamily() == SqlTypeFamily.CHARACTER) {
+                    arg = ((RexCall) arg).getOperands().get(0);
+                }
+                return cast(new Call(Op.OCTET_LENGTH, List.of(text(arg)), FerryType.BIGINT), type);
+            }
+            case "POSITION" -> {
+                // INSTR(s, t, start[, occurrence]) and POSITION(t IN s FROM start); the two-operand forms are POSITION
+                if (ops.size() < 3) {
+                    return null;
+                }
+                Expr occurrence = ops.size() > 3 ? whole(ops.get(3)) : new Literal(1L, FerryType.BIGINT);
+                return cast(new Call(Op.INSTR, List.of(text(ops.get(0)), text(ops.get(1)), whole(ops.get(2)),
+                        occurrence), FerryType.BIGINT), type);
+            }
+            case "REGEXP_LIKE" -> {
+                return new Call(Op.REGEXP_LIKE, List.of(text(ops.get(0)), constant(name, ops, 1),
+                        ops.size() > 2 ? constant(name, ops, 2) : new Literal("", FerryType.VARCHAR)), type);
+            }
+            case "REGEXP_REPLACE" -> {
+                SqlOperator operator = call.getOperator();
+                if (operator != StringFunctions.REGEXP_REPLACE && operator != StringFunctions.REGEXP_REPLACE_FLAGS) {
+                    throw new UnsupportedExpression(name + " of a library other than PostgreSQL's");
+                }
+                return new Call(Op.REGEXP_REPLACE, List.of(text(ops.get(0)), constant(name, ops, 1),
+                        text(ops.get(2)),
+                        ops.size() > 3 ? constant(name, ops, 3) : new Literal("", FerryType.VARCHAR)), type);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
     private static boolean isOneHalf(Expr e) {
         if (!(e instanceof Literal lit) || lit.value() == null) {
             return false;
@@ -590,6 +668,22 @@ public final class RexTranslator {
 
     private static boolean isNumber(FerryType t) {
         return TypeMapping.isExactInteger(t) || t.kind() == TypeKind.DECIMAL || t.kind() == TypeKind.DOUBLE;
+    }
+
+    private Expr text(RexNode node) {
+        return cast(translate(node), FerryType.VARCHAR);
+    }
+
+    private Expr whole(RexNode node) {
+        return cast(translate(node), FerryType.BIGINT);
+    }
+
+    /** Operand {@code i} of a regex function, which must be a non-NULL constant to compile once. */
+    private Literal constant(String name, List<RexNode> ops, int i) {
+        if (!(ops.get(i) instanceof RexLiteral lit) || lit.isNull()) {
+            throw new UnsupportedExpression(name + " with a pattern or flags that are not constants");
+        }
+        return (Literal) cast(literal(lit), FerryType.VARCHAR);
     }
 
     private static List<Expr> all(List<Expr> args, FerryType type) {
