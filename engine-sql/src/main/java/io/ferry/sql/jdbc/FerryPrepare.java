@@ -478,6 +478,13 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             return super.validate(topNode);
         }
 
+        /** Calcite's rewrites of NULLIF and COALESCE into CASE, with each repeated subquery a copy of its own. */
+        @Override
+        protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
+            SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
+            return rewritten != node && rewritten instanceof SqlCall ? RepeatedQueries.separate(rewritten) : rewritten;
+        }
+
         /** Validating a statement of many SELECTs takes seconds: each stops here once the statement is cancelled. */
         @Override
         protected void validateSelect(SqlSelect select, RelDataType targetRowType) {
