@@ -119,6 +119,19 @@ public final class SubqueryQueries {
                         + "(b.g = a.g))) THEN (- (3000000000 * a1.id)) END, COALESCE(a1.ts, a.ts), "
                         + "NULLIF(COALESCE((SELECT MIN(CASE WHEN b.nn > 3 THEN b.ts ELSE b.ts END) FROM sa b WHERE "
                         + "(EXISTS (SELECT 1 FROM sa c WHERE (c.k = b.k)))), TIMESTAMP '1969-12-31 00:00:00'), a.ts) "
-                        + "FROM sa a LEFT JOIN sb a1 ON ((a.k = a1.k) AND a1.nn > 10)");
+                        + "FROM sa a LEFT JOIN sb a1 ON ((a.k = a1.k) AND a1.nn > 10)",
+                // NOT EXISTS and NOT IN two deep, correlated to the outer level and to the middle one
+                "SELECT a.id, (SELECT MAX(b.id) FROM sb b WHERE b.k = a.k AND NOT EXISTS "
+                        + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.nn = a.nn)) FROM sa a",
+                "SELECT a.id, (SELECT MAX(b.id) FROM sb b WHERE NOT EXISTS "
+                        + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.k = a.k)) FROM sa a",
+                "SELECT a.id, (SELECT COUNT(DISTINCT b.g) FROM sb b WHERE b.k NOT IN "
+                        + "(SELECT c.k FROM sa c WHERE c.g = b.g AND c.nn > a.nn)) FROM sa a",
+                "SELECT a.id, (SELECT MAX(b.id) FROM sb b WHERE (SELECT COUNT(*) FROM sa c WHERE c.g = b.g "
+                        + "AND c.k = a.k) = 0) FROM sa a",
+                "SELECT a.id FROM sa a WHERE EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k AND NOT EXISTS "
+                        + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.nn = a.nn))",
+                "SELECT a.id FROM sa a WHERE NOT EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k AND b.d NOT IN "
+                        + "(SELECT c.d FROM sa c WHERE c.g = a.g))");
     }
 }
