@@ -77,6 +77,7 @@ import io.ferry.sql.ddl.SqlShow;
 import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.fun.QuantileAggFunction;
+import io.ferry.sql.fun.Remainders;
 import io.ferry.sql.rewrite.BooleanOrderings;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.InformationSchema;
@@ -254,6 +255,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         return call -> {
             PlanningCancel.check();
             SqlRexConvertlet convertlet = calcite.get(call);
+            if (convertlet != null && call.getKind() == SqlKind.MOD) {
+                return (cx, c) -> Remainders.converted(cx.getRexBuilder(), convertlet.convertCall(cx, c));
+            }
             if (convertlet == null || !SqlKind.COMPARISON.contains(call.getKind()) && call.getKind() != SqlKind.BETWEEN) {
                 return convertlet;
             }
@@ -300,9 +304,12 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             if (call instanceof SqlBasicCall basic && call.getOperator() instanceof SqlFunction f) {
                 postgresFunction(basic, f.getName().toUpperCase(java.util.Locale.ROOT));
             }
-            // the parser binds PERCENTILE_CONT to Calcite's operator itself, past the operator table
+            // the parser binds PERCENTILE_CONT and % to Calcite's operators itself, past the operator table
             if (call instanceof SqlBasicCall basic && call.getOperator() == SqlStdOperatorTable.PERCENTILE_CONT) {
                 basic.setOperator(QuantileAggFunction.PERCENTILE_CONT);
+            }
+            if (call instanceof SqlBasicCall basic && call.getOperator() == SqlStdOperatorTable.PERCENT_REMAINDER) {
+                basic.setOperator(Remainders.PERCENT);
             }
             if (call instanceof SqlBasicCall basic) {
                 for (int i = 0; i < basic.operandCount(); i++) {
@@ -349,7 +356,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     private static void postgresFunction(SqlBasicCall call, String name) {
         SqlParserPos pos = call.getParserPosition();
         int arity = call.operandCount();
-        if (name.equals("NOW") && arity == 0) {
+        if (name.equals("MOD") && arity == 2) {
+            call.setOperator(Remainders.MOD);
+        } else if (name.equals("NOW") && arity == 0) {
             call.setOperator(SqlStdOperatorTable.CURRENT_TIMESTAMP);
         } else if (name.equals("DATE_TRUNC") && arity == 2 && !(call.operand(1) instanceof SqlIntervalQualifier)) {
             dateFunction(call, DateFunctions.DATE_TRUNC, true);
