@@ -98,7 +98,10 @@ class MathFunctionsTest {
                 "POWER(x, 2)", "POWER(x, -1)", "POWER(x, x)", "POWER(1, x)", "POWER(-1, x)",
                 "POWER(x, 0)", "POWER(0, x)", "POWER(-8, x)", "POWER(a, n)", "POWER(p, 3)", "POW(x, 3)",
                 "POWER(2, a)", "LAST_DAY(d)", "LAST_DAY(t)", "DAYNAME(d)", "DAYNAME(t)", "MONTHNAME(d)",
-                "MONTHNAME(t)", "DATEDIFF('day', d, e)", "DATEDIFF('month', t, d)");
+                "MONTHNAME(t)", "DATEDIFF('day', d, e)", "DATEDIFF('month', t, d)",
+                // MOD of a DOUBLE is a DOUBLE with the dividend's sign (C's fmod); exact operands stay exact
+                "MOD(x, 7)", "x % 2.5", "MOD(x, -0.75E0)", "MOD(a, 2.5E0)", "MOD(p, 0.5E0)", "MOD(-x, 1e300)",
+                "MOD(a, 7)", "b % 7", "MOD(b, k)");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -182,6 +185,19 @@ class MathFunctionsTest {
                         + "ROUND(-2.675, 2)"));
     }
 
+    /**
+     * Remainders of DOUBLEs that Calcite's MOD, which cast them to DECIMAL(18, 15), got wrong or refused: computed in
+     * the row engine too (above a non-equi join), and folded as constants.
+     */
+    @Test
+    void remaindersOfDoubles() throws SQLException {
+        String sql = "SELECT MOD(1234.5E0, 7), 1234.5E0 % -7, MOD(-1234.5E0, 7), MOD(0.1E0, 0.03E0), MOD(7, 2.5E0), "
+                + "MOD(1e300, 3.7E0)";
+        ResultComparison.assertSameResult(ferry, duck, sql, true);
+        ResultComparison.assertSameResult(ferry, duck, "SELECT a.id, b.id, MOD(a.x, b.a + 0.5E0), a.p % b.x, "
+                + "MOD(a.b, b.k) FROM m a JOIN m b ON a.id < b.id AND b.id < 4 WHERE b.x <> 0", false);
+    }
+
     /** Bad arguments: an SQLSTATE and a sentence, no Java class names. */
     @Test
     void badArguments() throws SQLException {
@@ -192,7 +208,9 @@ class MathFunctionsTest {
                 new String[] {"ROUND(CAST(p AS DECIMAL(9, 3)), -6) FROM m", "22003"},
                 new String[] {"CEIL(TIMESTAMP '9999-12-31 12:00:00' TO DAY) FROM m", "22008"},
                 new String[] {"CEIL(CAST(t AS TIMESTAMP) + INTERVAL '7975' YEAR TO YEAR) FROM m WHERE id = 9",
-                        "22008"})) {
+                        "22008"},
+                new String[] {"MOD(x, a) FROM m WHERE id = 4", "22012"}, new String[] {"MOD(1234.5E0, 0) FROM m",
+                        "22012"}, new String[] {"MOD(7, 0.0E0)", "22012"})) {
             SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, "SELECT " + c[0]),
                     c[0]);
             assertEquals(c[1], e.getSQLState(), c[0] + ": " + e.getMessage());

@@ -195,6 +195,12 @@ class OracleQueriesTest {
                 // lengths and substrings count characters, folded or computed, in Ferry or Calcite's operators
                 "SELECT id, CHAR_LENGTH(s), SUBSTRING(s FROM 2 FOR 1), CHAR_LENGTH('🦆'), SUBSTRING('🦆x' FROM 2) FROM edge",
                 "SELECT CHAR_LENGTH(e.s), (SELECT MAX(t2.w) FROM t2) FROM edge e",
+                // ... in a window's keys too, where the row engine computes them (fuzzer, seed 7)
+                "SELECT DENSE_RANK() OVER (ORDER BY e.k ASC NULLS FIRST, CHAR_LENGTH(e.s) > 2 ASC NULLS LAST) FROM edge e "
+                        + "WHERE e.id <= (SELECT MAX(t2.k) FROM t2)",
+                "SELECT e.id, RANK() OVER (PARTITION BY CHAR_LENGTH(e.s) > 2 ORDER BY e.id), ROW_NUMBER() OVER (ORDER BY "
+                        + "SUBSTRING(e.s FROM 2 FOR 1) NULLS FIRST, e.id), SUM(e.id) OVER (PARTITION BY "
+                        + "POSITION('x' IN e.s)) FROM edge e WHERE e.id <= (SELECT MAX(t2.k) FROM t2)",
                 "SELECT CAST(CAST('0.125' AS DOUBLE) AS DECIMAL(12, 2)), CAST(-0.125E0 AS DECIMAL(12, 2)) FROM edge",
                 // RIGHT and FULL joins without an equality keep duplicate unmatched rows
                 "SELECT a.id, b.k FROM edge a FULL JOIN edge b ON FALSE",

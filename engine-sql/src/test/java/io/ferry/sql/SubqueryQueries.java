@@ -104,6 +104,34 @@ public final class SubqueryQueries {
                 "SELECT a.id FROM sa a WHERE (5 IN (SELECT b.nn FROM sb b WHERE b.g = a.g)) IS NOT TRUE",
                 // a NOT NULL left side over a subquery with NULLs: UNKNOWN, so IS NOT TRUE holds
                 "SELECT a.id FROM sa a WHERE (a.nn IN (SELECT b.k FROM sb b WHERE b.g = a.g)) IS NOT TRUE",
-                "SELECT a.id FROM sa a WHERE (a.nn IN (SELECT b.k FROM sb b)) IS FALSE");
+                "SELECT a.id FROM sa a WHERE (a.nn IN (SELECT b.k FROM sb b)) IS FALSE",
+                // NULLIF and COALESCE repeat their first operand: a subquery holding another one (fuzzer, seed 7)
+                "SELECT NULLIF((SELECT COUNT(DISTINCT 0) FROM sb b WHERE (0 = a.k) AND (b.ts IN "
+                        + "(SELECT c.ts FROM sa c WHERE ('' = b.g)))), CAST(7 AS BIGINT)) FROM sa a",
+                "SELECT a.id, NULLIF((SELECT COUNT(*) FROM sb b WHERE b.k = a.k AND b.ts IN "
+                        + "(SELECT c.ts FROM sa c WHERE c.g = b.g)), 1) FROM sa a",
+                "SELECT a.id, COALESCE((SELECT MAX(b.id) FROM sb b WHERE b.k = a.k AND EXISTS "
+                        + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.nn = b.nn)), -1) FROM sa a",
+                "SELECT a.id, COALESCE(NULLIF((SELECT SUM(b.nn) FROM sb b WHERE b.k = a.k AND b.d NOT IN "
+                        + "(SELECT c.d FROM sa c WHERE c.g = b.g)), 0), (SELECT COUNT(*) FROM sb b WHERE b.g = a.g "
+                        + "AND EXISTS (SELECT 1 FROM sa c WHERE c.k = b.k AND c.nn > a.nn))) FROM sa a",
+                "SELECT CASE WHEN ((a.d + a.d) NOT IN (SELECT CAST(b.id AS DECIMAL(12,2)) FROM sb b WHERE "
+                        + "(b.g = a.g))) THEN (- (3000000000 * a1.id)) END, COALESCE(a1.ts, a.ts), "
+                        + "NULLIF(COALESCE((SELECT MIN(CASE WHEN b.nn > 3 THEN b.ts ELSE b.ts END) FROM sa b WHERE "
+                        + "(EXISTS (SELECT 1 FROM sa c WHERE (c.k = b.k)))), TIMESTAMP '1969-12-31 00:00:00'), a.ts) "
+                        + "FROM sa a LEFT JOIN sb a1 ON ((a.k = a1.k) AND a1.nn > 10)",
+                // NOT EXISTS and NOT IN two deep, correlated to the outer level and to the middle one
+                "SELECT a.id, (SELECT MAX(b.id) FROM sb b WHERE b.k = a.k AND NOT EXISTS "
+                        + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.nn = a.nn)) FROM sa a",
+                "SELECT a.id, (SELECT MAX(b.id) FROM sb b WHERE NOT EXISTS "
+                        + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.k = a.k)) FROM sa a",
+                "SELECT a.id, (SELECT COUNT(DISTINCT b.g) FROM sb b WHERE b.k NOT IN "
+                        + "(SELECT c.k FROM sa c WHERE c.g = b.g AND c.nn > a.nn)) FROM sa a",
+                "SELECT a.id, (SELECT MAX(b.id) FROM sb b WHERE (SELECT COUNT(*) FROM sa c WHERE c.g = b.g "
+                        + "AND c.k = a.k) = 0) FROM sa a",
+                "SELECT a.id FROM sa a WHERE EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k AND NOT EXISTS "
+                        + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.nn = a.nn))",
+                "SELECT a.id FROM sa a WHERE NOT EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k AND b.d NOT IN "
+                        + "(SELECT c.d FROM sa c WHERE c.g = a.g))");
     }
 }

@@ -19,7 +19,7 @@ import io.ferry.core.expr.StringKernels;
 /**
  * CHAR_LENGTH, SUBSTRING and POSITION counting characters (code points), for the parts of a plan that run in
  * Calcite's row engine. Calcite's own implementations count UTF-16 units, so {@code CHAR_LENGTH('🦆')} was 2 there
- * and 1 in Ferry's kernels, and a SUBSTRING could split a character in half. {@code CodePointStringsRule} puts
+ * and 1 in Ferry's kernels, and a SUBSTRING could split a character in half. {@code CodePointStrings} puts
  * these in place of Calcite's operators; Ferry's translator knows them by name, so Ferry's kernels still run them
  * where Ferry runs the expression.
  */

@@ -78,6 +78,7 @@ import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.fun.StringFunctions;
 import io.ferry.sql.fun.QuantileAggFunction;
+import io.ferry.sql.fun.Remainders;
 import io.ferry.sql.rewrite.BooleanOrderings;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.InformationSchema;
@@ -256,6 +257,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         return call -> {
             PlanningCancel.check();
             SqlRexConvertlet convertlet = calcite.get(call);
+            if (convertlet != null && call.getKind() == SqlKind.MOD) {
+                return (cx, c) -> Remainders.converted(cx.getRexBuilder(), convertlet.convertCall(cx, c));
+            }
             if (convertlet == null || !SqlKind.COMPARISON.contains(call.getKind()) && call.getKind() != SqlKind.BETWEEN) {
                 return convertlet;
             }
@@ -302,9 +306,12 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             if (call instanceof SqlBasicCall basic && call.getOperator() instanceof SqlFunction f) {
                 postgresFunction(basic, f.getName().toUpperCase(java.util.Locale.ROOT));
             }
-            // the parser binds PERCENTILE_CONT to Calcite's operator itself, past the operator table
+            // the parser binds PERCENTILE_CONT and % to Calcite's operators itself, past the operator table
             if (call instanceof SqlBasicCall basic && call.getOperator() == SqlStdOperatorTable.PERCENTILE_CONT) {
                 basic.setOperator(QuantileAggFunction.PERCENTILE_CONT);
+            }
+            if (call instanceof SqlBasicCall basic && call.getOperator() == SqlStdOperatorTable.PERCENT_REMAINDER) {
+                basic.setOperator(Remainders.PERCENT);
             }
             if (call instanceof SqlBasicCall basic) {
                 for (int i = 0; i < basic.operandCount(); i++) {
@@ -351,7 +358,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     private static void postgresFunction(SqlBasicCall call, String name) {
         SqlParserPos pos = call.getParserPosition();
         int arity = call.operandCount();
-        if (name.equals("NOW") && arity == 0) {
+        if (name.equals("MOD") && arity == 2) {
+            call.setOperator(Remainders.MOD);
+        } else if (name.equals("NOW") && arity == 0) {
             call.setOperator(SqlStdOperatorTable.CURRENT_TIMESTAMP);
         } else if (name.equals("DATE_TRUNC") && arity == 2 && !(call.operand(1) instanceof SqlIntervalQualifier)) {
             dateFunction(call, DateFunctions.DATE_TRUNC, true);
@@ -478,6 +487,13 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             }
             refuseSystemTargets(topNode);
             return super.validate(topNode);
+        }
+
+        /** Calcite's rewrites of NULLIF and COALESCE into CASE, with each repeated subquery a copy of its own. */
+        @Override
+        protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
+            SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
+            return rewritten != node && rewritten instanceof SqlCall ? RepeatedQueries.separate(rewritten) : rewritten;
         }
 
         /** Validating a statement of many SELECTs takes seconds: each stops here once the statement is cancelled. */

@@ -30,6 +30,7 @@ import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.DmlRewrite;
+import io.ferry.sql.rewrite.EnclosingCorrelations;
 import io.ferry.sql.rewrite.FerryRexExecutor;
 import io.ferry.sql.rewrite.InSubQueries;
 import io.ferry.sql.rewrite.LogicalRewrites;
@@ -115,9 +116,11 @@ final class PlanningProgram {
     };
 
     private static final Program DECORRELATE = (planner, rel, traits, materializations, lattices) -> {
-        // the decorrelator mishandles literal GROUP BY keys above or inside a correlation: those go first
-        RelNode prepared = hasCorrelate(rel)
-                ? ConstantGroupKeys.PROGRAM.run(planner, rel, traits, materializations, lattices) : rel;
+        // the decorrelator mishandles literal GROUP BY keys above or inside a correlation, and enclosing
+        // correlations' variables on the right of a LEFT one: those go first
+        RelNode prepared = hasCorrelate(rel) ? EnclosingCorrelations.PROGRAM.run(planner,
+                ConstantGroupKeys.PROGRAM.run(planner, rel, traits, materializations, lattices), traits,
+                materializations, lattices) : rel;
         return RelDecorrelator.decorrelateQuery(prepared, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
     };
 

@@ -12,7 +12,8 @@ import org.apache.calcite.tools.Programs;
 
 /**
  * Ferry's rewrites of the logical plan, run once by a heuristic planner before join ordering and the cost-based
- * phase: they fix what the later phases would get wrong or plan badly, not what is merely cheaper.
+ * phase, then {@link CodePointStrings}: they fix what the later phases would get wrong or plan badly, not what is
+ * merely cheaper.
  */
 public final class LogicalRewrites {
     private LogicalRewrites() {
@@ -33,9 +34,8 @@ public final class LogicalRewrites {
                 .addRuleInstance(ConstantGroupJoinRule.INSTANCE)
                 .addRuleInstance(SingleRowJoinRule.INSTANCE)
                 .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
-                .addRuleCollection(List.of(CodePointStringsRule.PROJECT, CodePointStringsRule.FILTER,
-                        CodePointStringsRule.JOIN))
                 .build();
-        return Programs.of(rewrites, false, DefaultRelMetadataProvider.INSTANCE);
+        return Programs.sequence(Programs.of(rewrites, false, DefaultRelMetadataProvider.INSTANCE),
+                CodePointStrings.PROGRAM);
     }
 }

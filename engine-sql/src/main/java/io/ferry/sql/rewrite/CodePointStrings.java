@@ -3,9 +3,6 @@ package io.ferry.sql.rewrite;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.calcite.plan.RelOptRule;
-import org.apache.calcite.plan.RelOptRuleCall;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
@@ -16,22 +13,24 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.Program;
 
 import io.ferry.sql.fun.CodePointFunctions;
+import io.ferry.sql.rel.BottomUp;
 
-/** Puts {@link CodePointFunctions} in place of Calcite's CHAR_LENGTH, SUBSTRING and POSITION (see there why). */
-public final class CodePointStringsRule extends RelOptRule {
-    public static final CodePointStringsRule PROJECT = new CodePointStringsRule(LogicalProject.class);
-    public static final CodePointStringsRule FILTER = new CodePointStringsRule(LogicalFilter.class);
-    public static final CodePointStringsRule JOIN = new CodePointStringsRule(LogicalJoin.class);
+/**
+ * Puts {@link CodePointFunctions} in place of Calcite's CHAR_LENGTH, SUBSTRING and POSITION (see there why) in every
+ * projection, filter and join. A program rather than a heuristic planner's rule: the planner keeps a node it finds
+ * equal to the rule's result, and a window compares by its text ({@code RexWindow}'s digest), in which both
+ * CHAR_LENGTHs read alike, so {@code DENSE_RANK() OVER (ORDER BY CHAR_LENGTH(s))} kept Calcite's, which counts UTF-16
+ * units ('🦆' is 2), and ranked differently from a CHAR_LENGTH in the select list.
+ */
+public final class CodePointStrings {
+    public static final Program PROGRAM = BottomUp.program(visited ->
+            visited instanceof LogicalProject || visited instanceof LogicalFilter || visited instanceof LogicalJoin
+                    ? visited.accept(new Replacer(visited.getCluster().getRexBuilder())) : visited);
 
-    private CodePointStringsRule(Class<? extends RelNode> kind) {
-        super(operand(kind, any()), "CodePointStringsRule:" + kind.getSimpleName());
-    }
-
-    @Override
-    public void onMatch(RelOptRuleCall call) {
-        ChangeShuttle.rewrite(call, Replacer::new);
+    private CodePointStrings() {
     }
 
     private static final class Replacer extends ChangeShuttle {
