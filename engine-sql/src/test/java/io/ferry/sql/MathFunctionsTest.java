@@ -101,7 +101,9 @@ class MathFunctionsTest {
                 "MONTHNAME(t)", "DATEDIFF('day', d, e)", "DATEDIFF('month', t, d)",
                 // MOD of a DOUBLE is a DOUBLE with the dividend's sign (C's fmod); exact operands stay exact
                 "MOD(x, 7)", "x % 2.5", "MOD(x, -0.75E0)", "MOD(a, 2.5E0)", "MOD(p, 0.5E0)", "MOD(-x, 1e300)",
-                "MOD(a, 7)", "b % 7", "MOD(b, k)");
+                "MOD(a, 7)", "b % 7", "MOD(b, k)",
+                // a DECIMAL dividend wider than the divisor: MOD(p, 1.2) is typed with the divisor's integral digits
+                "MOD(p, 1.2)", "MOD(p * 100, 0.7)", "MOD(12.345, 1.2)");
     }
 
     @ParameterizedTest(name = "{0}")

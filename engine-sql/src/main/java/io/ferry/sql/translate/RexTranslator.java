@@ -720,6 +720,12 @@ public final class RexTranslator {
             FerryType wide = a.type().kind() == TypeKind.BIGINT ? a.type() : b.type();
             return cast(new Call(op, List.of(cast(a, wide), cast(b, wide)), wide), type);
         }
+        if (op == Op.MOD && type.kind() == TypeKind.DECIMAL) {
+            // MOD's type has the divisor's integral digits, which the dividend may exceed (MOD(12.345, 1.2) is a
+            // DECIMAL(4, 3)): both operands at the result's scale in the widest DECIMAL, the remainder cast back
+            FerryType wide = FerryType.decimal(FerryType.MAX_DECIMAL_PRECISION, type.scale());
+            return cast(new Call(op, List.of(cast(a, wide), cast(b, wide)), wide), type);
+        }
         return new Call(op, List.of(cast(a, type), cast(b, type)), type);
     }
 
