@@ -22,8 +22,7 @@ import io.ferry.bench.tpcds.QueryResult.Outcome;
  */
 class TpcdsTest {
     /** Statements that do not match DuckDB yet, and why (issue 15 leaves them open). */
-    private static final Map<String, String> KNOWN_FAILURES = Map.of(
-            "85", "runs past the 10 s limit in Ferry's hash joins (DuckDB: under a second); not analysed yet");
+    private static final Map<String, String> KNOWN_FAILURES = Map.of();
 
     @Test
     void everyQueryMatchesDuckDb() throws Exception {

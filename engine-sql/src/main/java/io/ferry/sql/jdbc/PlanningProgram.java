@@ -25,6 +25,7 @@ import io.ferry.sql.rel.CancelChecks;
 import io.ferry.sql.rel.CheckedSums;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
+import io.ferry.sql.rel.JoinSelectivity;
 import io.ferry.sql.rel.ProjectionsIntoFerry;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
@@ -220,9 +221,10 @@ final class PlanningProgram {
         HepProgram leftAgain = new HepProgramBuilder()
                 .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
                 .build();
-        Program ordering = Programs.sequence(Programs.of(gather, false, DefaultRelMetadataProvider.INSTANCE),
-                Programs.of(order, false, DefaultRelMetadataProvider.INSTANCE),
-                Programs.of(leftAgain, false, DefaultRelMetadataProvider.INSTANCE));
+        // join order from estimates that know distinct counts (JoinSelectivity)
+        Program ordering = Programs.sequence(Programs.of(gather, false, JoinSelectivity.PROVIDER),
+                Programs.of(order, false, JoinSelectivity.PROVIDER),
+                Programs.of(leftAgain, false, JoinSelectivity.PROVIDER));
         return (planner, rel, traits, materializations, lattices) -> RelOptUtil.countJoins(rel) < 2 ? rel
                 : ordering.run(planner, rel, traits, materializations, lattices);
     }
