@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -32,15 +31,15 @@ class CastsAndDatesTest {
     /** A projection with this falls back to Calcite's row engine (LPAD has no Ferry kernel yet). */
     private static final String ROW_ENGINE = ", LPAD(tag, 1, '-')";
 
-    private FerryEngine engine;
+    private FerryAndDuckDb db;
     private Connection ferry;
     private Connection duck;
 
     @BeforeAll
     void start() throws SQLException {
-        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2));
-        ferry = engine.connect();
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        db = FerryAndDuckDb.start();
+        ferry = db.ferry();
+        duck = db.duck();
         String[] texts = {"42", " 42 ", "\t-7\n", "+7", "3.5", "2.5", "-2.5", "0.5", "-0.5", "0.49999", "1e3", "1.5e1",
             "15e-1", "1.25e1", "-1.25e1", "1e-400", "1e400", "1_000", "1_000.5", "1__0", "_1", "1_", "0x1F", "0X10",
             "0b101", "-0x10", "0x", "0xFFFFFFFF", "2147483647", "2147483647.4", "2147483647.5", "-2147483648.4",
@@ -85,9 +84,7 @@ class CastsAndDatesTest {
 
     @AfterAll
     void stop() throws SQLException {
-        ferry.close();
-        duck.close();
-        engine.close();
+        db.close();
     }
 
     static Stream<String> targets() {

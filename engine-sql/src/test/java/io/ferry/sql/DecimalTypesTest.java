@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -28,15 +27,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DecimalTypesTest {
-    private FerryEngine engine;
+    private FerryAndDuckDb db;
     private Connection ferry;
     private Connection duck;
 
     @BeforeAll
     void start() throws SQLException {
-        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2));
-        ferry = engine.connect();
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        db = FerryAndDuckDb.start();
+        ferry = db.ferry();
+        duck = db.duck();
         for (Connection c : List.of(ferry, duck)) {
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE m (id INTEGER, k INTEGER, p DECIMAL(18, 2), w DECIMAL(38, 10), "
@@ -52,9 +51,7 @@ class DecimalTypesTest {
 
     @AfterAll
     void stop() throws SQLException {
-        ferry.close();
-        duck.close();
-        engine.close();
+        db.close();
     }
 
     static Stream<String> queries() {

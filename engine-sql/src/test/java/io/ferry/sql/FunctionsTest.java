@@ -3,7 +3,6 @@ package io.ferry.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -23,15 +22,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FunctionsTest {
-    private FerryEngine engine;
+    private FerryAndDuckDb db;
     private Connection ferry;
     private Connection duck;
 
     @BeforeAll
     void start() throws SQLException {
-        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2));
-        ferry = engine.connect();
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        db = FerryAndDuckDb.start();
+        ferry = db.ferry();
+        duck = db.duck();
         for (Connection c : List.of(ferry, duck)) {
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE f (id INTEGER, s VARCHAR, a INTEGER, b INTEGER, x DOUBLE, flag BOOLEAN)");
@@ -43,9 +42,7 @@ class FunctionsTest {
 
     @AfterAll
     void stop() throws SQLException {
-        ferry.close();
-        duck.close();
-        engine.close();
+        db.close();
     }
 
     static Stream<String> calls() {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,15 +34,15 @@ class MathFunctionsTest {
     /** The digits column's values, for DuckDB, whose DECIMAL ROUND takes only constant digits. */
     private static final List<Integer> DIGITS = List.of(1, -1, 0, 2, -2, 400, -400, 18, 3, -3, -5, 5, 4);
 
-    private FerryEngine engine;
+    private FerryAndDuckDb db;
     private Connection ferry;
     private Connection duck;
 
     @BeforeAll
     void start() throws SQLException {
-        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2));
-        ferry = engine.connect();
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        db = FerryAndDuckDb.start();
+        ferry = db.ferry();
+        duck = db.duck();
         for (Connection c : List.of(ferry, duck)) {
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE m (id INTEGER, k INTEGER, a INTEGER, b BIGINT, x DOUBLE, p DECIMAL(10, 3), "
@@ -82,9 +81,7 @@ class MathFunctionsTest {
 
     @AfterAll
     void stop() throws SQLException {
-        ferry.close();
-        duck.close();
-        engine.close();
+        db.close();
     }
 
     /** Calls that read the same in Ferry and DuckDB. */

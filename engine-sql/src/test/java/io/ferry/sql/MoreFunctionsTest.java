@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -27,15 +26,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MoreFunctionsTest {
-    private FerryEngine engine;
+    private FerryAndDuckDb db;
     private Connection ferry;
     private Connection duck;
 
     @BeforeAll
     void start() throws SQLException {
-        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2));
-        ferry = engine.connect();
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        db = FerryAndDuckDb.start();
+        ferry = db.ferry();
+        duck = db.duck();
         for (Connection c : List.of(ferry, duck)) {
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE f (id INTEGER, s VARCHAR, a INTEGER, x DOUBLE, p DECIMAL(10, 3), d DATE, "
@@ -58,9 +57,7 @@ class MoreFunctionsTest {
 
     @AfterAll
     void stop() throws SQLException {
-        ferry.close();
-        duck.close();
-        engine.close();
+        db.close();
     }
 
     /**

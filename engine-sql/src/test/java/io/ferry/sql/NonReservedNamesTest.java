@@ -1,7 +1,6 @@
 package io.ferry.sql;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.stream.Stream;
@@ -18,22 +17,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NonReservedNamesTest {
-    private FerryEngine engine;
+    private FerryAndDuckDb db;
     private Connection ferry;
     private Connection duck;
 
     @BeforeAll
     void start() throws SQLException {
-        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2));
-        ferry = engine.connect();
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        db = FerryAndDuckDb.start();
+        ferry = db.ferry();
+        duck = db.duck();
     }
 
     @AfterAll
     void stop() throws SQLException {
-        ferry.close();
-        duck.close();
-        engine.close();
+        db.close();
     }
 
     static Stream<String> words() {
