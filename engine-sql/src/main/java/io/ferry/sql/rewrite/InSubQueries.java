@@ -28,9 +28,9 @@ import io.ferry.sql.rel.BottomUp;
  * <li>a NULL literal, {@code NULL IN (S)}: NULL when S has rows, FALSE when it is empty, i.e.
  * {@code CASE WHEN EXISTS (S) THEN NULL ELSE FALSE END}. The general plan for literal operands drops the
  * emptiness check when S is correlated, so {@code NULL NOT IN (S)} was NULL for an empty S, where it is TRUE.</li>
- * <li>literal operands (casts of literals too), {@code -100 IN (S)}: TRUE when S has the row, else NULL when S has a row that matches but
- * for its NULLs, else FALSE, i.e. {@code CASE WHEN EXISTS (S where c = -100) THEN TRUE WHEN EXISTS (S where c = -100
- * OR c IS NULL) THEN NULL ELSE FALSE END}. Calcite's own plan for literal operands, where the IN's UNKNOWN may be
+ * <li>literal operands (casts of literals too), {@code -100 IN (S)}: TRUE when S has the row, else NULL when S has
+ * a row that matches but for its NULLs, else FALSE, i.e. {@code CASE WHEN EXISTS (S where c = -100) THEN TRUE WHEN
+ * EXISTS (S where c = -100 OR c IS NULL) THEN NULL ELSE FALSE END}. Calcite's own plan for literal operands, where the IN's UNKNOWN may be
  * read as FALSE (under IS TRUE or IS NOT TRUE), read an S holding only NULLs as a match:
  * {@code (-100 IN (S)) IS NOT TRUE} was FALSE.</li>
  * </ul>
