@@ -90,6 +90,13 @@ class OrderedSetAggregatesTest {
         ResultComparison.assertSameResult(ferry, duck, sql, false);
     }
 
+    @ParameterizedTest
+    @MethodSource("groupingSets")
+    void groupingSetsRunInFerrysAggregate(String sql) throws SQLException {
+        String plan = explain(sql);
+        assertFalse(plan.contains("EnumerableAggregate"), plan);
+    }
+
     /** Quantiles run in Ferry's aggregate, not in a row-engine fallback. */
     @Test
     void quantilesRunInFerrysAggregate() throws SQLException {
