@@ -37,7 +37,8 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * Hash aggregation, partial per thread then final. DISTINCT aggregates are planned as a grouping on (keys, argument)
  * below a plain aggregation when they are the only calls and share one argument; beside other calls, each keeps its
  * set of distinct values in the aggregate. FILTER, two-argument calls (COUNT(a, b), CORR(y, x), STRING_AGG(s, sep))
- * and ANY_VALUE (as MIN) run here too.
+ * and ANY_VALUE (as MIN) run here too, and GROUPING SETS, ROLLUP and CUBE with GROUPING() and GROUPING_ID()
+ * ({@link PlanNode.Aggregate#groupSets}).
  */
 public final class FerryAggregate extends Aggregate implements FerryRel {
     public FerryAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,
