@@ -54,7 +54,7 @@ final class GroupingSets {
         int keys = agg.groupKeys().length;
         long all = keys == 0 ? 0 : -1L >>> (64 - keys);
         Map<Long, Rows> computed = new HashMap<>();
-        computed.put(all, new Rows(all, finest, rowCount(finest)));
+        computed.put(all, new Rows(all, finest, Batch.totalRows(finest)));
         List<Long> order = new ArrayList<>();
         for (long set : agg.groupSets()) {
             if (!order.contains(set)) {
@@ -118,7 +118,7 @@ final class GroupingSets {
                 merge.add(b);
             }
             List<Batch> rows = merge.result();
-            return new Rows(set, rows, rowCount(rows));
+            return new Rows(set, rows, Batch.totalRows(rows));
         } finally {
             merge.close();
         }
@@ -137,13 +137,5 @@ final class GroupingSets {
             cols[keys + s] = rows.column(from + s);
         }
         return new Batch(n, cols);
-    }
-
-    private static long rowCount(List<Batch> batches) {
-        long n = 0;
-        for (Batch b : batches) {
-            n += b.rowCount();
-        }
-        return n;
     }
 }
