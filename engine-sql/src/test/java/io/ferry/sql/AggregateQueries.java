@@ -93,7 +93,10 @@ public final class AggregateQueries {
         return out;
     }
 
-    /** GROUPING SETS, ROLLUP and CUBE with GROUPING(), over NULL keys that are not grouped-away NULLs. */
+    /**
+     * GROUPING SETS, ROLLUP and CUBE with GROUPING() and GROUPING_ID(), over NULL keys that are not grouped-away NULLs
+     * (integer, text, date and decimal keys), with FILTER, DISTINCT, quantiles, HAVING and ORDER BY, over empty input.
+     */
     public static List<String> groupingSets() {
         return List.of(
                 "SELECT g, i % 3, COUNT(*), SUM(b), MIN(d), MAX(dt) FROM q GROUP BY ROLLUP(g, i % 3)",
@@ -108,7 +111,35 @@ public final class AggregateQueries {
                         + "GROUP BY ROLLUP(g, i % 3)",
                 "SELECT g, COUNT(*), MAX(d) FROM q WHERE i > 1000000 GROUP BY CUBE(g)",
                 "SELECT g, d, COUNT(*), GROUPING(d, g) FROM q GROUP BY GROUPING SETS ((g, d), (d), ()) "
-                        + "HAVING COUNT(*) > 1");
+                        + "HAVING COUNT(*) > 1",
+                // text, date and decimal keys with NULLs; a NULL key and a rolled-up NULL told apart by GROUPING
+                "SELECT CAST(g AS VARCHAR) AS s, dt, p, COUNT(*), COUNT(i), SUM(i), AVG(p), MIN(d), MAX(CAST(i AS "
+                        + "VARCHAR)), GROUPING(CAST(g AS VARCHAR)), GROUPING(dt), GROUPING(p) FROM q WHERE id % 5 = 0 "
+                        + "GROUP BY ROLLUP(CAST(g AS VARCHAR), dt, p)",
+                "SELECT g, p, COUNT(*), GROUPING_ID(g, p), GROUPING(p, g), GROUPING(g, p, g) FROM q WHERE id % 7 = 0 "
+                        + "GROUP BY CUBE(g, p)",
+                // duplicate sets give their rows twice, as in DuckDB
+                "SELECT g, COUNT(*), SUM(d) FROM q GROUP BY GROUPING SETS ((g), (g), (), ())",
+                "SELECT g, i % 2, COUNT(*) FILTER (WHERE d > 0), SUM(i) FILTER (WHERE b > 0), AVG(d) FILTER (WHERE "
+                        + "i > 10), MAX(dt) FILTER (WHERE i < 0) FROM q GROUP BY CUBE(g, i % 2)",
+                "SELECT g, COUNT(DISTINCT i), SUM(DISTINCT i % 10), COUNT(*) FROM q GROUP BY ROLLUP(g)",
+                "SELECT g, COUNT(DISTINCT i) FROM q GROUP BY ROLLUP(g)",
+                "SELECT g, i % 3, MEDIAN(d), PERCENTILE_DISC(0.25) WITHIN GROUP (ORDER BY i), COUNT(*) FROM q "
+                        + "GROUP BY ROLLUP(g, i % 3)",
+                "SELECT g, CORR(d, i), STRING_AGG(CAST(g AS VARCHAR), '') FILTER (WHERE id = 5) FROM q "
+                        + "GROUP BY ROLLUP(g)",
+                "SELECT g, i % 3 AS m, SUM(b), GROUPING(g) + GROUPING(i % 3) AS lvl FROM q GROUP BY ROLLUP(g, i % 3) "
+                        + "HAVING SUM(b) > 0 OR GROUPING(g) = 1 ORDER BY lvl DESC, g NULLS FIRST, m NULLS LAST",
+                "SELECT g, dt, COUNT(*), GROUPING(g) FROM q GROUP BY GROUPING SETS ((g), (dt)) "
+                        + "ORDER BY 3 DESC, 4, 1 NULLS LAST, 2 NULLS LAST LIMIT 10",
+                "SELECT g, i % 2, COUNT(*), SUM(d), MAX(d), GROUPING(g, i % 2) FROM q_empty GROUP BY CUBE(g, i % 2)",
+                "SELECT COUNT(*), SUM(i), MIN(d) FROM q_empty GROUP BY GROUPING SETS ((), ())",
+                "SELECT g, COUNT(*) FROM q_empty GROUP BY GROUPING SETS ((g), ()) HAVING COUNT(*) = 0",
+                // grouping sets over a join; more sets than keys
+                "SELECT a.g, b.g, COUNT(*), SUM(a.i + b.i) FROM q a JOIN q b ON a.id = b.id + 1 "
+                        + "GROUP BY ROLLUP(a.g, b.g)",
+                "SELECT g, i % 2 AS m, dt > DATE '1800-01-01' AS late, COUNT(*), SUM(d) FROM q "
+                        + "GROUP BY GROUPING SETS ((g, i % 2), (i % 2, dt > DATE '1800-01-01'), (g), (g, i % 2), ())");
     }
 
     /**

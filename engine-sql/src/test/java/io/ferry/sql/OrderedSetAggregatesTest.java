@@ -90,6 +90,25 @@ class OrderedSetAggregatesTest {
         ResultComparison.assertSameResult(ferry, duck, sql, false);
     }
 
+    @ParameterizedTest
+    @MethodSource("groupingSets")
+    void groupingSetsRunInFerrysAggregate(String sql) throws SQLException {
+        String plan = explain(sql);
+        assertFalse(plan.contains("EnumerableAggregate"), plan);
+    }
+
+    /** Over a UNION ALL, which only the row engine runs, grouping sets stay there; () still gives its row. */
+    @Test
+    void groupingSetsOverTheRowEngineKeepTheGrandTotal() throws SQLException {
+        for (String from : List.of("q_empty", "q")) {
+            String sql = "SELECT g, COUNT(*), SUM(i), GROUPING(g) FROM (SELECT g, i FROM " + from + " UNION ALL "
+                    + "SELECT g, i FROM " + from + ") GROUP BY ROLLUP(g)";
+            ResultComparison.assertSameResult(ferry, duck, sql, false);
+            String plan = explain(sql);
+            assertTrue(plan.contains("GrandTotalFill") && plan.contains("EnumerableAggregate"), plan);
+        }
+    }
+
     /** Quantiles run in Ferry's aggregate, not in a row-engine fallback. */
     @Test
     void quantilesRunInFerrysAggregate() throws SQLException {

@@ -91,7 +91,13 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
          */
         STRING_AGG, STRING_AGG_MERGE,
         /** The partial state of a DISTINCT call: each group's set of distinct argument tuples, packed; unions. */
-        DISTINCT_SET;
+        DISTINCT_SET,
+        /**
+         * GROUPING(k) under grouping sets, k ({@code arg}) one of the group keys: 1 in the rows of a set without k,
+         * whose NULL there stands for every value of k, 0 in the others (a NULL there is a NULL key value), as a
+         * BIGINT. It has no state: the set a row comes from gives it ({@link PlanNode.Aggregate#groupSets}).
+         */
+        GROUPING;
 
         /** What an APPROX_ kind estimates. */
         public enum Quantity {

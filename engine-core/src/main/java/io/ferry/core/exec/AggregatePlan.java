@@ -48,6 +48,10 @@ public final class AggregatePlan {
         int states = 0;
         for (int i = 0; i < agg.calls().size(); i++) {
             AggCall c = agg.calls().get(i);
+            if (c.kind() == AggKind.GROUPING) {
+                stateOf[i] = -1; // no state: the grouping set of the row gives it
+                continue;
+            }
             List<Object> share = shareKey(c);
             Integer at = share == null ? null : shared.get(share);
             if (at != null) {
@@ -132,7 +136,7 @@ public final class AggregatePlan {
             List<Object> share = shareKey(c);
             if (share != null) {
                 width += !shared.add(share) ? 0 : c.kind().approximate() ? MOMENTS : 1;
-            } else {
+            } else if (c.kind() != AggKind.GROUPING) {
                 width += c.kind() == AggKind.AVG && !c.distinct() ? 2 : 1;
             }
         }
@@ -170,11 +174,17 @@ public final class AggregatePlan {
         return out;
     }
 
+    /** The output of a plain GROUP BY's merged states ({@link #finish(Batch, long)} with every key grouped on). */
+    public Batch finish(Batch merged) {
+        return finish(merged, -1L);
+    }
+
     /**
      * Turns a batch of merged states into the aggregate's output columns: AVG = SUM / COUNT, APPROX_ estimates and
-     * bounds from their moments, quantiles from the values or sketch of their argument.
+     * bounds from their moments, quantiles from the values or sketch of their argument, GROUPING from {@code set}
+     * (the grouping set of the batch's rows, as in {@link PlanNode.Aggregate#groupSets}).
      */
-    public Batch finish(Batch merged) {
+    public Batch finish(Batch merged, long set) {
         int keys = agg.groupKeys().length;
         int n = merged.rowCount();
         Vector[] out = new Vector[keys + agg.calls().size()];
@@ -184,6 +194,13 @@ public final class AggregatePlan {
         Map<Integer, SortedValues> exact = new HashMap<>();
         for (int i = 0; i < agg.calls().size(); i++) {
             AggCall c = agg.calls().get(i);
+            if (c.kind() == AggKind.GROUPING) {
+                long rolledUp = (set >>> PlanNode.Aggregate.keyPosition(agg.groupKeys(), c.arg()) & 1) ^ 1;
+                long[] values = new long[n];
+                java.util.Arrays.fill(values, rolledUp);
+                out[keys + i] = new LongVector(values, null, n);
+                continue;
+            }
             if (c.kind().approximate()) {
                 out[keys + i] = estimate(c.kind(), merged, keys + stateOf[i]);
                 continue;

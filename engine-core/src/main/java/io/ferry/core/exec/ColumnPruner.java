@@ -90,7 +90,7 @@ public final class ColumnPruner {
                 calls.add(c.withColumns(c.arg() < 0 ? -1 : map[c.arg()], c.arg2() < 0 ? -1 : map[c.arg2()],
                         c.filter() < 0 ? -1 : map[c.filter()]));
             }
-            return new Pruned(new PlanNode.Aggregate(in.node(), keys, calls), identity(agg.types().size()));
+            return new Pruned(agg.over(in.node(), keys, calls), identity(agg.types().size()));
         }
         if (node instanceof PlanNode.Join join) {
             int leftWidth = join.left().types().size();

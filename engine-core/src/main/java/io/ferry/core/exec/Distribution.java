@@ -22,7 +22,7 @@ public final class Distribution {
             return new PlanNode.Gather(node);
         }
         if (node instanceof PlanNode.Aggregate agg) {
-            return new PlanNode.Aggregate(split(agg.input()), agg.groupKeys(), agg.calls());
+            return agg.over(split(agg.input()), agg.groupKeys(), agg.calls());
         }
         if (node instanceof PlanNode.Sort sort) {
             return new PlanNode.Sort(split(sort.input()), sort.keys(), sort.offset(), sort.fetch());
@@ -93,7 +93,7 @@ public final class Distribution {
         } else if (node instanceof PlanNode.Project p) {
             return new PlanNode.Project(fixSamples(p.input()), p.exprs());
         } else if (node instanceof PlanNode.Aggregate a) {
-            return new PlanNode.Aggregate(fixSamples(a.input()), a.groupKeys(), a.calls());
+            return a.over(fixSamples(a.input()), a.groupKeys(), a.calls());
         } else if (node instanceof PlanNode.PartialAggregate p) {
             return new PlanNode.PartialAggregate((PlanNode.Aggregate) fixSamples(p.aggregate()));
         } else if (node instanceof PlanNode.MergeAggregate m) {
@@ -133,7 +133,8 @@ public final class Distribution {
             return p.exprs().get(column) instanceof io.ferry.core.expr.InputRef ref ? origin(p.input(), ref.index())
                     : null;
         } else if (node instanceof PlanNode.Aggregate a) {
-            return column < a.groupKeys().length ? origin(a.input(), a.groupKeys()[column]) : null;
+            // a key of grouping sets is NULL in the rows of the sets without it: no input column's values
+            return column < a.groupKeys().length && !a.grouped() ? origin(a.input(), a.groupKeys()[column]) : null;
         } else if (node instanceof PlanNode.Join j) {
             int left = j.left().types().size();
             return column < left ? origin(j.left(), column) : origin(j.right(), column - left);

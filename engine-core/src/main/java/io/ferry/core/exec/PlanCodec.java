@@ -52,7 +52,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 3;
+    static final short VERSION = 4;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -283,6 +283,10 @@ public final class PlanCodec {
             checkDepth(depth);
             node(a.input(), depth + 1);
             ints(a.groupKeys());
+            i32(a.groupSets().length);
+            for (long set : a.groupSets()) {
+                i64(set);
+            }
             i32(a.calls().size());
             for (AggCall c : a.calls()) {
                 name(c.kind());
@@ -647,6 +651,10 @@ public final class PlanCodec {
             PlanNode input = node();
             int width = width(input);
             int[] groupKeys = indexes("group key", width);
+            long[] groupSets = new long[count("grouping set count", 8)];
+            for (int i = 0; i < groupSets.length; i++) {
+                groupSets[i] = i64();
+            }
             int n = count("aggregate call count", 1);
             List<AggCall> calls = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -668,7 +676,7 @@ public final class PlanCodec {
                 int filter = column(kind + " filter", width);
                 calls.add(new AggCall(kind, arg, type, fraction, descending, arg2, filter, bool("distinct")));
             }
-            return new PlanNode.Aggregate(input, groupKeys, calls);
+            return checked("aggregate", () -> new PlanNode.Aggregate(input, groupKeys, groupSets, calls));
         }
 
         /** A column of an input {@code width} wide, or -1 for none. */

@@ -80,8 +80,59 @@ public sealed interface PlanNode {
     /**
      * Hash aggregation: output is the group keys then one column per call. Runs as a partial aggregation per
      * thread followed by a final merge (the split later issues use across the network).
+     *
+     * <p>{@code groupSets} is empty for a plain GROUP BY. Otherwise (GROUPING SETS, ROLLUP, CUBE) it lists the sets,
+     * duplicates kept, each a bitmask over positions in {@code groupKeys} (bit k: key k is in the set; at most 63
+     * keys): the output has the rows of each set in turn, with NULL for the keys not in it, and {@link
+     * AggCall.AggKind#GROUPING} calls tell which rows' keys were rolled up ({@link GroupingSets}).
      */
-    record Aggregate(PlanNode input, int[] groupKeys, List<AggCall> calls) implements PlanNode {
+    record Aggregate(PlanNode input, int[] groupKeys, long[] groupSets, List<AggCall> calls) implements PlanNode {
+        /** Most keys an aggregate with grouping sets has: one bit each in a set's mask. */
+        public static final int MAX_GROUPING_KEYS = 63;
+
+        public Aggregate {
+            if (groupSets.length > 0 && groupKeys.length > MAX_GROUPING_KEYS) {
+                throw new IllegalArgumentException(groupKeys.length + " group keys under grouping sets: at most "
+                        + MAX_GROUPING_KEYS);
+            }
+            for (long set : groupSets) {
+                if (set < 0 || set >>> groupKeys.length != 0) {
+                    throw new IllegalArgumentException("grouping set " + Long.toBinaryString(set) + " names keys "
+                            + "beyond the " + groupKeys.length + " group keys");
+                }
+            }
+            for (AggCall c : calls) {
+                if (c.kind() == AggCall.AggKind.GROUPING && keyPosition(groupKeys, c.arg()) < 0) {
+                    throw new IllegalArgumentException("GROUPING of column " + c.arg() + ", not a group key");
+                }
+            }
+        }
+
+        /** Where input column {@code column} is among {@code groupKeys}, or -1. */
+        public static int keyPosition(int[] groupKeys, int column) {
+            for (int k = 0; k < groupKeys.length; k++) {
+                if (groupKeys[k] == column) {
+                    return k;
+                }
+            }
+            return -1;
+        }
+
+        /** A plain GROUP BY {@code groupKeys} (or none: one row). */
+        public Aggregate(PlanNode input, int[] groupKeys, List<AggCall> calls) {
+            this(input, groupKeys, new long[0], calls);
+        }
+
+        /** This aggregate over another input, with other key and argument columns, the same sets. */
+        public Aggregate over(PlanNode newInput, int[] newKeys, List<AggCall> newCalls) {
+            return new Aggregate(newInput, newKeys, groupSets, newCalls);
+        }
+
+        /** Whether the output has the rows of grouping sets rather than of one GROUP BY. */
+        public boolean grouped() {
+            return groupSets.length > 0;
+        }
+
         @Override
         public List<PlanNode> inputs() {
             return List.of(input);

@@ -210,7 +210,7 @@ public final class QueryExecutor implements AutoCloseable {
             List<FerryType> inputTypes = agg.input().types();
             List<AggSink> partials = run(pipeline(agg.input()),
                     () -> new AggSink(new HashAggregator(inputTypes, agg.groupKeys(), plan.partialCalls(), ctx.memory())));
-            return merge(plan, plan.partialTypes(inputTypes), partials, finish);
+            return merge(agg, plan, plan.partialTypes(inputTypes), partials, finish);
         }
 
         /** Rows of partial states (from other nodes and this one) merged and finished. */
@@ -219,11 +219,15 @@ public final class QueryExecutor implements AutoCloseable {
             List<FerryType> stateTypes = plan.partialTypes(node.aggregate().input().types());
             List<AggSink> partials = run(pipeline(node.partials()),
                     () -> new AggSink(new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory())));
-            return merge(plan, stateTypes, partials, true);
+            return merge(node.aggregate(), plan, stateTypes, partials, true);
         }
 
-        private List<Batch> merge(AggregatePlan plan, List<FerryType> stateTypes, List<AggSink> partials,
-                boolean finish) {
+        /**
+         * The threads' states merged by all group keys; finished unless {@code finish} is false. Grouping sets are
+         * derived from the merged states here, where every partial has arrived ({@link GroupingSets}).
+         */
+        private List<Batch> merge(PlanNode.Aggregate agg, AggregatePlan plan, List<FerryType> stateTypes,
+                List<AggSink> partials, boolean finish) {
             HashAggregator merge = new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory());
             try {
                 for (AggSink s : partials) {
@@ -232,6 +236,11 @@ public final class QueryExecutor implements AutoCloseable {
                         merge.add(b);
                     }
                     s.aggregator.close();
+                }
+                if (finish && agg.grouped()) {
+                    int keys = agg.groupKeys().length;
+                    return new GroupingSets(plan, agg, stateTypes.subList(0, keys),
+                            stateTypes.subList(keys, stateTypes.size()), ctx.memory()).expand(merge.result(), ctx::check);
                 }
                 List<Batch> out = new ArrayList<>();
                 for (Batch b : merge.result()) {

@@ -59,7 +59,7 @@ public final class StatementClock {
                     j.residual() == null ? null : bind(j.residual(), t));
         }
         if (plan instanceof PlanNode.Aggregate a) {
-            return new PlanNode.Aggregate(bind(a.input(), t), a.groupKeys(), a.calls());
+            return a.over(bind(a.input(), t), a.groupKeys(), a.calls());
         }
         if (plan instanceof PlanNode.Sort s) {
             return new PlanNode.Sort(bind(s.input(), t), s.keys(), s.offset(), s.fetch());

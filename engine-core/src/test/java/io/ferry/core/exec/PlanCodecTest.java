@@ -154,11 +154,15 @@ class PlanCodecTest {
         PlanNode.Project project = new PlanNode.Project(filter, everyExpression());
         List<AggCall> calls = new ArrayList<>();
         for (AggCall.AggKind kind : AggCall.AggKind.values()) {
-            calls.add(new AggCall(kind, 2, kind == AggCall.AggKind.AVG ? FerryType.DOUBLE : FerryType.BIGINT));
+            // GROUPING reads a group key
+            calls.add(new AggCall(kind, kind == AggCall.AggKind.GROUPING ? 11 : 2,
+                    kind == AggCall.AggKind.AVG ? FerryType.DOUBLE : FerryType.BIGINT));
         }
         calls.add(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT));
         calls.add(new AggCall(AggCall.AggKind.PERCENTILE_DISC, 2, FerryType.BIGINT, 0.28, true));
-        PlanNode.Aggregate agg = new PlanNode.Aggregate(project, new int[] {0, 11}, calls);
+        // ROLLUP(0, 11) and the empty set again
+        PlanNode.Aggregate agg = new PlanNode.Aggregate(project, new int[] {0, 11}, new long[] {0b11, 0b01, 0, 0},
+                calls);
         PlanNode split = new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
 
         PlanNode right = new PlanNode.Aggregate(wideScan(SampleSpec.fresh(SampleSpec.Method.SYSTEM, 30)),
@@ -416,6 +420,28 @@ class PlanCodecTest {
         PlanNode avgStar = new PlanNode.Aggregate(values(), new int[0],
                 List.of(new AggCall(AggCall.AggKind.AVG, -1, FerryType.DOUBLE)));
         assertViolation(PlanCodec.encode(avgStar), "AVG argument -1");
+        // a grouping set naming a third key of two, and GROUPING of a column that is no key, each as the wire has it
+        byte[] rollup = PlanCodec.encode(new PlanNode.Aggregate(values(), new int[] {0, 1}, new long[] {0b11, 0b10},
+                List.of(new AggCall(AggCall.AggKind.GROUPING, 1, FerryType.BIGINT))));
+        byte[] beyond = rollup.clone();
+        byte[] sets = java.nio.ByteBuffer.allocate(20).putInt(2).putLong(0b11).putLong(0b10).array();
+        java.nio.ByteBuffer.wrap(beyond).putLong(indexOf(rollup, sets) + 12, 0b100);
+        assertViolation(beyond, "grouping set 100 names keys beyond the 2 group keys");
+        byte[] noKey = PlanCodec.encode(new PlanNode.Aggregate(values(), new int[] {0, 1}, new long[] {0b11, 0b10},
+                List.of(new AggCall(AggCall.AggKind.GROUPING, 0, FerryType.BIGINT))));
+        byte[] name = "GROUPING".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.nio.ByteBuffer.wrap(noKey).putInt(indexOf(noKey, name) + name.length, 2); // its argument
+        assertViolation(noKey, "GROUPING of column 2, not a group key");
+    }
+
+    /** Where {@code part} first occurs in {@code bytes}. */
+    private static int indexOf(byte[] bytes, byte[] part) {
+        for (int i = 0; i + part.length <= bytes.length; i++) {
+            if (java.util.Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError("not found");
     }
 
     // ---- a decoded fragment runs like the original ----

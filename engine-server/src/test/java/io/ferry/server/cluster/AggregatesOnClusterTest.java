@@ -1,8 +1,11 @@
 package io.ferry.server.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -101,5 +104,22 @@ class AggregatesOnClusterTest {
             s.execute("SET shipping = '" + mode + "'");
         }
         ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    Stream<String> groupingSets() {
+        return AggregateQueries.groupingSets().stream();
+    }
+
+    /** The coordinator's plan derives the grouping sets in Ferry's merge, not in the row engine. */
+    @ParameterizedTest
+    @MethodSource("groupingSets")
+    void groupingSetsRunInFerrysAggregate(String sql) throws SQLException {
+        StringBuilder plan = new StringBuilder();
+        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            while (rs.next()) {
+                plan.append(rs.getString(1)).append('\n');
+            }
+        }
+        assertFalse(plan.toString().contains("EnumerableAggregate"), plan.toString());
     }
 }

@@ -21,6 +21,10 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.SampleDesign;
+import io.ferry.core.expr.Call;
+import io.ferry.core.expr.InputRef;
+import io.ferry.core.expr.Literal;
+import io.ferry.core.expr.Op;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TypeKind;
 import io.ferry.sql.fun.ApproxAggFunction;
@@ -33,7 +37,8 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * Hash aggregation, partial per thread then final. DISTINCT aggregates are planned as a grouping on (keys, argument)
  * below a plain aggregation when they are the only calls and share one argument; beside other calls, each keeps its
  * set of distinct values in the aggregate. FILTER, two-argument calls (COUNT(a, b), CORR(y, x), STRING_AGG(s, sep))
- * and ANY_VALUE (as MIN) run here too.
+ * and ANY_VALUE (as MIN) run here too, and GROUPING SETS, ROLLUP and CUBE with GROUPING() and GROUPING_ID()
+ * ({@link PlanNode.Aggregate#groupSets}).
  */
 public final class FerryAggregate extends Aggregate implements FerryRel {
     public FerryAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,
@@ -54,7 +59,9 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
 
     /** Whether Ferry can run this aggregate natively. */
     public static boolean supported(Aggregate agg) {
-        if (agg.getGroupType() != Group.SIMPLE || !FerryRel.supported(agg.getRowType())) {
+        boolean tooManyKeys = agg.getGroupType() != Group.SIMPLE
+                && agg.getGroupSet().cardinality() > PlanNode.Aggregate.MAX_GROUPING_KEYS;
+        if (tooManyKeys || !FerryRel.supported(agg.getRowType())) {
             return false;
         }
         try {
@@ -73,7 +80,10 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
     private static PlanNode plan(Aggregate agg, PlanNode input) {
         List<FerryType> inTypes = FerryRel.types(agg.getInput().getRowType());
         int[] keys = agg.getGroupSet().toArray();
-        int distinctArg = loneDistinctArgument(agg);
+        boolean grouped = agg.getGroupType() != Group.SIMPLE;
+        // under grouping sets a DISTINCT call keeps its sets of values, which coarser sets union: values counted once
+        // per finest group would be counted again in every coarser group they reach
+        int distinctArg = grouped ? -1 : loneDistinctArgument(agg);
         int[] argMap = null;
         PlanNode source = input;
         if (distinctArg >= 0) {
@@ -91,8 +101,17 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             keys = outerKeys;
         }
         List<AggCall> calls = new ArrayList<>();
+        List<List<Integer>> groupings = new ArrayList<>();
         for (AggregateCall call : agg.getAggCallList()) {
-            calls.add(call(call, inTypes, agg.getInput().getRowType(), argMap));
+            SqlKind kind = call.getAggregation().getKind();
+            boolean grouping = kind == SqlKind.GROUPING || kind == SqlKind.GROUPING_ID;
+            groupings.add(grouping ? call.getArgList() : null);
+            calls.add(grouping ? grouping(call.getArgList().get(0))
+                    : call(call, inTypes, agg.getInput().getRowType(), argMap));
+        }
+        if (grouped && calls.stream().anyMatch(c -> c.kind().approximate())) {
+            // the moments of sampled blocks do not add up across groups
+            throw new UnsupportedExpression("APPROX_ estimates under grouping sets");
         }
         if (source == null) {
             return null;
@@ -100,7 +119,62 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
         if (calls.stream().anyMatch(c -> c.kind().approximate())) {
             SampleDesign.of(source); // refuses, with a sentence, a sample the estimates cannot use
         }
-        return new PlanNode.Aggregate(source, keys, calls);
+        if (!grouped) {
+            return groupingOfMany(new PlanNode.Aggregate(source, keys, calls), groupings);
+        }
+        long[] sets = new long[agg.getGroupSets().size()];
+        for (int s = 0; s < sets.length; s++) {
+            for (int column : agg.getGroupSets().get(s)) {
+                sets[s] |= 1L << PlanNode.Aggregate.keyPosition(keys, column);
+            }
+        }
+        return groupingOfMany(new PlanNode.Aggregate(source, keys, sets, calls), groupings);
+    }
+
+    private static AggCall grouping(int column) {
+        return new AggCall(AggKind.GROUPING, column, FerryType.BIGINT);
+    }
+
+    /**
+     * The aggregate, under a projection that computes each GROUPING(k1, ..., km) of several keys from GROUPING of
+     * each ({@code groupings}: the keys of each call's GROUPING, null for other calls): its bits, k1's the highest.
+     * The aggregate computes GROUPING of a single key only; those the projection needs besides its own calls' are
+     * added after them and projected away.
+     */
+    private static PlanNode groupingOfMany(PlanNode.Aggregate aggregate, List<List<Integer>> groupings) {
+        if (groupings.stream().allMatch(g -> g == null || g.size() == 1)) {
+            return aggregate;
+        }
+        int keys = aggregate.groupKeys().length;
+        List<AggCall> calls = new ArrayList<>(aggregate.calls());
+        List<io.ferry.core.expr.Expr> exprs = new ArrayList<>();
+        List<FerryType> types = aggregate.types();
+        for (int k = 0; k < keys; k++) {
+            exprs.add(new InputRef(k, types.get(k)));
+        }
+        for (int i = 0; i < groupings.size(); i++) {
+            List<Integer> args = groupings.get(i);
+            if (args == null || args.size() == 1) {
+                exprs.add(new InputRef(keys + i, types.get(keys + i)));
+                continue;
+            }
+            io.ferry.core.expr.Expr sum = null;
+            for (int j = 0; j < args.size(); j++) {
+                AggCall single = grouping(args.get(j));
+                int at = calls.indexOf(single);
+                if (at < 0) {
+                    at = calls.size();
+                    calls.add(single);
+                }
+                io.ferry.core.expr.Expr bit = new InputRef(keys + at, FerryType.BIGINT);
+                long weight = 1L << (args.size() - 1 - j);
+                io.ferry.core.expr.Expr term = weight == 1 ? bit : new Call(Op.TIMES, List.of(bit,
+                        new Literal(weight, FerryType.BIGINT)), FerryType.BIGINT);
+                sum = sum == null ? term : new Call(Op.PLUS, List.of(sum, term), FerryType.BIGINT);
+            }
+            exprs.add(sum);
+        }
+        return new PlanNode.Project(aggregate.over(aggregate.input(), aggregate.groupKeys(), calls), exprs);
     }
 
     /**

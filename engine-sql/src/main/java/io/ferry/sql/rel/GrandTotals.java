@@ -18,12 +18,14 @@ import org.apache.calcite.tools.Program;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
- * The grand-total row of GROUPING SETS, ROLLUP and CUBE over an empty input. Calcite's row engine, which runs them,
- * gives no row at all then, where the empty grouping set {@code ()} must give one, as for a plain aggregate without
- * GROUP BY ({@code (NULL, 0)} for {@code g, COUNT(*)} under {@code ROLLUP(g)}, as in DuckDB and the standard). The
- * last planning step ({@link #PROGRAM}) puts a fill (GrandTotalFill in EXPLAIN) above every such aggregate: when it returns no row (its
- * input was empty, or the () row would be there), the fill returns that one row instead — NULL keys, GROUPING()
- * with every bit set, 0 for COUNT, NULL for the other aggregates. A HAVING above still filters it.
+ * The grand-total row of GROUPING SETS, ROLLUP and CUBE over an empty input, where they run in Calcite's row engine
+ * (their input runs there, or a call Ferry's aggregate does not take: docs/sql.md, "Aggregates"; Ferry's own
+ * aggregate gives the row itself). Calcite's row engine gives no row at all then, where the empty grouping set
+ * {@code ()} must give one, as for a plain aggregate without GROUP BY ({@code (NULL, 0)} for {@code g, COUNT(*)}
+ * under {@code ROLLUP(g)}, as in DuckDB and the standard). The last planning step ({@link #PROGRAM}) puts a fill
+ * (GrandTotalFill in EXPLAIN) above every such aggregate: when it returns no row (its input was empty, or the ()
+ * row would be there), the fill returns that one row instead — NULL keys, GROUPING() with every bit set, 0 for
+ * COUNT, NULL for the other aggregates. A HAVING above still filters it.
  */
 public final class GrandTotals {
     private GrandTotals() {
