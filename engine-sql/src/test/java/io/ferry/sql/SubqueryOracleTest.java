@@ -76,6 +76,16 @@ class SubqueryOracleTest {
         }
     }
 
+    /** An uncorrelated scalar subquery joins on a constant key in Ferry's hash join, not in a row-engine loop. */
+    @Test
+    void uncorrelatedScalarSubqueriesAreHashJoins() throws SQLException {
+        for (String sql : List.of("SELECT a.id, (SELECT MAX(b.ts) FROM sb b), CAST(-0.001 * a.d AS DECIMAL(12, 2)) "
+                + "FROM sa a", "SELECT a.id FROM sa a WHERE a.d > (SELECT AVG(b.d) FROM sb b)")) {
+            String plan = plan(sql);
+            assertFalse(plan.contains("NestedLoopJoin") || plan.contains("EnumerableCalc"), plan);
+        }
+    }
+
     private String plan(String sql) throws SQLException {
         StringBuilder out = new StringBuilder();
         for (List<Object> row : ResultComparison.rows(ferry, "EXPLAIN PLAN FOR " + sql)) {

@@ -132,6 +132,11 @@ public final class SubqueryQueries {
                 "SELECT a.id FROM sa a WHERE EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k AND NOT EXISTS "
                         + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.nn = a.nn))",
                 "SELECT a.id FROM sa a WHERE NOT EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k AND b.d NOT IN "
-                        + "(SELECT c.d FROM sa c WHERE c.g = a.g))");
+                        + "(SELECT c.d FROM sa c WHERE c.g = a.g))",
+                // uncorrelated scalar subqueries: a join on a constant key; CAST rounds as Ferry's kernels do
+                "SELECT a.id, (SELECT MAX(b.ts) FROM sb b), CAST(-0.001 * a.d AS DECIMAL(12, 2)) FROM sa a",
+                "SELECT a.id, (SELECT MAX(e.d) FROM se e), (SELECT COUNT(*) FROM se e) FROM sa a",
+                "SELECT a.id FROM sa a WHERE a.d > (SELECT AVG(b.d) FROM sb b)",
+                "SELECT a.id, (SELECT b.g FROM sb b WHERE b.id = 7) FROM sa a");
     }
 }

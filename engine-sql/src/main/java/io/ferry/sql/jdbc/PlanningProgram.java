@@ -35,6 +35,7 @@ import io.ferry.sql.rewrite.EnclosingCorrelations;
 import io.ferry.sql.rewrite.FerryRexExecutor;
 import io.ferry.sql.rewrite.InSubQueries;
 import io.ferry.sql.rewrite.LogicalRewrites;
+import io.ferry.sql.rewrite.OneRowJoins;
 import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
 import io.ferry.sql.rewrite.UncorrelatedCorrelates;
 
@@ -158,7 +159,7 @@ final class PlanningProgram {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
                 InSubQueries.PROGRAM, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                 LogicalRewrites.program(), UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(),
-                CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+                OneRowJoins.PROGRAM, CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
                 CancelChecks.PROGRAM, CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM)
                 .map(PlanningCancel::checked).toArray(Program[]::new));
     }
