@@ -1,7 +1,10 @@
 package io.ferry.sql.jdbc;
 
+import static org.apache.calcite.util.Static.RESOURCE;
+
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -409,9 +412,16 @@ public final class FerryPrepare extends CalcitePrepareImpl {
          */
         @Override
         public void validateLiteral(SqlLiteral literal) {
-            if (literal instanceof SqlNumericLiteral n && n.isExact() && n.getValueAs(BigDecimal.class).scale() == 0
-                    && n.getValueAs(BigDecimal.class).unscaledValue().bitLength() < 64) {
-                return;
+            if (literal instanceof SqlNumericLiteral n && n.isExact()) {
+                BigDecimal value = n.getValueAs(BigDecimal.class);
+                if (value.scale() == 0 && value.unscaledValue().bitLength() < 64) {
+                    return;
+                }
+                // DECIMAL types reach 38 digits, but a value holds 18: a longer exact literal is out of range
+                // (one with a fraction was read as a DOUBLE before validation, widenLiteral)
+                if (value.precision() > FerryType.MAX_DECIMAL_DIGITS) {
+                    throw newValidationError(literal, RESOURCE.numberLiteralOutOfRange(value.toString()));
+                }
             }
             super.validateLiteral(literal);
         }
@@ -500,6 +510,14 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         @Override
         protected void validateSelect(SqlSelect select, RelDataType targetRowType) {
             PlanningCancel.check();
+            // LIMIT and OFFSET are BIGINTs: a larger count is out of range (22003), as in PostgreSQL
+            for (SqlNode count : Arrays.asList(select.getFetch(), select.getOffset())) {
+                if (count instanceof SqlNumericLiteral n && n.getValueAs(BigDecimal.class).abs()
+                        .compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                    throw newValidationError(count,
+                            RESOURCE.numberLiteralOutOfRange(n.getValueAs(BigDecimal.class).toString()));
+                }
+            }
             super.validateSelect(select, targetRowType);
         }
 
