@@ -103,6 +103,11 @@ class OracleQueriesTest {
                 // Range conjuncts merged per column, next to other conditions; an empty range; constant first.
                 "SELECT id FROM t1 WHERE k BETWEEN 10 AND 20 AND k <> 15 AND v > 0",
                 "SELECT COUNT(*) FROM t1 WHERE k > 30 AND k < 10",
+                // CASTs computed in the row engine (above a window or a UNION) round as Ferry's kernels and DuckDB do
+                "SELECT id, CAST(AVG(d) OVER (PARTITION BY k) AS DECIMAL(12, 2)), CAST(d * 1.5 + id AS INTEGER), "
+                        + "ROW_NUMBER() OVER (ORDER BY id) FROM t1",
+                "SELECT CAST(x AS DECIMAL(10, 1)), CAST(x AS BIGINT) FROM (SELECT d AS x FROM t1 UNION ALL "
+                        + "SELECT p FROM t1) u",
                 // booleans ordered FALSE < TRUE, a NULL operand giving NULL (an empty range over a NULL is NULL)
                 "SELECT id FROM t1 WHERE (p BETWEEN 12.345 AND 3) BETWEEN FALSE AND TRUE",
                 "SELECT id, (p > 2) < (k > 10), (p > 2) >= TRUE, (d < 0) <= (k BETWEEN 20 AND 10) FROM t1",

@@ -38,4 +38,28 @@ public final class OneRow {
         }
         return v instanceof BytesVector b ? b.getString(0) : (Object) ((LongVector) v).get(0);
     }
+
+    /**
+     * CAST of one DOUBLE ({@code Double}) or DECIMAL ({@code BigDecimal}) value to an INTEGER, BIGINT or DECIMAL by
+     * Ferry's kernel, rounding as it does; the result's long (a DECIMAL's unscaled value), or null for NULL.
+     */
+    public static Long cast(Object value, FerryType to) {
+        if (value == null) {
+            return null;
+        }
+        Literal literal;
+        if (value instanceof Double d) {
+            literal = new Literal(d, FerryType.DOUBLE);
+        } else {
+            java.math.BigDecimal decimal = (java.math.BigDecimal) value;
+            int scale = Math.min(Math.max(decimal.scale(), 0), FerryType.MAX_DECIMAL_SCALE);
+            java.math.BigInteger unscaled = decimal.setScale(scale, java.math.RoundingMode.HALF_UP).unscaledValue();
+            if (unscaled.bitLength() > 63) {
+                throw io.ferry.core.FerryException.overflow(to.sqlName());
+            }
+            literal = new Literal(unscaled.longValue(), FerryType.decimal(FerryType.MAX_DECIMAL_PRECISION, scale));
+        }
+        Vector v = ExprCompiler.compile(new Call(Op.CAST, List.of(literal), to)).eval(ONE_ROW);
+        return v.isNull(0) ? null : ((LongVector) v).get(0);
+    }
 }

@@ -27,6 +27,7 @@ import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
 import io.ferry.sql.rel.JoinSelectivity;
 import io.ferry.sql.rel.ProjectionsIntoFerry;
+import io.ferry.sql.rel.RoundingCasts;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRows;
@@ -160,6 +161,7 @@ final class PlanningProgram {
                 InSubQueries.PROGRAM, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                 LogicalRewrites.program(), UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(),
                 OneRowJoins.PROGRAM, CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+                RoundingCasts.PROGRAM,
                 CancelChecks.PROGRAM, CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM)
                 .map(PlanningCancel::checked).toArray(Program[]::new));
     }
