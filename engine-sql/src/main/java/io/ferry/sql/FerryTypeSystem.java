@@ -13,8 +13,8 @@ import io.ferry.core.types.FerryType;
  * Ferry's type rules where they differ from Calcite's defaults, chosen to match what users of PostgreSQL and
  * DuckDB expect: SUM of an integer is a BIGINT (not an INTEGER that overflows), AVG of an exact number is a
  * DOUBLE (not a truncated integer), DECIMAL types reach 38 digits of precision (as DuckDB's, so that the types of
- * mixed DECIMAL expressions keep every fraction digit) while a value holds at most 18 (an unscaled long), and CASE branches of
- * different string lengths give VARCHAR rather than blank-padded CHAR.
+ * mixed DECIMAL expressions keep every fraction digit) while a value holds at most 18 (an unscaled long), and CASE
+ * branches of different string lengths give VARCHAR rather than blank-padded CHAR.
  *
  * <p>DECIMAL arithmetic (docs/sql.md): {@code +}, {@code -} and {@code *} are exact, with the SQL standard's scales
  * (the larger scale, and the sum of the scales, at most 18); SUM is a DECIMAL(38) with the argument's scale, as in
@@ -34,10 +34,10 @@ public final class FerryTypeSystem extends DelegatingTypeSystem {
     /**
      * The precision Calcite's rule for the common type of DECIMALs (comparisons, CASE, COALESCE, IN lists, set
      * operations) starts from: 38 integral digits beside 18 fraction digits, cut to 38 by the type factory, which keeps
-     * the scale. With 38 here, Calcite's rule gives up fraction digits to keep integral ones, so {@code SUM(x) = -0.001}
-     * with a DECIMAL(38, 1) sum compared the sum with 0.0. No Ferry value has more than 18 digits
-     * ({@link FerryType#MAX_DECIMAL_DIGITS}), so 20 integral digits beside any scale always suffice. Sums, products
-     * and remainders (the interface's rules) are cut to 38 the same way.
+     * the scale. With 38 here, Calcite's rule gives up fraction digits to keep integral ones, so {@code SUM(x) =
+     * -0.001} with a DECIMAL(38, 1) sum compared the sum with 0.0. No Ferry value has more than 18 digits ({@link
+     * FerryType#MAX_DECIMAL_DIGITS}), so 20 integral digits beside any scale always suffice. Sums, products and
+     * remainders (the interface's rules) are cut to 38 the same way.
      */
     @Override
     public int getMaxNumericPrecision() {

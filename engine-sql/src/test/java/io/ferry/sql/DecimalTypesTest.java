@@ -119,7 +119,8 @@ class DecimalTypesTest {
     void typesBeyondTheLimitsAreRefused() throws SQLException {
         try (Statement s = ferry.createStatement()) {
             for (String type : List.of("DECIMAL(39, 2)", "DECIMAL(38, 20)")) {
-                SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE TABLE wide (x " + type + ")"));
+                SQLException e = assertThrows(SQLException.class,
+                        () -> s.execute("CREATE TABLE wide (x " + type + ")"));
                 assertEquals("0A000", e.getSQLState(), e.getMessage());
             }
         }

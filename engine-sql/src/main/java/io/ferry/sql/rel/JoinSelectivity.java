@@ -31,8 +31,9 @@ import io.ferry.sql.schema.FerryTable;
  * 1 / max(NDV(x), NDV(y)) of the cross product (the textbook estimate, exact for a key joined to a foreign key),
  * where Calcite guesses 0.15 for every equality. The distinct counts come from Ferry's column sketches, for key
  * columns that are a table's columns passed through; other conjuncts keep Calcite's guess. Only join ordering reads
- * it (the planner's other phases keep Calcite's estimates, which are alike for Ferry's and the row engine's operators). Join ordering needs it: TPC-DS q85 joins two copies of customer_demographics on their marital and education
- * status (35 combinations of 1.9 M rows), which the guess rated as selective as a key join and ordered first.
+ * it (the planner's other phases keep Calcite's estimates, which are alike for Ferry's and the row engine's operators).
+ * Join ordering needs it: TPC-DS q85 joins two copies of customer_demographics on their marital and education status
+ * (35 combinations of 1.9 M rows), which the guess rated as selective as a key join and ordered first.
  */
 public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Selectivity> {
     /** Calcite's metadata with this estimate for joins. */

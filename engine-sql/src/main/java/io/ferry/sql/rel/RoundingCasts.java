@@ -84,7 +84,8 @@ public final class RoundingCasts {
             case INTEGER -> rex.makeCall(to, TO_INTEGER, List.of(value));
             case BIGINT -> rex.makeCall(to, TO_BIGINT, List.of(value));
             case DECIMAL -> decimal && to.getScale() >= from.getScale() ? cast
-                    : rex.makeCall(to, TO_DECIMAL, List.of(value, rex.makeExactLiteral(BigDecimal.valueOf(to.getPrecision())),
+                    : rex.makeCall(to, TO_DECIMAL, List.of(value,
+                            rex.makeExactLiteral(BigDecimal.valueOf(to.getPrecision())),
                             rex.makeExactLiteral(BigDecimal.valueOf(to.getScale()))));
             default -> cast;
         };

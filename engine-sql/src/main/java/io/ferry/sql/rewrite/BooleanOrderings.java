@@ -68,7 +68,8 @@ public final class BooleanOrderings extends RexShuttle {
                     rex.makeExactLiteral(BigDecimal.ONE, integer), rex.makeExactLiteral(BigDecimal.ZERO, integer)));
         }
         RelDataType nullable = rex.getTypeFactory().createTypeWithNullability(integer, true);
-        return rex.makeCall(nullable, SqlStdOperatorTable.CASE, List.of(bool, rex.makeExactLiteral(BigDecimal.ONE, integer),
+        return rex.makeCall(nullable, SqlStdOperatorTable.CASE, List.of(bool,
+                rex.makeExactLiteral(BigDecimal.ONE, integer),
                 rex.makeCall(SqlStdOperatorTable.NOT, bool), rex.makeExactLiteral(BigDecimal.ZERO, integer),
                 rex.makeNullLiteral(nullable)));
     }

@@ -30,9 +30,9 @@ import io.ferry.sql.rel.BottomUp;
  * emptiness check when S is correlated, so {@code NULL NOT IN (S)} was NULL for an empty S, where it is TRUE.</li>
  * <li>literal operands (casts of literals too), {@code -100 IN (S)}: TRUE when S has the row, else NULL when S has
  * a row that matches but for its NULLs, else FALSE, i.e. {@code CASE WHEN EXISTS (S where c = -100) THEN TRUE WHEN
- * EXISTS (S where c = -100 OR c IS NULL) THEN NULL ELSE FALSE END}. Calcite's own plan for literal operands, where the IN's UNKNOWN may be
- * read as FALSE (under IS TRUE or IS NOT TRUE), read an S holding only NULLs as a match:
- * {@code (-100 IN (S)) IS NOT TRUE} was FALSE.</li>
+ * EXISTS (S where c = -100 OR c IS NULL) THEN NULL ELSE FALSE END}. Calcite's own plan for literal operands, where the
+ * IN's UNKNOWN may be read as FALSE (under IS TRUE or IS NOT TRUE), read an S holding only NULLs as a match: {@code
+ * (-100 IN (S)) IS NOT TRUE} was FALSE.</li>
  * </ul>
  *
  * All three are plain SQL equivalences (three-valued logic included), so the later phases see an ordinary scalar
@@ -104,7 +104,8 @@ public final class InSubQueries {
             }
             RexNode unknown = RexSubQuery.exists(
                     LogicalFilter.create(e.rel, RexUtil.composeConjunction(rex, equalOrNull)));
-            return rex.makeCall(e.getType(), SqlStdOperatorTable.CASE, List.of(found, rex.makeLiteral(true, e.getType()),
+            return rex.makeCall(e.getType(), SqlStdOperatorTable.CASE, List.of(found,
+                    rex.makeLiteral(true, e.getType()),
                     unknown, rex.makeNullLiteral(e.getType()), rex.makeLiteral(false, e.getType())));
         }
     }
