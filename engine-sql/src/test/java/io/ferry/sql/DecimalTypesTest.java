@@ -36,17 +36,14 @@ class DecimalTypesTest {
         db = FerryAndDuckDb.start();
         ferry = db.ferry();
         duck = db.duck();
-        for (Connection c : List.of(ferry, duck)) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE m (id INTEGER, k INTEGER, p DECIMAL(18, 2), w DECIMAL(38, 10), "
-                        + "q DECIMAL(30, 5))");
+        db.executeOnBoth(
+                "CREATE TABLE m (id INTEGER, k INTEGER, p DECIMAL(18, 2), w DECIMAL(38, 10), "
+                        + "q DECIMAL(30, 5))",
                 // values of up to 18 digits, and sums and products that stay within 18
-                s.execute("INSERT INTO m VALUES (1, 1, -801.06, 1234.0123456789, 1234567.12345), "
+                "INSERT INTO m VALUES (1, 1, -801.06, 1234.0123456789, 1234567.12345), "
                         + "(2, 1, 3468.53, -0.0000000001, -0.5), (3, 2, NULL, NULL, NULL), "
                         + "(4, 2, 0.01, 9999.9999999999, 0), (5, 3, -0.01, 0, 12.34567), "
                         + "(6, 3, 9999.99, -1234.0123456789, 7.5)");
-            }
-        }
     }
 
     @AfterAll

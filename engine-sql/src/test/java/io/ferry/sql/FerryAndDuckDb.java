@@ -3,6 +3,7 @@ package io.ferry.sql;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * A local Ferry engine (two threads) and an embedded DuckDB, each with one connection: the pair a test compares
@@ -22,6 +23,17 @@ final class FerryAndDuckDb implements AutoCloseable {
     static FerryAndDuckDb start() throws SQLException {
         FerryEngine engine = FerryEngine.start(EngineConfig.defaults().withThreads(2));
         return new FerryAndDuckDb(engine, engine.connect(), DriverManager.getConnection("jdbc:duckdb:"));
+    }
+
+    /** Runs each statement on Ferry and on DuckDB, in order: the same tables and rows in both. */
+    void executeOnBoth(String... statements) throws SQLException {
+        for (Connection c : new Connection[] {ferry, duck}) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : statements) {
+                    s.execute(sql);
+                }
+            }
+        }
     }
 
     Connection ferry() {

@@ -31,13 +31,10 @@ class FunctionsTest {
         db = FerryAndDuckDb.start();
         ferry = db.ferry();
         duck = db.duck();
-        for (Connection c : List.of(ferry, duck)) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE f (id INTEGER, s VARCHAR, a INTEGER, b INTEGER, x DOUBLE, flag BOOLEAN)");
-                s.execute("INSERT INTO f VALUES (1, 'hello,world', 3, 5, 2.5, TRUE), (2, 'ab', NULL, 1, -1.5, FALSE), "
+        db.executeOnBoth(
+                "CREATE TABLE f (id INTEGER, s VARCHAR, a INTEGER, b INTEGER, x DOUBLE, flag BOOLEAN)",
+                "INSERT INTO f VALUES (1, 'hello,world', 3, 5, 2.5, TRUE), (2, 'ab', NULL, 1, -1.5, FALSE), "
                         + "(3, '', 7, -2, 0.25, NULL), (4, NULL, 0, 0, 100.0, TRUE), (5, 'Zürich,東京', -4, 9, 9.75, FALSE)");
-            }
-        }
     }
 
     @AfterAll

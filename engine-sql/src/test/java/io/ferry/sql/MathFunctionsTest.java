@@ -43,11 +43,10 @@ class MathFunctionsTest {
         db = FerryAndDuckDb.start();
         ferry = db.ferry();
         duck = db.duck();
-        for (Connection c : List.of(ferry, duck)) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE m (id INTEGER, k INTEGER, a INTEGER, b BIGINT, x DOUBLE, p DECIMAL(10, 3), "
-                        + "n INTEGER, d DATE, e DATE, t TIMESTAMP)");
-                s.execute("INSERT INTO m VALUES "
+        db.executeOnBoth(
+                "CREATE TABLE m (id INTEGER, k INTEGER, a INTEGER, b BIGINT, x DOUBLE, p DECIMAL(10, 3), "
+                        + "n INTEGER, d DATE, e DATE, t TIMESTAMP)",
+                "INSERT INTO m VALUES "
                         + "(1, 1, 3, 30000000000, 2.5, 12.345, 1, DATE '2024-01-31', DATE '2024-02-29', "
                         + "TIMESTAMP '2024-01-31 10:11:12.345'), "
                         + "(2, 1, -7, -15, -1.5, -7.891, -1, DATE '2024-02-29', DATE '2023-02-28', "
@@ -75,8 +74,6 @@ class MathFunctionsTest {
                         + "TIMESTAMP '1970-01-01 00:00:00'), "
                         + "(14, 5, 2, 6, -2.5e-10, 7.5, 4, DATE '2024-02-28', DATE '2024-02-29', "
                         + "TIMESTAMP '2024-02-29 00:00:00')");
-            }
-        }
     }
 
     @AfterAll

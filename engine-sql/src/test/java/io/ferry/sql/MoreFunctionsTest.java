@@ -35,11 +35,10 @@ class MoreFunctionsTest {
         db = FerryAndDuckDb.start();
         ferry = db.ferry();
         duck = db.duck();
-        for (Connection c : List.of(ferry, duck)) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE f (id INTEGER, s VARCHAR, a INTEGER, x DOUBLE, p DECIMAL(10, 3), d DATE, "
-                        + "t TIMESTAMP, e DATE, u TIMESTAMP)");
-                s.execute("INSERT INTO f VALUES "
+        db.executeOnBoth(
+                "CREATE TABLE f (id INTEGER, s VARCHAR, a INTEGER, x DOUBLE, p DECIMAL(10, 3), d DATE, "
+                        + "t TIMESTAMP, e DATE, u TIMESTAMP)",
+                "INSERT INTO f VALUES "
                         + "(1, 'hello,world', 3, 2.5, 12.345, DATE '2024-01-31', TIMESTAMP '2024-01-31 10:11:12.345', "
                         + "DATE '2024-02-29', TIMESTAMP '2024-02-29 10:11:12.344'), "
                         + "(2, 'ab', NULL, -1.5, -7.891, DATE '2024-02-29', TIMESTAMP '2024-02-29 23:59:59', "
@@ -51,8 +50,6 @@ class MoreFunctionsTest {
                         + "DATE '1499-12-31', TIMESTAMP '1970-01-01 00:00:00'), "
                         + "(6, 'Ünïcödé 🦆 x', 65, -0.0, -0.005, DATE '2000-12-31', TIMESTAMP '2100-02-28 12:00:00', "
                         + "DATE '2001-01-01', TIMESTAMP '2096-02-29 12:00:00')");
-            }
-        }
     }
 
     @AfterAll

@@ -38,10 +38,9 @@ class StringFunctionsTest {
         db = FerryAndDuckDb.start();
         ferry = db.ferry();
         duck = db.duck();
-        for (Connection c : List.of(ferry, duck)) {
-            try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE t (id INTEGER, s VARCHAR, n BIGINT, f VARCHAR, d VARCHAR)");
-                s.execute("INSERT INTO t VALUES "
+        db.executeOnBoth(
+                "CREATE TABLE t (id INTEGER, s VARCHAR, n BIGINT, f VARCHAR, d VARCHAR)",
+                "INSERT INTO t VALUES "
                         + "(1, 'hello,world', 3, '*', ','), "
                         + "(2, 'ab', NULL, 'xy', 'b'), "
                         + "(3, '', 0, '🦆é', ''), "
@@ -50,8 +49,6 @@ class StringFunctionsTest {
                         + "(6, 'Ünïcödé 🦆 x', 12, 'ß', ' '), "
                         + "(7, '🦆,,🦆 duck', -100, '.', ',,'), "
                         + "(8, '  padded  ', 2000000000000, '_', NULL)");
-            }
-        }
     }
 
     @AfterAll
