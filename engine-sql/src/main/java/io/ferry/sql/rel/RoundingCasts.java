@@ -2,6 +2,7 @@ package io.ferry.sql.rel;
 
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Objects;
 
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.rel.RelNode;
@@ -57,12 +58,11 @@ public final class RoundingCasts {
                 return visited.getKind() == SqlKind.CAST ? rounded(rex, visited) : visited;
             }
         };
-        List<RexNode> projects = program.expandList(program.getProjectList()).stream()
-                .map(e -> e.accept(rounding)).toList();
-        RexNode condition = program.getCondition() == null ? null
-                : program.expandLocalRef(program.getCondition()).accept(rounding);
-        if (projects.equals(program.expandList(program.getProjectList()))
-                && (condition == null || condition.equals(program.expandLocalRef(program.getCondition())))) {
+        List<RexNode> expanded = program.expandList(program.getProjectList());
+        RexNode filter = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
+        List<RexNode> projects = expanded.stream().map(e -> e.accept(rounding)).toList();
+        RexNode condition = filter == null ? null : filter.accept(rounding);
+        if (projects.equals(expanded) && Objects.equals(condition, filter)) {
             return rel;
         }
         return EnumerableCalc.create(calc.getInput(),
