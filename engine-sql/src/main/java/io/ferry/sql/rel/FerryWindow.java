@@ -42,7 +42,8 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * whole window in Calcite's row engine.
  *
  * <p>Constants a call reads (the default of a LAG, the 1 of a SUM(1)) are Calcite's extra inputs past the input's
- * columns; the plan computes them as columns of a projection below the windows and drops them above.
+ * columns, and a LAG's default may have another type than its value: the plan computes such columns in a
+ * projection below the windows and drops them above.
  */
 public final class FerryWindow extends Window implements FerryRel {
     public FerryWindow(RelOptCluster cluster, RelTraitSet traits, RelNode input, List<RexLiteral> constants,
@@ -89,9 +90,9 @@ public final class FerryWindow extends Window implements FerryRel {
         private final Window window;
         private final int width;
         private final List<FerryType> inputTypes;
-        /** Constants read as columns, by (constant index, type), and the column each became. */
-        private final Map<Map.Entry<Integer, FerryType>, Integer> constantColumns = new LinkedHashMap<>();
-        private final List<Expr> constantExprs = new ArrayList<>();
+        /** Columns computed below the windows (constants, cast defaults), and where each is. */
+        private final Map<Expr, Integer> extraColumns = new LinkedHashMap<>();
+        private final List<Expr> extraExprs = new ArrayList<>();
 
         Planner(Window window) {
             this.window = window;
@@ -121,24 +122,24 @@ public final class FerryWindow extends Window implements FerryRel {
                 return null;
             }
             PlanNode node = input;
-            if (!constantExprs.isEmpty()) {
+            if (!extraExprs.isEmpty()) {
                 List<Expr> exprs = new ArrayList<>();
                 for (int i = 0; i < width; i++) {
                     exprs.add(new InputRef(i, inputTypes.get(i)));
                 }
-                exprs.addAll(constantExprs);
+                exprs.addAll(extraExprs);
                 node = new PlanNode.Project(node, exprs);
             }
             for (int g = 0; g < keys.size(); g++) {
                 node = new PlanNode.Window(node, keys.get(g), orders.get(g), frames.get(g), calls.get(g));
             }
-            if (constantExprs.isEmpty()) {
+            if (extraExprs.isEmpty()) {
                 return node;
             }
             List<FerryType> types = node.types();
             List<Expr> kept = new ArrayList<>();
             for (int i = 0; i < types.size(); i++) {
-                if (i < width || i >= width + constantExprs.size()) {
+                if (i < width || i >= width + extraExprs.size()) {
                     kept.add(new InputRef(i, types.get(i)));
                 }
             }
@@ -295,39 +296,39 @@ public final class FerryWindow extends Window implements FerryRel {
 
         /** Value functions give their argument's values: the same kind (and scale) in and out. */
         private static void sameType(WindowCall.Kind kind, FerryType arg, FerryType result) {
-            if (arg.kind() != result.kind() || arg.scale() != result.scale()) {
+            if (!sameKind(arg, result)) {
                 throw new UnsupportedExpression(kind + " of " + arg + " typed " + result);
             }
         }
 
+        private static boolean sameKind(FerryType a, FerryType b) {
+            return a.kind() == b.kind() && a.scale() == b.scale();
+        }
+
         private FerryType argType(int column) {
-            return column < width ? inputTypes.get(column) : constantExprs.get(column - width).type();
+            return column < width ? inputTypes.get(column) : extraExprs.get(column - width).type();
         }
 
         /**
-         * The column an operand reads: an input column, or a constant made a column (cast to {@code as} when it is
-         * a default that must have the call's type).
+         * The column an operand reads: an input column, or one computed below the windows: a constant, or a default
+         * of another type than the call's, cast to it ({@code as}, null where the operand keeps its type).
          */
         private int column(RexNode operand, FerryType as) {
-            if (operand instanceof RexInputRef ref && ref.getIndex() < width) {
+            if (operand instanceof RexInputRef ref && ref.getIndex() < width
+                    && (as == null || sameKind(inputTypes.get(ref.getIndex()), as))) {
                 return ref.getIndex();
             }
-            RexLiteral lit = constant(operand);
-            FerryType type = as != null ? as : RexTranslator.type(lit.getType());
-            Map.Entry<Integer, FerryType> key = Map.entry(constantIndex(operand), type);
-            Integer known = constantColumns.get(key);
+            RexNode value = operand instanceof RexInputRef ref && ref.getIndex() < width ? operand : constant(operand);
+            Expr e = new RexTranslator(inputTypes, window.getCluster().getRexBuilder()).translate(value);
+            Expr cast = as == null ? e : RexTranslator.cast(e, as);
+            Integer known = extraColumns.get(cast);
             if (known != null) {
                 return known;
             }
-            Expr e = new RexTranslator(inputTypes, window.getCluster().getRexBuilder()).translate(lit);
-            constantExprs.add(RexTranslator.cast(e, type));
-            int column = width + constantExprs.size() - 1;
-            constantColumns.put(key, column);
+            extraExprs.add(cast);
+            int column = width + extraExprs.size() - 1;
+            extraColumns.put(cast, column);
             return column;
-        }
-
-        private int constantIndex(RexNode operand) {
-            return operand instanceof RexInputRef ref ? ref.getIndex() - width : -1 - constantExprs.size();
         }
     }
 }
