@@ -127,6 +127,11 @@ public final class WindowQueries {
                         + "SUM(b) OVER (PARTITION BY g ORDER BY o), AVG(x) OVER (PARTITION BY o), "
                         + "MAX(s) OVER (PARTITION BY g), SUM(x) OVER (PARTITION BY o ORDER BY id ROWS BETWEEN "
                         + "5 PRECEDING AND 5 FOLLOWING), LAG(id, 2) OVER (PARTITION BY g ORDER BY id) FROM wn_big",
+                // DOUBLE sums of frames that shrink to the partition's end (exact binary fractions: any order of
+                // addition gives the same sums)
+                "SELECT id, SUM(x) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), "
+                        + "AVG(x) OVER (PARTITION BY o ORDER BY g RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), "
+                        + "SUM(x) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 2 PRECEDING) FROM wn_big",
                 // windows under joins, over aggregates, below ORDER BY ... LIMIT
                 "SELECT a.id, c.id, RANK() OVER (PARTITION BY a.g ORDER BY c.b), SUM(c.p) OVER (PARTITION BY a.id) "
                         + "FROM wn a JOIN wn c ON a.g = c.g",

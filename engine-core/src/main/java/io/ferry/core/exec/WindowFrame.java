@@ -73,12 +73,13 @@ public record WindowFrame(boolean rows, Bound lower, Bound upper) {
     private int position(Bound b, WindowPartitions p, int i, boolean end) {
         int start = p.partitionStart(i);
         int stop = p.partitionEnd(i);
+        long offset = Math.min(b.offset(), Integer.MAX_VALUE); // no partition is longer: no overflow below
         long at = switch (b.kind()) {
             case UNBOUNDED_PRECEDING -> start;
             case UNBOUNDED_FOLLOWING -> stop;
             case CURRENT_ROW -> rows ? (end ? i + 1 : i) : (end ? p.peerEnd(i) : p.peerStart(i));
-            case PRECEDING -> (long) i - b.offset() + (end ? 1 : 0);
-            case FOLLOWING -> (long) i + b.offset() + (end ? 1 : 0);
+            case PRECEDING -> (long) i - offset + (end ? 1 : 0);
+            case FOLLOWING -> (long) i + offset + (end ? 1 : 0);
         };
         return (int) Math.max(start, Math.min(stop, at));
     }

@@ -16,7 +16,8 @@ import io.ferry.core.vector.Vector;
  * with {@link Sorter}, finds the partitions and peer groups in one pass ({@link WindowPartitions}), then computes
  * each call for every row in a loop over the sorted positions. Aggregates slide over the frames, whose ends only
  * move forward along a partition: each row is added once and removed once (sums and counts), or kept in a
- * monotonic queue of candidates (MIN and MAX), so a frame of any width costs O(rows), not O(rows × width). Value
+ * monotonic queue of candidates (MIN and MAX), so a frame of any width costs O(rows), not O(rows × width); only a
+ * DOUBLE sum over a frame that moves at both ends is summed row by row ({@link #sumDouble}). Value
  * functions (MIN, MAX, FIRST_VALUE, LAST_VALUE, LAG, LEAD) pick a row position per row and gather the argument
  * column once by those positions.
  *
@@ -24,8 +25,8 @@ import io.ferry.core.vector.Vector;
  * promises no order to the query.
  */
 final class WindowOperator {
-    /** Rows between cancel checks in the loops that may re-read a frame per row. */
-    private static final int CHECK_EVERY = 1 << 14;
+    /** Values added between cancel checks where each row's frame is summed afresh. */
+    private static final int CHECK_EVERY = 1 << 20;
 
     private final PlanNode.Window window;
     private final Runnable check;
@@ -195,52 +196,90 @@ final class WindowOperator {
     }
 
     /**
-     * SUM of DOUBLEs. Frames that start at the partition's first row grow by adding, in order; a frame that slides is
-     * summed afresh, since subtracting what leaves would carry the rounding of values long gone (1e300 leaving a
-     * frame would take the 1 added after it along).
+     * SUM of DOUBLEs. A frame that only grows along its partition (from the partition's first row) adds rows as it
+     * reaches them, in order; one that only shrinks (to the partition's last row) is the same seen from the end, added
+     * backwards; any other frame is summed afresh, since subtracting what leaves would carry the rounding of values
+     * long gone (1e300 leaving a frame would take the 1 added after it along).
      */
     private Vector sumDouble(DoubleVector arg, boolean zeroWhenEmpty, int[] lo, int[] hi) {
         int n = lo.length;
         double[] x = arg.values();
         boolean[] nulls = arg.nulls();
-        double[] out = new double[n];
-        boolean[] outNulls = null;
-        boolean growing = window.frame().startsAtPartition();
-        double sum = 0;
-        long count = 0;
-        int to = 0;
-        int start = -1;
-        for (int i = 0; i < n; i++) {
-            int l = lo[i];
-            int h = Math.max(hi[i], l);
-            if (!growing || l != start) {
-                start = l;
-                to = l;
-                sum = 0;
-                count = 0;
-            }
-            for (; to < h; to++) {
-                if (nulls == null || !nulls[to]) {
-                    sum += x[to];
-                    count++;
+        double[] sums = new double[n];
+        long[] counts = new long[n];
+        WindowFrame frame = window.frame();
+        if (frame.startsAtPartition()) {
+            double sum = 0;
+            long count = 0;
+            int to = 0;
+            for (int i = 0; i < n; i++) {
+                int h = Math.max(hi[i], lo[i]);
+                if (i == 0 || lo[i] != lo[i - 1]) {
+                    to = lo[i];
+                    sum = 0;
+                    count = 0;
                 }
-            }
-            if (!growing && (i & (CHECK_EVERY - 1)) == 0) {
-                check.run();
-            }
-            out[i] = sum == 0 ? 0.0 : sum; // -0.0 + 0.0: SQL shows a zero sum unsigned
-            if (count == 0) {
-                if (zeroWhenEmpty) {
-                    out[i] = 0;
-                } else {
-                    if (outNulls == null) {
-                        outNulls = new boolean[n];
+                for (; to < h; to++) {
+                    if (nulls == null || !nulls[to]) {
+                        sum += x[to];
+                        count++;
                     }
-                    outNulls[i] = true;
+                }
+                sums[i] = sum;
+                counts[i] = count;
+            }
+        } else if (frame.endsAtPartition()) {
+            double sum = 0;
+            long count = 0;
+            int from = n;
+            for (int i = n - 1; i >= 0; i--) {
+                int l = Math.min(lo[i], hi[i]);
+                if (i == n - 1 || hi[i] != hi[i + 1]) {
+                    from = hi[i];
+                    sum = 0;
+                    count = 0;
+                }
+                while (from > l) {
+                    from--;
+                    if (nulls == null || !nulls[from]) {
+                        sum += x[from];
+                        count++;
+                    }
+                }
+                sums[i] = sum;
+                counts[i] = count;
+            }
+        } else {
+            long work = 0;
+            for (int i = 0; i < n; i++) {
+                double sum = 0;
+                long count = 0;
+                for (int j = lo[i]; j < hi[i]; j++) {
+                    if (nulls == null || !nulls[j]) {
+                        sum += x[j];
+                        count++;
+                    }
+                }
+                sums[i] = sum;
+                counts[i] = count;
+                work += Math.max(1, hi[i] - lo[i]);
+                if (work >= CHECK_EVERY) {
+                    check.run();
+                    work = 0;
                 }
             }
         }
-        return new DoubleVector(out, outNulls, n);
+        boolean[] outNulls = null;
+        for (int i = 0; i < n; i++) {
+            sums[i] = sums[i] == 0 ? 0.0 : sums[i]; // -0.0 + 0.0: SQL shows a zero sum unsigned
+            if (counts[i] == 0 && !zeroWhenEmpty) {
+                if (outNulls == null) {
+                    outNulls = new boolean[n];
+                }
+                outNulls[i] = true;
+            }
+        }
+        return new DoubleVector(sums, outNulls, n);
     }
 
     /**
@@ -295,7 +334,9 @@ final class WindowOperator {
     /** LAG and LEAD: the value {@code offset} rows back or ahead in the partition, else the default (or NULL). */
     private static Vector shifted(WindowCall call, Vector arg, Batch rows, WindowPartitions p) {
         int n = p.rowCount();
-        long step = call.kind() == WindowCall.Kind.LAG ? -call.offset() : call.offset();
+        // clamped so that i + step cannot wrap: no partition is longer than an int anyway
+        long offset = Math.max(-Integer.MAX_VALUE, Math.min(Integer.MAX_VALUE, call.offset()));
+        long step = call.kind() == WindowCall.Kind.LAG ? -offset : offset;
         int[] ps = p.partitionStarts();
         int[] pe = p.partitionEnds();
         int[] at = new int[n];

@@ -75,7 +75,7 @@ public final class FerryWindow extends Window implements FerryRel {
         try {
             new Planner(window).plan(null);
             return true;
-        } catch (UnsupportedExpression | IllegalArgumentException e) {
+        } catch (UnsupportedExpression e) {
             return false;
         }
     }
@@ -111,7 +111,7 @@ public final class FerryWindow extends Window implements FerryRel {
                 }
                 keys.add(g.keys.toArray());
                 orders.add(orderKeys(g));
-                frames.add(new WindowFrame(g.isRows, bound(g.lowerBound), bound(g.upperBound)));
+                frames.add(new WindowFrame(g.isRows, bound(g.lowerBound, g.isRows), bound(g.upperBound, g.isRows)));
                 List<WindowCall> list = new ArrayList<>();
                 for (RexWinAggCall c : g.aggCalls) {
                     list.add(call(c));
@@ -160,7 +160,7 @@ public final class FerryWindow extends Window implements FerryRel {
             return out;
         }
 
-        private WindowFrame.Bound bound(RexWindowBound b) {
+        private WindowFrame.Bound bound(RexWindowBound b, boolean rows) {
             if (b.isUnboundedPreceding()) {
                 return WindowFrame.Bound.UNBOUNDED_PRECEDING_BOUND;
             }
@@ -169,6 +169,10 @@ public final class FerryWindow extends Window implements FerryRel {
             }
             if (b.isCurrentRow()) {
                 return WindowFrame.Bound.CURRENT_ROW_BOUND;
+            }
+            if (!rows) {
+                // a RANGE offset compares order-key values (numbers, dates with intervals): not the operator's
+                throw new UnsupportedExpression("a RANGE frame with an offset");
             }
             long offset = constantLong(b.getOffset());
             if (offset < 0) {
@@ -194,7 +198,11 @@ public final class FerryWindow extends Window implements FerryRel {
             if (v == null || v.stripTrailingZeros().scale() > 0) {
                 throw new UnsupportedExpression("a window offset that is not an integer: " + lit);
             }
-            return v.longValueExact();
+            try {
+                return v.longValueExact();
+            } catch (ArithmeticException e) {
+                throw new UnsupportedExpression("a window offset beyond BIGINT: " + lit);
+            }
         }
 
         private WindowCall call(RexWinAggCall c) {
