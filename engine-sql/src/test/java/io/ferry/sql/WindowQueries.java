@@ -132,6 +132,9 @@ public final class WindowQueries {
                 "SELECT id, SUM(x) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), "
                         + "AVG(x) OVER (PARTITION BY o ORDER BY g RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), "
                         + "SUM(x) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 2 PRECEDING) FROM wn_big",
+                // statistics, which Calcite expands into sums and counts
+                "SELECT id, STDDEV(x) OVER (PARTITION BY g), VAR_POP(b) OVER (PARTITION BY o ORDER BY id ROWS "
+                        + "BETWEEN 2 PRECEDING AND CURRENT ROW), STDDEV_POP(x) OVER (ORDER BY g, id) FROM wn_big",
                 // windows under joins, over aggregates, below ORDER BY ... LIMIT
                 "SELECT a.id, c.id, RANK() OVER (PARTITION BY a.g ORDER BY c.b), SUM(c.p) OVER (PARTITION BY a.id) "
                         + "FROM wn a JOIN wn c ON a.g = c.g",
