@@ -76,6 +76,17 @@ class WindowFunctionsTest {
         assertFalse(explain(sql).contains("FerryWindow"), explain(sql));
     }
 
+    /** Calcite's row engine ignores DISTINCT in a window aggregate (it counted 3 where DuckDB counts 1): refused. */
+    @Test
+    void distinctWindowAggregatesAreRefused() {
+        for (String sql : new String[] {"SELECT id, COUNT(DISTINCT g) OVER (PARTITION BY b) FROM wn",
+                "SELECT id, SUM(DISTINCT x) OVER (ORDER BY id) FROM wn"}) {
+            SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql), sql);
+            assertEquals("0A000", e.getSQLState(), sql);
+            assertTrue(e.getMessage().contains("GROUP BY"), e.getMessage());
+        }
+    }
+
     private void assertWindowsInFerry(String sql) throws SQLException {
         String plan = explain(sql);
         assertTrue(plan.contains("FerryWindow"), plan);

@@ -14,6 +14,7 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.tree.Types;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.tools.Program;
 
 import io.ferry.core.FerryException;
@@ -37,6 +38,7 @@ public final class CancelChecks {
     /** Inserts the checks into a physical plan. */
     public static final Program PROGRAM = BottomUp.program(visited -> {
         if (visited instanceof EnumerableWindow window) {
+            refuseDistinct(window);
             return new CheckedWindow(window);
         }
         if (!(visited instanceof EnumerableNestedLoopJoin join)) {
@@ -44,6 +46,22 @@ public final class CancelChecks {
         }
         return join.copy(join.getTraitSet(), List.of(check(join.getLeft()), check(join.getRight())));
     });
+
+    /**
+     * Calcite's window implementation ignores DISTINCT: {@code COUNT(DISTINCT x) OVER (…)} counted every row. Ferry's
+     * window operator does not take DISTINCT either, so such a statement is refused rather than answered wrong.
+     */
+    private static void refuseDistinct(EnumerableWindow window) {
+        for (Window.Group group : window.groups) {
+            for (Window.RexWinAggCall call : group.aggCalls) {
+                if (call.distinct) {
+                    throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, call.getOperator().getName()
+                            + "(DISTINCT …) OVER (…) is not supported yet: compute the aggregate with GROUP BY over "
+                            + "the window's PARTITION BY columns in a subquery and join it to the rows");
+                }
+            }
+        }
+    }
 
     private static RelNode check(RelNode input) {
         return new RowsWrapper(input, "CancelCheck", null, Types.lookupMethod(CancelChecks.class, "checked",
