@@ -115,8 +115,8 @@ public final class SetOperationQueries {
     }
 
     /**
-     * Set operations in IN and EXISTS subqueries. The semi-join an IN becomes runs in the row engine today, and so
-     * does a correlated EXISTS once decorrelated (its joins compare with IS NOT DISTINCT FROM), set operation and all.
+     * Set operations in IN and EXISTS subqueries. A correlated EXISTS runs in the row engine once decorrelated (its
+     * joins compare with IS NOT DISTINCT FROM, which Ferry's hash join does not take as keys), set operation and all.
      */
     public static List<String> subqueries() {
         List<String> out = new ArrayList<>();
