@@ -100,7 +100,8 @@ public final class SetOperationQueries {
         out.add("(SELECT i, c FROM sa UNION SELECT i, c FROM sb) EXCEPT SELECT i, c FROM sc");
         out.add("(SELECT i, c FROM sa EXCEPT ALL SELECT i, c FROM sb) EXCEPT ALL SELECT i, c FROM sc");
         out.add("SELECT i, c FROM sa EXCEPT ALL (SELECT i, c FROM sb EXCEPT ALL SELECT i, c FROM sc)");
-        out.add("(SELECT i FROM sa EXCEPT SELECT i FROM sb) UNION ALL (SELECT i FROM sb INTERSECT ALL SELECT i FROM sa)");
+        out.add("(SELECT i FROM sa EXCEPT SELECT i FROM sb) UNION ALL (SELECT i FROM sb INTERSECT ALL "
+                + "SELECT i FROM sa)");
         out.add("SELECT i, v FROM sa INTERSECT ALL (SELECT i, v FROM sb UNION ALL SELECT i, v FROM sc)");
         out.add("(SELECT i FROM sa UNION ALL SELECT i FROM sa) INTERSECT ALL (SELECT i FROM sb UNION ALL SELECT i "
                 + "FROM sb UNION ALL SELECT i FROM sb)");

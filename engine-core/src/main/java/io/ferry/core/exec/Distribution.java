@@ -67,10 +67,10 @@ public final class Distribution {
     private static PlanNode partialsOfEach(PlanNode.Aggregate agg, PlanNode.Union union) {
         List<PlanNode> partials = new ArrayList<>(union.inputs().size());
         for (PlanNode input : union.inputs()) {
-            PlanNode.PartialAggregate partial = streamable(input)
-                    ? new PlanNode.PartialAggregate(agg.over(input, agg.groupKeys(), agg.calls()))
-                    : new PlanNode.PartialAggregate(agg.over(split(input), agg.groupKeys(), agg.calls()));
-            partials.add(streamable(input) ? new PlanNode.Gather(partial) : partial);
+            boolean divided = streamable(input);
+            PlanNode.PartialAggregate partial = new PlanNode.PartialAggregate(
+                    agg.over(divided ? input : split(input), agg.groupKeys(), agg.calls()));
+            partials.add(divided ? new PlanNode.Gather(partial) : partial);
         }
         return new PlanNode.Union(partials, partials.get(0).types());
     }
