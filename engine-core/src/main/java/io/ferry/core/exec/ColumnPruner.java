@@ -7,6 +7,7 @@ import java.util.List;
 import io.ferry.core.expr.Call;
 import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.InputRef;
+import io.ferry.core.types.FerryType;
 
 /**
  * Removes columns no operator above needs, down to the scans, so a scan decodes only the columns a query
@@ -148,6 +149,14 @@ public final class ColumnPruner {
         }
         if (node instanceof PlanNode.Window window) {
             return window(window, required);
+        if (node instanceof PlanNode.Replicate replicate) {
+            BitSet need = (BitSet) required.clone();
+            need.set(replicate.countColumn());
+            Pruned in = prune(replicate.input(), need);
+            return new Pruned(new PlanNode.Replicate(in.node(), in.mapping()[replicate.countColumn()]), in.mapping());
+        }
+        if (node instanceof PlanNode.Union union) {
+            return pruneUnion(union, required);
         }
         return new Pruned(node, identity(node.types().size()));
     }
@@ -192,6 +201,31 @@ public final class ColumnPruner {
             mapping[width + k] = newWidth + k;
         }
         return new Pruned(out, mapping);
+    /**
+     * Every input keeps the required columns, in order and nothing else: inputs pruned on their own can keep
+     * others (a filter's), and a union's inputs must produce the same columns.
+     */
+    private static Pruned pruneUnion(PlanNode.Union union, BitSet required) {
+        int[] mapping = new int[union.types().size()];
+        List<FerryType> types = new ArrayList<>();
+        for (int i = 0; i < mapping.length; i++) {
+            mapping[i] = required.get(i) ? types.size() : -1;
+            if (required.get(i)) {
+                types.add(union.types().get(i));
+            }
+        }
+        List<PlanNode> inputs = new ArrayList<>(union.inputs().size());
+        for (PlanNode input : union.inputs()) {
+            Pruned in = prune(input, required);
+            List<Expr> exprs = new ArrayList<>(types.size());
+            boolean exact = in.node().types().size() == types.size();
+            for (int i = required.nextSetBit(0); i >= 0; i = required.nextSetBit(i + 1)) {
+                exact &= in.mapping()[i] == exprs.size();
+                exprs.add(new InputRef(in.mapping()[i], union.types().get(i)));
+            }
+            inputs.add(exact ? in.node() : new PlanNode.Project(in.node(), exprs));
+        }
+        return new Pruned(new PlanNode.Union(inputs, types), mapping);
     }
 
     private static void split(int i, int leftWidth, BitSet left, BitSet right) {

@@ -1,5 +1,8 @@
 package io.ferry.core.exec;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Where a plan crosses the network (DESIGN.md, "The life of a query"): a table spread over several nodes is read by
  * a fragment that runs wherever its blocks are, and the fragment's rows are gathered at the coordinator. The
@@ -7,7 +10,8 @@ package io.ferry.core.exec;
  * build sides are read whole — topped by the partial half of an aggregate when one sits on it; the final half
  * merges the gathered partial states (ship-or-not section II: "a final aggregation to combine the results from all
  * workers is then performed at the coordinator"). The spine's scan is the one whose blocks are divided among nodes;
- * every other scan reads its whole table.
+ * every other scan reads its whole table. A union is split input by input, so each input's rows arrive once from
+ * its own fragments; an aggregate over a union takes its partial half into each input's fragment.
  */
 public final class Distribution {
     private Distribution() {
@@ -18,8 +22,22 @@ public final class Distribution {
         if (node instanceof PlanNode.Aggregate agg && streamable(agg.input())) {
             return new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
         }
+        if (node instanceof PlanNode.Aggregate agg && agg.input() instanceof PlanNode.Union union
+                && union.inputs().stream().anyMatch(Distribution::streamable)) {
+            return new PlanNode.MergeAggregate(agg, partialsOfEach(agg, union));
+        }
         if (streamable(node)) {
             return new PlanNode.Gather(node);
+        }
+        if (node instanceof PlanNode.Union union) {
+            List<PlanNode> inputs = new ArrayList<>(union.inputs().size());
+            for (PlanNode input : union.inputs()) {
+                inputs.add(split(input));
+            }
+            return new PlanNode.Union(inputs, union.types());
+        }
+        if (node instanceof PlanNode.Replicate replicate) {
+            return new PlanNode.Replicate(split(replicate.input()), replicate.countColumn());
         }
         if (node instanceof PlanNode.Aggregate agg) {
             return agg.over(split(agg.input()), agg.groupKeys(), agg.calls());
@@ -42,6 +60,23 @@ public final class Distribution {
                     join.residual());
         }
         return node;
+    }
+
+    /**
+     * An aggregate over a union as the union of the aggregate's partial halves over each input, for the final half
+     * to merge: every input that streams a divided table is aggregated partially where its blocks are (a UNION's
+     * DISTINCT, INTERSECT's and EXCEPT's counts included), so only its groups cross the network; another input is
+     * aggregated partially here. The inputs produce the union's types, so every partial half has the same states.
+     */
+    private static PlanNode partialsOfEach(PlanNode.Aggregate agg, PlanNode.Union union) {
+        List<PlanNode> partials = new ArrayList<>(union.inputs().size());
+        for (PlanNode input : union.inputs()) {
+            boolean divided = streamable(input);
+            PlanNode.PartialAggregate partial = new PlanNode.PartialAggregate(
+                    agg.over(divided ? input : split(input), agg.groupKeys(), agg.calls()));
+            partials.add(divided ? new PlanNode.Gather(partial) : partial);
+        }
+        return new PlanNode.Union(partials, partials.get(0).types());
     }
 
     /** Whether {@code node} is a spine: a scan under filters, projections and join probes only. */
@@ -111,6 +146,14 @@ public final class Distribution {
             return new PlanNode.Sort(fixSamples(s.input()), s.keys(), s.offset(), s.fetch());
         } else if (node instanceof PlanNode.Window w) {
             return w.over(fixSamples(w.input()));
+        } else if (node instanceof PlanNode.Union u) {
+            List<PlanNode> inputs = new ArrayList<>(u.inputs().size());
+            for (PlanNode input : u.inputs()) {
+                inputs.add(fixSamples(input));
+            }
+            return new PlanNode.Union(inputs, u.types());
+        } else if (node instanceof PlanNode.Replicate r) {
+            return new PlanNode.Replicate(fixSamples(r.input()), r.countColumn());
         }
         return node;
     }
@@ -137,6 +180,8 @@ public final class Distribution {
             return origin(s.input(), column);
         } else if (node instanceof PlanNode.Window w) {
             return column < w.input().types().size() ? origin(w.input(), column) : null;
+        } else if (node instanceof PlanNode.Replicate r) {
+            return origin(r.input(), column);
         } else if (node instanceof PlanNode.Project p) {
             return p.exprs().get(column) instanceof io.ferry.core.expr.InputRef ref ? origin(p.input(), ref.index())
                     : null;

@@ -52,7 +52,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 5;
+    static final short VERSION = 6;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -66,6 +66,8 @@ public final class PlanCodec {
     private static final byte SORT = 9;
     private static final byte VALUES = 10;
     private static final byte WINDOW = 11;
+    private static final byte UNION = 12;
+    private static final byte REPLICATE = 13;
 
     private static final byte INPUT_REF = 1;
     private static final byte LITERAL = 2;
@@ -297,6 +299,17 @@ public final class PlanCodec {
                 u8(VALUES);
                 types(v.types());
                 batch(v.types(), v.rows());
+            } else if (node instanceof PlanNode.Union u) {
+                u8(UNION);
+                types(u.types());
+                i32(u.inputs().size());
+                for (PlanNode input : u.inputs()) {
+                    node(input, depth + 1);
+                }
+            } else if (node instanceof PlanNode.Replicate r) {
+                u8(REPLICATE);
+                node(r.input(), depth + 1);
+                i32(r.countColumn());
             } else {
                 throw new IllegalArgumentException("no wire form for " + node.getClass().getSimpleName());
             }
@@ -591,6 +604,12 @@ public final class PlanCodec {
                 case SORT -> sort();
                 case VALUES -> values();
                 case WINDOW -> window();
+                case UNION -> union();
+                case REPLICATE -> {
+                    PlanNode input = node();
+                    int column = index("replication count column", width(input));
+                    yield checked("replication", () -> new PlanNode.Replicate(input, column));
+                }
                 default -> throw violation("unknown plan node code " + code + " at byte " + at);
             });
             depth--;
@@ -630,6 +649,10 @@ public final class PlanCodec {
                 width = width(s.input());
             } else if (node instanceof PlanNode.Window w) {
                 width = width(w.input()) + w.calls().size();
+            } else if (node instanceof PlanNode.Union u) {
+                width = u.types().size();
+            } else if (node instanceof PlanNode.Replicate r) {
+                width = width(r.input());
             } else {
                 width = ((PlanNode.Values) node).types().size();
             }
@@ -776,6 +799,20 @@ public final class PlanCodec {
                 list.add(checked(kind + " call", () -> new WindowCall(kind, arg, type, offset, defaultArg)));
             }
             return new PlanNode.Window(input, partitionKeys, orderKeys, frame, list);
+        /** The union's types, then its inputs; each must be as wide as the types before its own types are compared. */
+        private PlanNode.Union union() {
+            List<FerryType> types = types();
+            int n = count("union input count", 1);
+            List<PlanNode> inputs = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                PlanNode input = node();
+                if (width(input) != types.size()) {
+                    throw violation("union input " + i + " has " + width(input) + " columns, the union "
+                            + types.size());
+                }
+                inputs.add(input);
+            }
+            return checked("union", () -> new PlanNode.Union(inputs, types));
         }
 
         private PlanNode.Values values() {

@@ -270,4 +270,50 @@ public sealed interface PlanNode {
     /** Literal rows. */
     record Values(List<FerryType> types, Batch rows) implements PlanNode {
     }
+
+    /**
+     * UNION ALL: the rows of every input, in no particular order. Every input produces exactly {@code types} (the SQL
+     * layer casts where its inputs' types differ), so that batches from any input mean the same to the operator
+     * above.
+     */
+    record Union(List<PlanNode> inputs, List<FerryType> types) implements PlanNode {
+        public Union {
+            inputs = List.copyOf(inputs);
+            types = List.copyOf(types);
+            if (inputs.isEmpty()) {
+                throw new IllegalArgumentException("a union of no inputs");
+            }
+            for (int i = 0; i < inputs.size(); i++) {
+                if (!inputs.get(i).types().equals(types)) {
+                    throw new IllegalArgumentException("union input " + i + " produces " + inputs.get(i).types()
+                            + ", not the union's " + types);
+                }
+            }
+        }
+    }
+
+    /**
+     * Each row of {@code input} repeated as many times as its BIGINT column {@code countColumn} says, and dropped
+     * where that is 0, negative or NULL: how INTERSECT ALL and EXCEPT ALL give back the multiplicities they
+     * computed by counting.
+     */
+    record Replicate(PlanNode input, int countColumn) implements PlanNode {
+        public Replicate {
+            List<FerryType> in = input.types();
+            if (countColumn < 0 || countColumn >= in.size() || !in.get(countColumn).equals(FerryType.BIGINT)) {
+                throw new IllegalArgumentException("replication count column " + countColumn + " is not a BIGINT "
+                        + "column of " + in);
+            }
+        }
+
+        @Override
+        public List<PlanNode> inputs() {
+            return List.of(input);
+        }
+
+        @Override
+        public List<FerryType> types() {
+            return input.types();
+        }
+    }
 }

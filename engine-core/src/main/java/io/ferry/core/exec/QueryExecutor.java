@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.ferry.core.FerryException;
@@ -179,6 +180,20 @@ public final class QueryExecutor implements AutoCloseable {
             if (node instanceof PlanNode.Values values) {
                 return new Pipeline(Source.of(List.of(values.rows())), List.of());
             }
+            if (node instanceof PlanNode.Union union) {
+                // One source over every input's morsels: the threads stream all inputs at once into the sink above,
+                // each batch through its own input's transforms first.
+                List<Pipeline> branches = new ArrayList<>();
+                for (PlanNode input : union.inputs()) {
+                    branches.add(pipeline(input));
+                }
+                List<Source> sources = branches.stream().map(Pipeline::source).toList();
+                return new Pipeline(new ConcatSource(sources,
+                        (branch, batch, out) -> flow(branches.get(branch).transforms(), 0, batch, out)), List.of());
+            }
+            if (node instanceof PlanNode.Replicate replicate) {
+                return pipeline(replicate.input()).then(new Replicator(replicate.countColumn()));
+            }
             return new Pipeline(Source.of(materialize(node)), List.of());
         }
 
@@ -307,6 +322,16 @@ public final class QueryExecutor implements AutoCloseable {
          * multiplies its rows.
          */
         private void push(List<Transform> transforms, int from, Batch in, Sink sink, boolean transientBytes) {
+            flow(transforms, from, in, b -> {
+                if (transientBytes && sink.keepsRows()) {
+                    b.materialize(); // the block's bytes go when read() returns
+                }
+                sink.consume(b);
+            });
+        }
+
+        /** {@link #push}'s walk through the transforms, handing each non-empty batch that comes out to {@code out}. */
+        private void flow(List<Transform> transforms, int from, Batch in, Consumer<Batch> out) {
             ctx.check();
             Batch b = in;
             for (int i = from; i < transforms.size(); i++) {
@@ -314,7 +339,7 @@ public final class QueryExecutor implements AutoCloseable {
                 int max = t.maxInputRows();
                 if (b.rowCount() > max) {
                     for (int off = 0; off < b.rowCount(); off += max) {
-                        push(transforms, i, b.slice(off, max), sink, transientBytes);
+                        flow(transforms, i, b.slice(off, max), out);
                     }
                     return;
                 }
@@ -323,10 +348,7 @@ public final class QueryExecutor implements AutoCloseable {
                     return;
                 }
             }
-            if (transientBytes && sink.keepsRows()) {
-                b.materialize(); // the block's bytes go when read() returns
-            }
-            sink.consume(b);
+            out.accept(b);
         }
 
         private <S extends Sink> List<S> run(Pipeline p, Supplier<S> sinks) {

@@ -76,6 +76,16 @@ public final class StatementClock {
         if (plan instanceof PlanNode.Gather g) {
             return new PlanNode.Gather(bind(g.fragment(), t));
         }
+        if (plan instanceof PlanNode.Union u) {
+            List<PlanNode> inputs = new ArrayList<>(u.inputs().size());
+            for (PlanNode input : u.inputs()) {
+                inputs.add(bind(input, t));
+            }
+            return new PlanNode.Union(inputs, u.types());
+        }
+        if (plan instanceof PlanNode.Replicate r) {
+            return new PlanNode.Replicate(bind(r.input(), t), r.countColumn());
+        }
         return plan;
     }
 

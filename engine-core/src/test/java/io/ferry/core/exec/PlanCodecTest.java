@@ -189,6 +189,15 @@ class PlanCodecTest {
                 List.of(new WindowCall(WindowCall.Kind.COUNT, -1, FerryType.BIGINT)));
         return new PlanNode.Join(ranked, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI, new int[] {0},
                 new int[] {2}, null), JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        PlanNode last = new PlanNode.Join(limited, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI,
+                new int[] {0}, new int[] {2}, null), JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        return new PlanNode.Join(last, unionOfReplicated(), JoinKind.SEMI, new int[] {0}, new int[] {2}, null);
+    }
+
+    /** A union of two inputs, one of them each row of a scan as often as its BIGINT column says. */
+    private static PlanNode.Union unionOfReplicated() {
+        return new PlanNode.Union(List.of(new PlanNode.Replicate(wideScan(null), 2), wideScan(null)),
+                wideScan(null).types());
     }
 
     /** A zone filter with an unbounded interval, several points and a NULL-accepting column. */
@@ -207,8 +216,9 @@ class PlanCodecTest {
         assertArrayEquals(bytes, PlanCodec.encode(decoded));
         assertEquals(plan.types(), decoded.types());
         List<PlanNode.Scan> scans = PlanCodec.scans(decoded);
-        // The aggregate's scan twice (in the merge and in the partial), the joins' right scan four times, the last.
-        assertEquals(7, scans.size());
+        // The aggregate's scan twice (in the merge and in the partial), the joins' right scan four times, the last
+        // join's, then the union's two.
+        assertEquals(9, scans.size());
         for (PlanNode.Scan s : scans) {
             assertEquals(new TableRef("wide", WIDE), s.table());
         }
@@ -284,6 +294,43 @@ class PlanCodecTest {
     }
 
     // ---- hostile input ----
+
+    @Test
+    void unionInputsOfOtherWidthsAndReplicationOfOtherTypesAreRejected() {
+        PlanNode.Scan narrow = new PlanNode.Scan(new TableRef("wide", WIDE), new int[] {2, 1}, null);
+        byte[] union = PlanCodec.encode(new PlanNode.Union(List.of(narrow, narrow), narrow.types()));
+        // the union's types say BIGINT, INTEGER; the first input now reads columns 2 and 2 and 1: three wide
+        PlanNode.Scan wider = new PlanNode.Scan(new TableRef("wide", WIDE), new int[] {2, 2, 1}, null);
+        byte[] three = PlanCodec.encode(new PlanNode.Union(List.of(wider, wider), wider.types()));
+        assertViolation(splice(three, union), "union input 0 has 2 columns, the union 3");
+        byte[] counted = PlanCodec.encode(new PlanNode.Replicate(narrow, 0));
+        ByteBuffer.wrap(counted).putInt(counted.length - 4, 1); // the INTEGER column
+        assertViolation(counted, "replication is invalid");
+        assertThrows(IllegalArgumentException.class, () -> new PlanNode.Union(List.of(narrow, wider),
+                narrow.types()));
+    }
+
+    /** {@code withTypes}' union header (magic, version, code, types) before {@code withInputs}' inputs. */
+    private static byte[] splice(byte[] withTypes, byte[] withInputs) {
+        int typesEnd = typesEnd(withTypes);
+        int inputsStart = typesEnd(withInputs);
+        byte[] out = new byte[typesEnd + withInputs.length - inputsStart];
+        System.arraycopy(withTypes, 0, out, 0, typesEnd);
+        System.arraycopy(withInputs, inputsStart, out, typesEnd, withInputs.length - inputsStart);
+        return out;
+    }
+
+    /** Where a union's types end: after magic, version, code, the type count and each type's name and numbers. */
+    private static int typesEnd(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        b.position(4 + 2 + 1);
+        int n = b.getInt();
+        for (int i = 0; i < n; i++) {
+            int nameLength = b.getInt();
+            b.position(b.position() + nameLength + 8);
+        }
+        return b.position();
+    }
 
     private static void assertViolation(byte[] bytes, String messagePart) {
         FerryException e = assertThrows(FerryException.class, () -> PlanCodec.decode(bytes));

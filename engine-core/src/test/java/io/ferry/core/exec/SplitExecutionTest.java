@@ -146,6 +146,32 @@ class SplitExecutionTest {
             }
         }
         return rows;
+     * GROUP BY over a UNION ALL of the table, an empty input and the table again: split, each scan's input is counted
+     * partially in its own gather, once per share, and the merge equals the unsplit aggregate, every row twice.
+     */
+    @Test
+    void anAggregateOverAUnionIsCountedPartiallyInEachInputsGather() {
+        PlanNode.Scan scan = new PlanNode.Scan(r, new int[] {0, 1}, null);
+        PlanNode empty = new PlanNode.Values(scan.types(), new Batch(0, new io.ferry.core.vector.Vector[] {
+                new LongVector(new long[0], null), new LongVector(new long[0], null)}));
+        PlanNode.Union union = new PlanNode.Union(List.of(scan, empty, scan), scan.types());
+        PlanNode.Aggregate agg = groupBy().over(union, new int[] {1}, groupBy().calls());
+        Map<Long, String> whole = ExecFixture.byKey(executor.execute(agg, QueryContext.unlimited()));
+        PlanNode split = Distribution.split(agg);
+        assertTrue(split instanceof PlanNode.MergeAggregate m && m.partials() instanceof PlanNode.Union u
+                && u.inputs().get(0) instanceof PlanNode.Gather
+                && u.inputs().get(1) instanceof PlanNode.PartialAggregate
+                && u.inputs().get(2) instanceof PlanNode.Gather, split.toString());
+        AtomicInteger runs = new AtomicInteger();
+        Map<Long, String> merged = ExecFixture.byKey(executor.execute(split,
+                QueryContext.unlimited().withGatherer(sharded(3, runs))));
+        assertEquals(6, runs.get(), "two gathers, three shares each");
+        assertEquals(whole, merged);
+        long rows = 0;
+        for (String row : whole.values()) {
+            rows += Long.parseLong(row.split("\\|")[0]);
+        }
+        assertEquals(2L * ROWS, rows);
     }
 
     @Test

@@ -209,6 +209,9 @@ final class PlanningProgram {
         planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);
         // EnumerableValues trips over DECIMAL literals in nullable DOUBLE columns; Ferry's VALUES converts them.
         planner.removeRule(EnumerableRules.ENUMERABLE_VALUES_RULE);
+        // A sort with a LIMIT over a UNION became a merge of sorted inputs in the row engine, each input cut to the
+        // LIMIT even under a distinct UNION, whose duplicates then left too few rows. Ferry sorts the union instead.
+        planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_UNION_RULE);
     }
 
     /**

@@ -12,11 +12,15 @@ import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sample;
 import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalIntersect;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalMinus;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.logical.LogicalTableModify;
+import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.logical.LogicalWindow;
 
@@ -36,6 +40,9 @@ public final class FerryRules {
             WindowRule.CONFIG.toRule(WindowRule.class),
             SampleRule.CONFIG.toRule(SampleRule.class),
             ValuesRule.CONFIG.toRule(ValuesRule.class),
+            SetOpRule.UNION.toRule(SetOpRule.class),
+            SetOpRule.INTERSECT.toRule(SetOpRule.class),
+            SetOpRule.MINUS.toRule(SetOpRule.class),
             ToEnumerableRule.CONFIG.toRule(ToEnumerableRule.class),
             TableModifyRule.CONFIG.toRule(TableModifyRule.class));
 
@@ -207,6 +214,40 @@ public final class FerryRules {
                 return null;
             }
             return new FerryValues(v.getCluster(), v.getRowType(), v.getTuples(), ferry(v));
+        }
+    }
+
+    /**
+     * UNION, INTERSECT and EXCEPT, with and without ALL, where every column has a Ferry type. An input that cannot
+     * run in Ferry leaves the set operation to the row engine.
+     */
+    public static final class SetOpRule extends ConverterRule {
+        static final Config UNION = config(LogicalUnion.class, "FerryUnionRule");
+        static final Config INTERSECT = config(LogicalIntersect.class, "FerryIntersectRule");
+        static final Config MINUS = config(LogicalMinus.class, "FerryMinusRule");
+
+        private static Config config(Class<? extends SetOp> kind, String name) {
+            return Config.INSTANCE.withConversion(kind, Convention.NONE, FerryRel.CONVENTION, name)
+                    .withRuleFactory(SetOpRule::new);
+        }
+
+        SetOpRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            SetOp op = (SetOp) rel;
+            if (!FerryRel.supported(op.getRowType())
+                    || !op.getInputs().stream().allMatch(i -> FerryRel.supported(i.getRowType()))) {
+                return null;
+            }
+            List<RelNode> inputs = op.getInputs().stream().map(FerryRules::toFerry).toList();
+            if (op instanceof LogicalUnion) {
+                return new FerryUnion(op.getCluster(), ferry(op), inputs, op.all);
+            }
+            return op instanceof LogicalIntersect ? new FerryIntersect(op.getCluster(), ferry(op), inputs, op.all)
+                    : new FerryMinus(op.getCluster(), ferry(op), inputs, op.all);
         }
     }
 

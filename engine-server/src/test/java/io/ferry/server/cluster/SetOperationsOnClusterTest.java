@@ -1,0 +1,127 @@
+package io.ferry.server.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.net.InetSocketAddress;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.ferry.fabric.Fabrics;
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.ResultComparison;
+import io.ferry.sql.SetOperationQueries;
+
+/**
+ * The set operations of {@code SetOperationsTest} on a coordinator and two workers over the tcp fabric, in forced
+ * function shipping (each union input's fragments run on the workers; under UNION, INTERSECT and EXCEPT their rows
+ * are counted there first) and forced data shipping, each against DuckDB on the same rows: every input's rows must
+ * arrive once, however many inputs read the same table.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SetOperationsOnClusterTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private Coordinator coordinator;
+    private final List<DataNode> nodes = new ArrayList<>();
+    private Connection ferry;
+    private Connection duck;
+
+    @BeforeAll
+    void start() throws Exception {
+        EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
+                .withMemoryLimit(256L << 20);
+        coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, 0, null, Fabrics.Kind.TCP,
+                TIMEOUT, List.of()));
+        InetSocketAddress control = coordinator.cluster().address();
+        for (int i = 1; i <= 2; i++) {
+            nodes.add(DataNode.start(new DataNode.Options(Role.WORKER, "w" + i, "127.0.0.1", 0, null, control, 1,
+                    64L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
+        }
+        if (!coordinator.cluster().awaitNodes(2, Duration.ofSeconds(30))) {
+            throw new IllegalStateException("the workers did not join");
+        }
+        ferry = coordinator.engine().connect();
+        duck = DriverManager.getConnection("jdbc:duckdb:");
+        SetOperationQueries.load(ferry, duck);
+    }
+
+    @AfterAll
+    void stop() throws SQLException {
+        if (ferry != null) {
+            ferry.close();
+        }
+        if (duck != null) {
+            duck.close();
+        }
+        if (coordinator != null) {
+            coordinator.close();
+        }
+        for (DataNode n : nodes) {
+            n.close();
+        }
+    }
+
+    Stream<Arguments> queries() {
+        List<Arguments> out = new ArrayList<>();
+        for (String mode : List.of("function", "data")) {
+            for (String sql : SetOperationQueries.queries()) {
+                out.add(Arguments.of(mode, sql));
+            }
+            for (String sql : SetOperationQueries.subqueries()) {
+                out.add(Arguments.of(mode, sql));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("queries")
+    void answersAsDuckDb(String mode, String sql) throws SQLException {
+        try (Statement s = ferry.createStatement()) {
+            s.execute("SET shipping = '" + mode + "'");
+        }
+        ResultComparison.assertSameResult(ferry, duck, sql, sql.contains("ORDER BY"));
+    }
+
+    /**
+     * A union of three inputs, two over the same table, is gathered input by input; EXCEPT ALL counts each input's
+     * rows where its blocks are, so its plan gathers partial aggregates, one gather per input.
+     */
+    @Test
+    void eachInputIsGatheredOnItsOwn() throws SQLException {
+        String union = explain("SELECT i FROM sa UNION ALL SELECT i FROM sa WHERE id < 10 UNION ALL SELECT b FROM sb");
+        assertEquals(3, occurrences(union, "=[gather "), union);
+        String except = explain("SELECT i, v FROM sa EXCEPT ALL SELECT i, v FROM sb");
+        assertEquals(2, occurrences(except, "(PartialAggregate on "), except);
+        assertFalse(except.contains("EnumerableMinus"), except);
+    }
+
+    private static int occurrences(String text, String part) {
+        return text.split(java.util.regex.Pattern.quote(part), -1).length - 1;
+    }
+
+    private String explain(String sql) throws SQLException {
+        StringBuilder plan = new StringBuilder();
+        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            while (rs.next()) {
+                plan.append(rs.getString(1)).append('\n');
+            }
+        }
+        return plan.toString();
+    }
+}
