@@ -241,6 +241,9 @@ class OracleQueriesTest {
                         + "MIN(CAST(NULL AS VARCHAR)) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), "
                         + "SUM(CAST(NULL AS DECIMAL(12, 2))) OVER (), AVG(CAST(NULL AS INTEGER)) OVER (PARTITION BY k) "
                         + "FROM w",
+                // ... also of what constant folding makes a NULL literal later (fuzzer, seed 11, query 770)
+                "SELECT id, MAX(NULLIF(CAST(NULL AS DATE), dt)) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING), "
+                        + "SUM(CASE WHEN k > 3 THEN CAST(NULL AS INTEGER) END) OVER (PARTITION BY k) FROM t1",
                 // a window over Ferry rows of no columns (all trimmed): the row engine reads them as empty lists
                 "SELECT COUNT(*) OVER () FROM t1 a JOIN t2 b ON a.k = b.k",
                 "SELECT CAST(NULL AS INTEGER), COUNT(*) OVER () FROM t1 a LEFT JOIN t1 b ON a.k = b.k WHERE a.id <> 3",

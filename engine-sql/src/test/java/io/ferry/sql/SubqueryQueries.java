@@ -133,6 +133,12 @@ public final class SubqueryQueries {
                         + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.nn = a.nn))",
                 "SELECT a.id FROM sa a WHERE NOT EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k AND b.d NOT IN "
                         + "(SELECT c.d FROM sa c WHERE c.g = a.g))",
+                // beside an earlier correlated subquery (a LEFT join on a.k = b.k), a NULL a.k still meets the
+                // later subquery's answer for no rows: TRUE for NOT IN, 0 for COUNT (fuzzer, seed 11)
+                "SELECT a.id, (SELECT MAX(0) FROM sb b WHERE b.k = a.k), a.k NOT IN "
+                        + "(SELECT 39 FROM sb b WHERE b.k = a.k) FROM sa a",
+                "SELECT a.id, (SELECT MAX(b.g) FROM sb b WHERE b.k = a.k), (SELECT COUNT(*) FROM sb b "
+                        + "WHERE b.k = a.k AND b.nn > 3) FROM sa a",
                 // uncorrelated scalar subqueries: a join on a constant key; CAST rounds as Ferry's kernels do
                 "SELECT a.id, (SELECT MAX(b.ts) FROM sb b), CAST(-0.001 * a.d AS DECIMAL(12, 2)) FROM sa a",
                 "SELECT a.id, (SELECT MAX(e.d) FROM se e), (SELECT COUNT(*) FROM se e) FROM sa a",

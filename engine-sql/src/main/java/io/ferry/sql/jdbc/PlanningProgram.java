@@ -31,6 +31,7 @@ import io.ferry.sql.rel.RoundingCasts;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRows;
+import io.ferry.sql.rewrite.CorrelationKeyBuilder;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.EnclosingCorrelations;
 import io.ferry.sql.rewrite.FerryRexExecutor;
@@ -124,7 +125,7 @@ final class PlanningProgram {
         RelNode prepared = hasCorrelate(rel) ? EnclosingCorrelations.PROGRAM.run(planner,
                 ConstantGroupKeys.PROGRAM.run(planner, rel, traits, materializations, lattices), traits,
                 materializations, lattices) : rel;
-        return RelDecorrelator.decorrelateQuery(prepared, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
+        return RelDecorrelator.decorrelateQuery(prepared, new CorrelationKeyBuilder(rel.getCluster()));
     };
 
     private static boolean hasCorrelate(RelNode rel) {
