@@ -139,6 +139,9 @@ public final class SubqueryQueries {
                         + "(SELECT 39 FROM sb b WHERE b.k = a.k) FROM sa a",
                 "SELECT a.id, (SELECT MAX(b.g) FROM sb b WHERE b.k = a.k), (SELECT COUNT(*) FROM sb b "
                         + "WHERE b.k = a.k AND b.nn > 3) FROM sa a",
+                // COALESCE kept in a row-engine join's condition: a NULL a.k is 7, not 0 (fuzzer, seed 7)
+                "SELECT a.id FROM sa a WHERE COALESCE(a.k, 7) NOT IN (SELECT 0 FROM sb b)",
+                "SELECT a.id, COALESCE(a.k, 7) NOT IN (SELECT CAST(0 AS BIGINT) FROM sb b WHERE b.k = 3) FROM sa a",
                 // uncorrelated scalar subqueries: a join on a constant key; CAST rounds as Ferry's kernels do
                 "SELECT a.id, (SELECT MAX(b.ts) FROM sb b), CAST(-0.001 * a.d AS DECIMAL(12, 2)) FROM sa a",
                 "SELECT a.id, (SELECT MAX(e.d) FROM se e), (SELECT COUNT(*) FROM se e) FROM sa a",

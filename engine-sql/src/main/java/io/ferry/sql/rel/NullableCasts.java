@@ -2,6 +2,7 @@ package io.ferry.sql.rel;
 
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
@@ -11,13 +12,15 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.tools.Program;
 
 /**
- * A row-engine filter condition reads a NOT NULL CAST of a nullable value as a nullable CAST. SQL-to-rel turns
+ * A row-engine filter or join condition reads a NOT NULL CAST of a nullable value as a nullable CAST. SQL-to-rel turns
  * {@code COALESCE(a, b)} into {@code CASE WHEN a IS NOT NULL THEN CAST(a AS … NOT NULL) ELSE b END}, and Calcite's
  * simplifier, where UNKNOWN counts as FALSE (a WHERE or HAVING condition), drops the guard:
  * {@code COALESCE(MAX(ed), MIN(d)) > -1} became {@code CAST(MAX(ed) AS DOUBLE NOT NULL) > -1 OR (MAX(ed) IS NULL AND
  * MIN(d) > -1)}. Ferry's kernels give the CAST of a NULL as NULL, and the condition its right answer; the row
  * engine's generated code trusts the NOT NULL type and read the NULL as 0.0, so a group whose MAX was NULL passed
- * (fuzzer, seed 11, query 993). Projections keep their guards, so only conditions are rewritten.
+ * (fuzzer, seed 11, query 993). A row-engine join's condition likewise: {@code COALESCE(eb, 7) NOT IN (SELECT 0 …)}
+ * joined on {@code CAST(eb AS BIGINT NOT NULL) = 0}, and a NULL {@code eb} matched 0 (fuzzer, seed 7). Projections
+ * keep their guards, so only conditions are rewritten.
  */
 public final class NullableCasts {
     public static final Program PROGRAM = BottomUp.program(NullableCasts::rewrite);
@@ -26,12 +29,25 @@ public final class NullableCasts {
     }
 
     static RelNode rewrite(RelNode rel) {
-        if (!(rel instanceof EnumerableCalc calc) || calc.getProgram().getCondition() == null) {
-            return rel;
+        RexBuilder rex = rel.getCluster().getRexBuilder();
+        if (rel instanceof EnumerableCalc calc && calc.getProgram().getCondition() != null) {
+            RexProgram program = calc.getProgram();
+            RexNode condition = program.expandLocalRef(program.getCondition());
+            RexNode rewritten = nullable(rex, condition);
+            return rewritten.equals(condition) ? rel : EnumerableCalc.create(calc.getInput(), RexProgram.create(
+                    calc.getInput().getRowType(), program.expandList(program.getProjectList()), rewritten,
+                    calc.getRowType(), rex));
         }
-        RexProgram program = calc.getProgram();
-        RexBuilder rex = calc.getCluster().getRexBuilder();
-        RexShuttle nullable = new RexShuttle() {
+        if (rel instanceof Join join && !(rel instanceof FerryRel)) {
+            RexNode rewritten = nullable(rex, join.getCondition());
+            return rewritten.equals(join.getCondition()) ? rel : join.copy(join.getTraitSet(), rewritten,
+                    join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+        }
+        return rel;
+    }
+
+    private static RexNode nullable(RexBuilder rex, RexNode condition) {
+        return condition.accept(new RexShuttle() {
             @Override
             public RexNode visitCall(RexCall call) {
                 RexCall visited = (RexCall) super.visitCall(call);
@@ -46,13 +62,6 @@ public final class NullableCasts {
                 return visited == call || visited.getKind() == SqlKind.CAST ? visited
                         : rex.makeCall(visited.getOperator(), visited.getOperands());
             }
-        };
-        RexNode condition = program.expandLocalRef(program.getCondition());
-        RexNode rewritten = condition.accept(nullable);
-        if (rewritten.equals(condition)) {
-            return rel;
-        }
-        return EnumerableCalc.create(calc.getInput(), RexProgram.create(calc.getInput().getRowType(),
-                program.expandList(program.getProjectList()), rewritten, calc.getRowType(), rex));
+        });
     }
 }
