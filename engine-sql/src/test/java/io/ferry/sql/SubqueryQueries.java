@@ -142,6 +142,13 @@ public final class SubqueryQueries {
                 // COALESCE kept in a row-engine join's condition: a NULL a.k is 7, not 0 (fuzzer, seed 7)
                 "SELECT a.id FROM sa a WHERE COALESCE(a.k, 7) NOT IN (SELECT 0 FROM sb b)",
                 "SELECT a.id, COALESCE(a.k, 7) NOT IN (SELECT CAST(0 AS BIGINT) FROM sb b WHERE b.k = 3) FROM sa a",
+                // an expression left of a correlated IN: one answer per row (fuzzer, seed 21, query 2740)
+                "SELECT a.id, CASE WHEN a.d > 0 THEN 0 ELSE a.k END NOT IN (SELECT b.nn FROM sb b WHERE b.k = a.k) "
+                        + "FROM sa a",
+                "SELECT a.id FROM sa a WHERE CASE WHEN a.d > 0 THEN 0 ELSE a.k END NOT IN "
+                        + "(SELECT b.nn FROM sb b WHERE b.k = a.k)",
+                "SELECT a.id, COALESCE(a.k, 3) IN (SELECT b.nn FROM sb b WHERE b.g = a.g AND b.nn IN "
+                        + "(SELECT c.k + 1 FROM sa c WHERE c.g = b.g)) FROM sa a",
                 // uncorrelated scalar subqueries: a join on a constant key; CAST rounds as Ferry's kernels do
                 "SELECT a.id, (SELECT MAX(b.ts) FROM sb b), CAST(-0.001 * a.d AS DECIMAL(12, 2)) FROM sa a",
                 "SELECT a.id, (SELECT MAX(e.d) FROM se e), (SELECT COUNT(*) FROM se e) FROM sa a",

@@ -36,6 +36,7 @@ import io.ferry.sql.rewrite.CorrelationKeyBuilder;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.EnclosingCorrelations;
 import io.ferry.sql.rewrite.FerryRexExecutor;
+import io.ferry.sql.rewrite.InOperandColumns;
 import io.ferry.sql.rewrite.InSubQueries;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.OneRowJoins;
@@ -160,7 +161,7 @@ final class PlanningProgram {
     /** The phases in order, each first checking that the statement was not cancelled ({@link PlanningCancel}). */
     static Program create() {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
-                InSubQueries.PROGRAM, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                InSubQueries.PROGRAM, InOperandColumns.PROGRAM, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
                 LogicalRewrites.program(), UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(),
                 OneRowJoins.PROGRAM, CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
                 RoundingCasts.PROGRAM, NullableCasts.PROGRAM,
