@@ -149,6 +149,10 @@ public final class SubqueryQueries {
                         + "(SELECT b.nn FROM sb b WHERE b.k = a.k)",
                 "SELECT a.id, COALESCE(a.k, 3) IN (SELECT b.nn FROM sb b WHERE b.g = a.g AND b.nn IN "
                         + "(SELECT c.k + 1 FROM sa c WHERE c.g = b.g)) FROM sa a",
+                // an IN list (a SEARCH) in a correlated scalar aggregate (fuzzer, seed 21, query 59)
+                "SELECT a.id, a.ts NOT IN (SELECT CASE WHEN MAX(b.d IN (1.5, -2.5, 0.5)) THEN MAX(b.ts) "
+                        + "ELSE TIMESTAMP '2000-01-01 00:00:00' END FROM sb b WHERE '' = a.g) FROM sa a",
+                "SELECT a.id, (SELECT MAX(b.d IN (10.5, -2.5, 0.5)) FROM sb b WHERE b.g = a.g) FROM sa a",
                 // uncorrelated scalar subqueries: a join on a constant key; CAST rounds as Ferry's kernels do
                 "SELECT a.id, (SELECT MAX(b.ts) FROM sb b), CAST(-0.001 * a.d AS DECIMAL(12, 2)) FROM sa a",
                 "SELECT a.id, (SELECT MAX(e.d) FROM se e), (SELECT COUNT(*) FROM se e) FROM sa a",

@@ -35,6 +35,7 @@ import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.CorrelationKeyBuilder;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.EnclosingCorrelations;
+import io.ferry.sql.rewrite.ExpandedSearches;
 import io.ferry.sql.rewrite.FerryRexExecutor;
 import io.ferry.sql.rewrite.InOperandColumns;
 import io.ferry.sql.rewrite.InSubQueries;
@@ -123,10 +124,11 @@ final class PlanningProgram {
 
     private static final Program DECORRELATE = (planner, rel, traits, materializations, lattices) -> {
         // the decorrelator mishandles literal GROUP BY keys above or inside a correlation, and enclosing
-        // correlations' variables on the right of a LEFT one: those go first
+        // correlations' variables on the right of a LEFT one: those go first; and it rewrites a SEARCH's argument
+        // (ExpandedSearches)
         RelNode prepared = hasCorrelate(rel) ? EnclosingCorrelations.PROGRAM.run(planner,
-                ConstantGroupKeys.PROGRAM.run(planner, rel, traits, materializations, lattices), traits,
-                materializations, lattices) : rel;
+                ConstantGroupKeys.PROGRAM.run(planner, ExpandedSearches.expand(rel), traits, materializations,
+                        lattices), traits, materializations, lattices) : rel;
         return RelDecorrelator.decorrelateQuery(prepared, new CorrelationKeyBuilder(rel.getCluster()));
     };
 
