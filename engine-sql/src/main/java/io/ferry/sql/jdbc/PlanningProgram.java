@@ -163,11 +163,11 @@ final class PlanningProgram {
     /** The phases in order, each first checking that the statement was not cancelled ({@link PlanningCancel}). */
     static Program create() {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
-                InSubQueries.PROGRAM, InOperandColumns.PROGRAM, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-                LogicalRewrites.program(), UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(),
-                OneRowJoins.PROGRAM, CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-                RoundingCasts.PROGRAM, NullableCasts.PROGRAM,
-                CancelChecks.PROGRAM, CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM)
+                InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
+                Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(),
+                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), OneRowJoins.PROGRAM,
+                CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+                RoundingCasts.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM)
                 .map(PlanningCancel::checked).toArray(Program[]::new));
     }
 
