@@ -167,7 +167,8 @@ final class PlanningProgram {
                 Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(),
                 UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), OneRowJoins.PROGRAM,
                 CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-                RoundingCasts.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM)
+                RoundingCasts.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM,
+                SignedZeros.PROGRAM, GrandTotals.PROGRAM)
                 .map(PlanningCancel::checked).toArray(Program[]::new));
     }
 
