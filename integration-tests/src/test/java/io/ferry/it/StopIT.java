@@ -104,10 +104,18 @@ class StopIT {
         }
     }
 
+    /** A RANGE frame with an offset keeps the window in the row engine, which sums each row's frame afresh. */
     @Test
     void cancelStopsAWindowInTheRowEngine() throws Exception {
         cancelWhen("running", "SELECT SUM(s) - " + UNIQUE.incrementAndGet() + " FROM (SELECT SUM(a) OVER (ORDER BY a "
-                + "ROWS BETWEEN 100000 PRECEDING AND CURRENT ROW) AS s FROM r)", "query cancelled");
+                + "RANGE BETWEEN 100000 PRECEDING AND CURRENT ROW) AS s FROM r)", "query cancelled");
+    }
+
+    /** Ferry's window operator sums a DOUBLE frame that moves at both ends afresh for each row, polling as it goes. */
+    @Test
+    void cancelStopsAWindowInFerry() throws Exception {
+        cancelWhen("running", "SELECT SUM(s) - " + UNIQUE.incrementAndGet() + " FROM (SELECT SUM(CAST(a AS DOUBLE)) "
+                + "OVER (ORDER BY a ROWS BETWEEN 100000 PRECEDING AND 1 PRECEDING) AS s FROM r)", "query cancelled");
     }
 
     @Test

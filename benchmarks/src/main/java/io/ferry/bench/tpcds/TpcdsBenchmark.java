@@ -28,8 +28,10 @@ public final class TpcdsBenchmark {
      * @param out            where the report goes; the data goes under out/data-sf{scale}
      * @param threads        threads each engine runs a query with
      * @param timeoutSeconds Ferry's and DuckDB's per-statement query timeout
+     * @param planningPasses times every statement is planned again after the run ({@link PlanningPasses})
      */
-    public record Settings(double scale, List<Integer> queries, Path out, int threads, int timeoutSeconds) {
+    public record Settings(double scale, List<Integer> queries, Path out, int threads, int timeoutSeconds,
+            int planningPasses) {
         public Settings {
             requireNonNull(out, "out is null");
             queries = List.copyOf(queries);
@@ -60,7 +62,8 @@ public final class TpcdsBenchmark {
     }
 
     /** What a run produced. */
-    public record Result(List<QueryResult> results, TpcdsReport.Summary summary, Path markdown, String report) {
+    public record Result(List<QueryResult> results, List<PlanningPasses.Pass> planning, TpcdsReport.Summary summary,
+            Path markdown, String report) {
     }
 
     private TpcdsBenchmark() {
@@ -77,6 +80,7 @@ public final class TpcdsBenchmark {
 
         EngineConfig config = EngineConfig.defaults().withThreads(settings.threads());
         List<QueryResult> results = new ArrayList<>();
+        List<PlanningPasses.Pass> planning;
         Instant started = Instant.now();
         String duckVersion;
         try (TpcdsRun run = TpcdsRun.start(data, config, settings.timeoutSeconds())) {
@@ -93,8 +97,11 @@ public final class TpcdsBenchmark {
                 results.add(r);
                 listener.step("q" + q.name() + ": " + r.outcome().label());
             }
+            listener.phase("planning every statement again", 1);
+            planning = run.planningPasses(queries, settings.planningPasses());
+            listener.step(settings.planningPasses() + " passes");
         }
-        List<String> about = List.of(
+        List<String> about = new ArrayList<>(List.of(
                 String.format(Locale.ROOT, "Run %s; %d statements of %d TPC-DS queries at scale factor %s.",
                         started.truncatedTo(ChronoUnit.SECONDS), results.size(),
                         results.stream().mapToInt(QueryResult::number).distinct().count(), scale),
@@ -103,11 +110,17 @@ public final class TpcdsBenchmark {
                         ManagementFactory.getRuntimeMXBean().getVmVersion(), settings.threads(),
                         Runtime.getRuntime().availableProcessors(), settings.timeoutSeconds()),
                 "Planning: Ferry's prepareStatement on a fresh connection. Ferry/DuckDB: (planning + execution) / "
-                        + "DuckDB's time.");
+                        + "DuckDB's time."));
         String name = "tpcds-sf" + scale;
+        if (!planning.isEmpty()) {
+            about.add("First-execution planning of every statement again after the run, each pass under new texts "
+                    + "(none from the plan cache; per statement in " + name + "-planning.csv):");
+            planning.forEach(p -> about.add("- " + p.line()));
+            PlanningPasses.writeCsv(settings.out().resolve(name + "-planning.csv"), queries, planning);
+        }
         String markdown = TpcdsReport.write(settings.out(), name, "TPC-DS SF " + scale + ": Ferry against DuckDB",
                 about, queries, results);
-        return new Result(List.copyOf(results), TpcdsReport.summarize(results), settings.out().resolve(name + ".md"),
-                markdown);
+        return new Result(List.copyOf(results), planning, TpcdsReport.summarize(results),
+                settings.out().resolve(name + ".md"), markdown);
     }
 }

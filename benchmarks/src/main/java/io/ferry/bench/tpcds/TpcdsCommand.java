@@ -40,6 +40,11 @@ public final class TpcdsCommand implements Callable<Integer> {
             description = "Per-statement query timeout (default: ${DEFAULT-VALUE}).")
     private int timeout;
 
+    @Option(names = "--planning-passes", paramLabel = "N", defaultValue = "2",
+            description = "After the run, plan every statement again N times, each under a new text (default: "
+                    + "${DEFAULT-VALUE}); reports first-execution planning on a warmed-up planner.")
+    private int planningPasses;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new TpcdsCommand()).setExecutionExceptionHandler((e, cl, parsed) -> {
             cl.getErr().println("tpcds failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
@@ -53,7 +58,7 @@ public final class TpcdsCommand implements Callable<Integer> {
         BarListener bars = new BarListener();
         TpcdsBenchmark.Result result;
         try {
-            result = TpcdsBenchmark.run(new TpcdsBenchmark.Settings(scale, queries, out, n, timeout), bars);
+            result = TpcdsBenchmark.run(new TpcdsBenchmark.Settings(scale, queries, out, n, timeout, planningPasses), bars);
         } finally {
             bars.close();
         }

@@ -137,6 +137,14 @@ public final class TpcdsRun implements AutoCloseable {
         }
     }
 
+    /** {@link PlanningPasses}: the statements planned again, {@code passes} times, on a fresh connection. */
+    public List<PlanningPasses.Pass> planningPasses(List<TpcdsQueries.Query> queries, int passes)
+            throws SQLException {
+        try (Connection c = ferry.connect()) {
+            return PlanningPasses.measure(c, queries, passes);
+        }
+    }
+
     public QueryResult run(TpcdsQueries.Query query) {
         ResultOrder order = ResultOrder.of(query.sql());
         Attempt f = attempt(ferryRun(query.sql()));

@@ -27,10 +27,11 @@ class TpcdsTest {
     @Test
     void everyQueryMatchesDuckDb() throws Exception {
         TpcdsBenchmark.Settings settings = new TpcdsBenchmark.Settings(0.1, List.of(), Path.of("target", "tpcds"),
-                Runtime.getRuntime().availableProcessors(), 10);
+                Runtime.getRuntime().availableProcessors(), 10, 2);
         // closing the engines inside run() fails it if Ferry leaked Arrow memory
         TpcdsBenchmark.Result run = TpcdsBenchmark.run(settings, TpcdsBenchmark.Listener.NONE);
         System.out.println(run.summary().line() + "; report: " + run.markdown().toAbsolutePath());
+        run.planning().forEach(p -> System.out.println("planning again, " + p.line()));
 
         List<QueryResult> failed = run.results().stream().filter(r -> r.outcome() != Outcome.MATCH
                 && !KNOWN_FAILURES.containsKey(r.query())).toList();

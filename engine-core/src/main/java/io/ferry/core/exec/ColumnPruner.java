@@ -146,7 +146,52 @@ public final class ColumnPruner {
             }
             return new Pruned(new PlanNode.Sort(in.node(), keys, sort.offset(), sort.fetch()), in.mapping());
         }
+        if (node instanceof PlanNode.Window window) {
+            return window(window, required);
+        }
         return new Pruned(node, identity(node.types().size()));
+    }
+
+    /** A window keeps every call (their columns are few) and reads its keys, arguments and defaults. */
+    private static Pruned window(PlanNode.Window window, BitSet required) {
+        int width = window.input().types().size();
+        BitSet need = required.get(0, width);
+        for (int k : window.partitionKeys()) {
+            need.set(k);
+        }
+        for (SortKey k : window.orderKeys()) {
+            need.set(k.column());
+        }
+        for (WindowCall c : window.calls()) {
+            if (c.arg() >= 0) {
+                need.set(c.arg());
+            }
+            if (c.defaultArg() >= 0) {
+                need.set(c.defaultArg());
+            }
+        }
+        Pruned in = prune(window.input(), need);
+        int[] m = in.mapping();
+        int[] keys = new int[window.partitionKeys().length];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = m[window.partitionKeys()[i]];
+        }
+        List<SortKey> order = new ArrayList<>();
+        for (SortKey k : window.orderKeys()) {
+            order.add(new SortKey(m[k.column()], k.descending(), k.nullsFirst()));
+        }
+        List<WindowCall> calls = new ArrayList<>();
+        for (WindowCall c : window.calls()) {
+            calls.add(new WindowCall(c.kind(), c.arg() < 0 ? -1 : m[c.arg()], c.type(), c.offset(),
+                    c.defaultArg() < 0 ? -1 : m[c.defaultArg()]));
+        }
+        PlanNode out = new PlanNode.Window(in.node(), keys, order, window.frame(), calls);
+        int newWidth = in.node().types().size();
+        int[] mapping = java.util.Arrays.copyOf(m, width + calls.size());
+        for (int k = 0; k < calls.size(); k++) {
+            mapping[width + k] = newWidth + k;
+        }
+        return new Pruned(out, mapping);
     }
 
     private static void split(int i, int leftWidth, BitSet left, BitSet right) {

@@ -27,6 +27,10 @@ public final class Distribution {
         if (node instanceof PlanNode.Sort sort) {
             return new PlanNode.Sort(split(sort.input()), sort.keys(), sort.offset(), sort.fetch());
         }
+        if (node instanceof PlanNode.Window window) {
+            // a partition's rows may be on every node: the window runs here, on the gathered rows
+            return window.over(split(window.input()));
+        }
         if (node instanceof PlanNode.Filter filter) {
             return new PlanNode.Filter(split(filter.input()), filter.condition());
         }
@@ -105,6 +109,8 @@ public final class Distribution {
                     j.rightKeys(), j.residual());
         } else if (node instanceof PlanNode.Sort s) {
             return new PlanNode.Sort(fixSamples(s.input()), s.keys(), s.offset(), s.fetch());
+        } else if (node instanceof PlanNode.Window w) {
+            return w.over(fixSamples(w.input()));
         }
         return node;
     }
@@ -129,6 +135,8 @@ public final class Distribution {
             return origin(f.input(), column);
         } else if (node instanceof PlanNode.Sort s) {
             return origin(s.input(), column);
+        } else if (node instanceof PlanNode.Window w) {
+            return column < w.input().types().size() ? origin(w.input(), column) : null;
         } else if (node instanceof PlanNode.Project p) {
             return p.exprs().get(column) instanceof io.ferry.core.expr.InputRef ref ? origin(p.input(), ref.index())
                     : null;

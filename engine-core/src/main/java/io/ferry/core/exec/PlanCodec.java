@@ -52,7 +52,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 4;
+    static final short VERSION = 5;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -65,6 +65,7 @@ public final class PlanCodec {
     private static final byte JOIN = 8;
     private static final byte SORT = 9;
     private static final byte VALUES = 10;
+    private static final byte WINDOW = 11;
 
     private static final byte INPUT_REF = 1;
     private static final byte LITERAL = 2;
@@ -269,6 +270,29 @@ public final class PlanCodec {
                 }
                 i64(s.offset());
                 i64(s.fetch());
+            } else if (node instanceof PlanNode.Window w) {
+                u8(WINDOW);
+                node(w.input(), depth + 1);
+                ints(w.partitionKeys());
+                i32(w.orderKeys().size());
+                for (SortKey k : w.orderKeys()) {
+                    i32(k.column());
+                    bool(k.descending());
+                    bool(k.nullsFirst());
+                }
+                bool(w.frame().rows());
+                name(w.frame().lower().kind());
+                i64(w.frame().lower().offset());
+                name(w.frame().upper().kind());
+                i64(w.frame().upper().offset());
+                i32(w.calls().size());
+                for (WindowCall c : w.calls()) {
+                    name(c.kind());
+                    i32(c.arg());
+                    type(c.type());
+                    i64(c.offset());
+                    i32(c.defaultArg());
+                }
             } else if (node instanceof PlanNode.Values v) {
                 u8(VALUES);
                 types(v.types());
@@ -566,6 +590,7 @@ public final class PlanCodec {
                 case JOIN -> join();
                 case SORT -> sort();
                 case VALUES -> values();
+                case WINDOW -> window();
                 default -> throw violation("unknown plan node code " + code + " at byte " + at);
             });
             depth--;
@@ -603,6 +628,8 @@ public final class PlanCodec {
                 width = width(j.left()) + (keepsRight ? width(j.right()) : 0);
             } else if (node instanceof PlanNode.Sort s) {
                 width = width(s.input());
+            } else if (node instanceof PlanNode.Window w) {
+                width = width(w.input()) + w.calls().size();
             } else {
                 width = ((PlanNode.Values) node).types().size();
             }
@@ -719,6 +746,36 @@ public final class PlanCodec {
                 throw violation("the sort offset is " + offset);
             }
             return new PlanNode.Sort(input, keys, offset, i64());
+        }
+
+        private PlanNode.Window window() {
+            PlanNode input = node();
+            int width = width(input);
+            int[] partitionKeys = indexes("partition key", width);
+            int n = count("order key count", 6);
+            List<SortKey> orderKeys = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                orderKeys.add(new SortKey(index("order column", width), bool("the descending flag"),
+                        bool("the nulls-first flag")));
+            }
+            boolean rows = bool("the rows flag");
+            WindowFrame.BoundKind lowerKind = name(WindowFrame.BoundKind.class);
+            long lowerOffset = i64();
+            WindowFrame.BoundKind upperKind = name(WindowFrame.BoundKind.class);
+            long upperOffset = i64();
+            WindowFrame frame = checked("window frame", () -> new WindowFrame(rows,
+                    new WindowFrame.Bound(lowerKind, lowerOffset), new WindowFrame.Bound(upperKind, upperOffset)));
+            int calls = count("window call count", 1);
+            List<WindowCall> list = new ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                WindowCall.Kind kind = name(WindowCall.Kind.class);
+                int arg = column(kind + " argument", width);
+                FerryType type = type();
+                long offset = i64();
+                int defaultArg = column(kind + " default", width);
+                list.add(checked(kind + " call", () -> new WindowCall(kind, arg, type, offset, defaultArg)));
+            }
+            return new PlanNode.Window(input, partitionKeys, orderKeys, frame, list);
         }
 
         private PlanNode.Values values() {

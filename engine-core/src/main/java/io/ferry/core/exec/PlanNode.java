@@ -187,6 +187,38 @@ public sealed interface PlanNode {
     }
 
     /**
+     * Window functions over the rows of {@code input}, split into partitions by {@code partitionKeys} and ordered
+     * within each by {@code orderKeys}; every call sees {@code frame} (ranking functions and LAG/LEAD ignore it).
+     * Output is the input's columns then one column per call, rows in no promised order. It needs every row of a
+     * partition in one place: a plan runs it above its input's {@link Gather} ({@link Distribution}).
+     */
+    record Window(PlanNode input, int[] partitionKeys, List<SortKey> orderKeys, WindowFrame frame,
+            List<WindowCall> calls) implements PlanNode {
+        public Window {
+            java.util.Objects.requireNonNull(frame, "frame is null");
+        }
+
+        /** This window over another input with the same columns. */
+        public Window over(PlanNode newInput) {
+            return new Window(newInput, partitionKeys, orderKeys, frame, calls);
+        }
+
+        @Override
+        public List<PlanNode> inputs() {
+            return List.of(input);
+        }
+
+        @Override
+        public List<FerryType> types() {
+            List<FerryType> out = new ArrayList<>(input.types());
+            for (WindowCall c : calls) {
+                out.add(c.type());
+            }
+            return out;
+        }
+    }
+
+    /**
      * The partial half of {@code aggregate} (AggregatePlan): group keys then partial states (AVG as SUM and COUNT),
      * merged over this node's threads but not finished. What a worker runs under function shipping.
      */

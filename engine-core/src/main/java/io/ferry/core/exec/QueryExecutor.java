@@ -118,6 +118,9 @@ public final class QueryExecutor implements AutoCloseable {
             if (node instanceof PlanNode.Sort sort) {
                 return sort(sort);
             }
+            if (node instanceof PlanNode.Window window) {
+                return window(window);
+            }
             List<CollectSink> sinks = run(pipeline(node), CollectSink::new);
             List<Batch> out = new ArrayList<>();
             for (CollectSink s : sinks) {
@@ -275,6 +278,20 @@ public final class QueryExecutor implements AutoCloseable {
             int to = (int) Math.min(limit, order.length);
             int[] picked = java.util.Arrays.copyOfRange(order, from, Math.max(from, to));
             return List.of(merged.gather(picked, picked.length));
+        }
+
+        /** Every input row in one batch, then the window functions over them ({@link WindowOperator}). */
+        private List<Batch> window(PlanNode.Window window) {
+            List<FerryType> types = window.input().types();
+            Batch all = BatchConcat.concat(nonEmpty(materialize(window.input()), types), types);
+            // the sorted copy, the frame and partition arrays and the calls' columns, roughly
+            long bytes = 16L * all.rowCount() * (types.size() + window.calls().size() + 6);
+            ctx.memory().reserve(bytes);
+            try {
+                return List.of(new WindowOperator(window, ctx::check).apply(all));
+            } finally {
+                ctx.memory().release(bytes);
+            }
         }
 
         private List<Batch> slice(List<Batch> all, List<FerryType> types, long offset, long limit) {

@@ -45,7 +45,7 @@ final class Sorter {
         };
     }
 
-    private static RowComparator keyComparator(Vector v, SortKey key) {
+    static RowComparator keyComparator(Vector v, SortKey key) {
         int dir = key.descending() ? -1 : 1;
         int nullOrder = key.nullsFirst() ? -1 : 1;
         RowComparator values;

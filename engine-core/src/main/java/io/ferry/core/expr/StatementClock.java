@@ -64,6 +64,9 @@ public final class StatementClock {
         if (plan instanceof PlanNode.Sort s) {
             return new PlanNode.Sort(bind(s.input(), t), s.keys(), s.offset(), s.fetch());
         }
+        if (plan instanceof PlanNode.Window w) {
+            return w.over(bind(w.input(), t));
+        }
         if (plan instanceof PlanNode.PartialAggregate p) {
             return new PlanNode.PartialAggregate((PlanNode.Aggregate) bind(p.aggregate(), t));
         }

@@ -176,7 +176,18 @@ class PlanCodecTest {
         PlanNode sorted = new PlanNode.Sort(joined, List.of(new SortKey(0, true, false), new SortKey(1, false, true)),
                 5, -1);
         PlanNode limited = new PlanNode.Sort(sorted, List.of(), 0, 100);
-        return new PlanNode.Join(limited, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI, new int[] {0},
+        List<WindowCall> windowCalls = new ArrayList<>();
+        for (WindowCall.Kind kind : WindowCall.Kind.values()) {
+            boolean fraction = kind == WindowCall.Kind.PERCENT_RANK || kind == WindowCall.Kind.CUME_DIST;
+            windowCalls.add(new WindowCall(kind, kind.ranking() ? -1 : 0, fraction ? FerryType.DOUBLE
+                    : FerryType.BIGINT, kind.shifts() ? 2 : 0, kind.shifts() ? 1 : -1));
+        }
+        PlanNode windowed = new PlanNode.Window(limited, new int[] {1}, List.of(new SortKey(0, true, false)),
+                new WindowFrame(true, new WindowFrame.Bound(WindowFrame.BoundKind.PRECEDING, 3),
+                        new WindowFrame.Bound(WindowFrame.BoundKind.FOLLOWING, 2)), windowCalls);
+        PlanNode ranked = new PlanNode.Window(windowed, new int[] {}, List.of(), WindowFrame.RUNNING,
+                List.of(new WindowCall(WindowCall.Kind.COUNT, -1, FerryType.BIGINT)));
+        return new PlanNode.Join(ranked, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI, new int[] {0},
                 new int[] {2}, null), JoinKind.INNER, new int[] {0}, new int[] {0}, null);
     }
 

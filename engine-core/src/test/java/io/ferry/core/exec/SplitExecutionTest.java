@@ -108,6 +108,46 @@ class SplitExecutionTest {
         assertEquals(whole, merged);
     }
 
+    /**
+     * A window needs all of a partition's rows: the split plan gathers the filtered rows from every share and
+     * computes the window above the gather, as the whole plan does in one place.
+     */
+    @Test
+    void aWindowRunsAboveTheGatherOfItsInput() {
+        PlanNode.Scan scan = new PlanNode.Scan(r, new int[] {0, 1}, null);
+        PlanNode filtered = new PlanNode.Filter(scan, new Call(Op.GT, List.of(new InputRef(0, FerryType.BIGINT),
+                new Literal(10L, FerryType.BIGINT)), FerryType.BOOLEAN));
+        PlanNode.Window window = new PlanNode.Window(filtered, new int[] {1}, List.of(new SortKey(0, false, false)),
+                WindowFrame.RUNNING, List.of(new WindowCall(WindowCall.Kind.ROW_NUMBER, -1, FerryType.BIGINT),
+                        new WindowCall(WindowCall.Kind.SUM, 0, FerryType.BIGINT),
+                        new WindowCall(WindowCall.Kind.LAG, 0, FerryType.BIGINT, 1, -1)));
+        PlanNode split = Distribution.split(window);
+        assertTrue(split instanceof PlanNode.Window w && w.input() instanceof PlanNode.Gather, split.toString());
+        AtomicInteger runs = new AtomicInteger();
+        Map<Long, String> whole = byId(executor.execute(window, QueryContext.unlimited()));
+        Map<Long, String> gathered = byId(executor.execute(split,
+                QueryContext.unlimited().withGatherer(sharded(3, runs))));
+        assertEquals(3, runs.get());
+        assertEquals(ROWS - 10, whole.size()); // a runs from 1
+        assertEquals(whole, gathered);
+    }
+
+    /** Rows by column 0 (unique), each with its other columns. */
+    private static Map<Long, String> byId(List<Batch> out) {
+        Map<Long, String> rows = new java.util.TreeMap<>();
+        for (Batch b : out) {
+            for (int i = 0; i < b.rowCount(); i++) {
+                StringBuilder row = new StringBuilder();
+                for (int c = 1; c < b.columnCount(); c++) {
+                    LongVector v = (LongVector) b.column(c);
+                    row.append(v.isNull(i) ? "NULL" : v.get(i)).append('|');
+                }
+                rows.put(((LongVector) b.column(0)).get(i), row.toString());
+            }
+        }
+        return rows;
+    }
+
     @Test
     void aGatherWithoutAGathererRunsItsFragmentHere() {
         PlanNode.Aggregate agg = groupBy();

@@ -1,6 +1,7 @@
 package io.ferry.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
 import java.sql.Connection;
@@ -25,6 +26,7 @@ import io.ferry.sql.AggregateQueries;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.ResultComparison;
 import io.ferry.sql.SubqueryQueries;
+import io.ferry.sql.WindowQueries;
 
 /**
  * The quantile, grouping-set and other aggregate queries of {@code OrderedSetAggregatesTest} (FILTER, DISTINCT
@@ -32,7 +34,8 @@ import io.ferry.sql.SubqueryQueries;
  * the tcp fabric, in forced function shipping (partial states, values and sketches, cross the network) and forced
  * data shipping, each against DuckDB on the same rows; and the subqueries of {@code SubqueryOracleTest}
  * (three-valued IN and NOT IN, literal GROUP BY keys under NOT EXISTS), whose rewrites come before planning and
- * must hold once the plan is split between nodes.
+ * must hold once the plan is split between nodes; and the window functions of {@code WindowFunctionsTest}, which
+ * the coordinator computes in Ferry's window operator over the rows it gathered.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AggregatesOnClusterTest {
@@ -60,6 +63,7 @@ class AggregatesOnClusterTest {
         duck = DriverManager.getConnection("jdbc:duckdb:");
         AggregateQueries.load(ferry, duck);
         SubqueryQueries.load(ferry, duck);
+        WindowQueries.load(ferry, duck);
     }
 
     @AfterAll
@@ -93,6 +97,9 @@ class AggregatesOnClusterTest {
             for (String sql : SubqueryQueries.queries()) {
                 out.add(Arguments.of(mode, sql));
             }
+            for (String sql : WindowQueries.queries()) {
+                out.add(Arguments.of(mode, sql));
+            }
         }
         return out.stream();
     }
@@ -103,7 +110,7 @@ class AggregatesOnClusterTest {
         try (Statement s = ferry.createStatement()) {
             s.execute("SET shipping = '" + mode + "'");
         }
-        ResultComparison.assertSameResult(ferry, duck, sql, false);
+        ResultComparison.assertSameResult(ferry, duck, sql, sql.contains(" LIMIT "));
     }
 
     Stream<String> groupingSets() {
@@ -121,5 +128,24 @@ class AggregatesOnClusterTest {
             }
         }
         assertFalse(plan.toString().contains("EnumerableAggregate"), plan.toString());
+    }
+
+    Stream<String> windows() {
+        return WindowQueries.queries().stream();
+    }
+
+    /** Windows run in Ferry's operator on the coordinator, above the gather of their input. */
+    @ParameterizedTest
+    @MethodSource("windows")
+    void windowsRunInFerry(String sql) throws SQLException {
+        StringBuilder plan = new StringBuilder();
+        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            while (rs.next()) {
+                plan.append(rs.getString(1)).append('\n');
+            }
+        }
+        assertTrue(plan.toString().contains("FerryWindow"), plan.toString());
+        assertFalse(plan.toString().contains("EnumerableWindow") || plan.toString().contains("CheckedWindow"),
+                plan.toString());
     }
 }

@@ -25,8 +25,10 @@ import io.ferry.sql.rel.CancelChecks;
 import io.ferry.sql.rel.CheckedSums;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
+import io.ferry.sql.rel.JoinOrderRule;
 import io.ferry.sql.rel.JoinSelectivity;
 import io.ferry.sql.rel.NullableCasts;
+import io.ferry.sql.rel.PlannerMetadata;
 import io.ferry.sql.rel.ProjectionsIntoFerry;
 import io.ferry.sql.rel.RoundingCasts;
 import io.ferry.sql.rel.SignedZeros;
@@ -59,7 +61,8 @@ import io.ferry.sql.rewrite.UncorrelatedCorrelates;
  *   <li>subqueries become joins; Ferry's logical rewrites ({@link LogicalRewrites}); correlations are removed
  *       (before join ordering: a correlation left in place hid the WHERE clause's join conditions from it, and
  *       TPC-DS q6 multiplied 5000 addresses by 18000 items);</li>
- *   <li>multi-way inner joins ordered by estimated cardinality (Calcite's LoptOptimizeJoinRule);</li>
+ *   <li>multi-way inner joins ordered by estimated cardinality ({@link JoinOrderRule}; Calcite's
+ *       LoptOptimizeJoinRule where outer joins take part);</li>
  *   <li>unused fields trimmed, then {@link #SIMPLIFY} to a fixpoint;</li>
  *   <li>the cost-based choice of implementations, with the planner's rules less {@link #NOT_COST_BASED};</li>
  *   <li>row-engine projections on Ferry's rows moved into Ferry, Calcite's calc rules, then Ferry's adjustments of
@@ -149,6 +152,9 @@ final class PlanningProgram {
 
     /** Calcite's cost-based phase: the cheapest implementation of the plan with the required traits. */
     private static final Program CHOOSE = (planner, rel, traits, materializations, lattices) -> {
+        // costs are re-estimated whenever a cheaper input appears: estimates that are cheap to redo
+        rel.getCluster().setMetadataProvider(PlannerMetadata.PROVIDER);
+        rel.getCluster().invalidateMetadataQuery();
         planner.setRoot(rel);
         if (!rel.getTraitSet().equals(traits)) {
             planner.setRoot(planner.changeTraits(rel, traits));
@@ -179,7 +185,7 @@ final class PlanningProgram {
      * never turned it into an inner join (TPC-DS q41 ran its joins in the row engine).
      */
     private static Program simplify() {
-        Program pass = Programs.hep(SIMPLIFY, false, DefaultRelMetadataProvider.INSTANCE);
+        Program pass = Programs.hep(SIMPLIFY, false, PlannerMetadata.PROVIDER);
         return (planner, rel, traits, materializations, lattices) -> {
             RelNode current = rel;
             for (int i = 0; i < MAX_SIMPLIFY_PASSES; i++) {
@@ -222,7 +228,9 @@ final class PlanningProgram {
                 .addMatchOrder(HepMatchOrder.BOTTOM_UP)
                 .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
                 .build();
+        // Ferry's ordering of inner joins; Calcite's for those with outer joins
         HepProgram order = new HepProgramBuilder()
+                .addRuleInstance(JoinOrderRule.INSTANCE)
                 .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                 .build();
         // Ordering may swap an outer join's inputs into a RIGHT join, which Calcite's nested-loop join gets wrong

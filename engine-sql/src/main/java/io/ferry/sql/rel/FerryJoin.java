@@ -51,9 +51,11 @@ public final class FerryJoin extends Join implements FerryRel {
 
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
-        double probe = mq.getRowCount(getLeft());
-        double build = mq.getRowCount(getRight());
-        double rows = probe + 3 * build;
+        double left = mq.getRowCount(getLeft());
+        double right = mq.getRowCount(getRight());
+        // an inner join builds on its smaller input, whichever side that is (buildsLeft)
+        double build = joinType == JoinRelType.INNER ? Math.min(left, right) : right;
+        double rows = left + right + 2 * build;
         return planner.getCostFactory().makeCost(rows * COST_FACTOR, rows * COST_FACTOR, 0);
     }
 

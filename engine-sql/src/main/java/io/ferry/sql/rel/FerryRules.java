@@ -18,6 +18,7 @@ import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.logical.LogicalTableModify;
 import org.apache.calcite.rel.logical.LogicalValues;
+import org.apache.calcite.rel.logical.LogicalWindow;
 
 import io.ferry.sql.translate.RexTranslator;
 
@@ -32,6 +33,7 @@ public final class FerryRules {
             AggregateRule.CONFIG.toRule(AggregateRule.class),
             JoinRule.CONFIG.toRule(JoinRule.class),
             SortRule.CONFIG.toRule(SortRule.class),
+            WindowRule.CONFIG.toRule(WindowRule.class),
             SampleRule.CONFIG.toRule(SampleRule.class),
             ValuesRule.CONFIG.toRule(ValuesRule.class),
             ToEnumerableRule.CONFIG.toRule(ToEnumerableRule.class),
@@ -153,6 +155,25 @@ public final class FerryRules {
             }
             return new FerrySort(s.getCluster(), ferry(s).replace(s.getCollation()), convert(s.getInput(),
                     s.getInput().getTraitSet().replace(FerryRel.CONVENTION)), s.getCollation(), s.offset, s.fetch);
+        }
+    }
+
+    public static final class WindowRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(LogicalWindow.class, Convention.NONE,
+                FerryRel.CONVENTION, "FerryWindowRule").withRuleFactory(WindowRule::new);
+
+        WindowRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            LogicalWindow w = (LogicalWindow) rel;
+            if (!FerryWindow.supported(w)) {
+                return null;
+            }
+            return new FerryWindow(w.getCluster(), ferry(w), toFerry(w.getInput()), w.getConstants(), w.getRowType(),
+                    w.groups);
         }
     }
 

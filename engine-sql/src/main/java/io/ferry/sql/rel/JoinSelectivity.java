@@ -36,9 +36,11 @@ import io.ferry.sql.schema.FerryTable;
  * (35 combinations of 1.9 M rows), which the guess rated as selective as a key join and ordered first.
  */
 public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Selectivity> {
-    /** Calcite's metadata with this estimate for joins. */
+    /** Calcite's metadata with this estimate for joins, and Ferry's statistics for conditions on a table. */
     public static final RelMetadataProvider PROVIDER = ChainedRelMetadataProvider.of(List.of(
             ReflectiveRelMetadataProvider.reflectiveSource(new JoinSelectivity(),
+                    BuiltInMetadata.Selectivity.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(ScanSelectivity.INSTANCE,
                     BuiltInMetadata.Selectivity.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
@@ -100,7 +102,7 @@ public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Se
      * most the input's rows (a filter above the table keeps fewer). Null for a computed column or a table without
      * statistics.
      */
-    private static Double distinct(RelNode input, int column, RelMetadataQuery mq) {
+    static Double distinct(RelNode input, int column, RelMetadataQuery mq) {
         RelColumnOrigin origin = mq.getColumnOrigin(input, column);
         FerryTable table = origin == null || origin.isDerived() ? null
                 : origin.getOriginTable().unwrap(FerryTable.class);

@@ -32,8 +32,10 @@ import com.google.common.collect.ImmutableList;
 import io.ferry.sql.rel.CheckedSums;
 
 /**
- * Rewrites window function calls that Calcite's row engine ({@code EnumerableWindow}, which runs every window until
- * Ferry has a window operator of its own) would answer wrongly or could not compile.
+ * Rewrites window function calls that Calcite's row engine ({@code EnumerableWindow}, which runs the windows Ferry's
+ * operator, {@link io.ferry.sql.rel.FerryWindow}, does not) would answer wrongly or could not compile. Ferry's
+ * operator takes the rewritten calls as they are: the checked SUM as SUM (or $SUM0), NTILE's arithmetic over
+ * ROW_NUMBER and COUNT, the keys with -0.0 made 0.0 (its sort ties them anyway).
  *
  * <ul>
  *   <li>SUM and $SUM0 of INTEGER or BIGINT (SQL-to-rel turns {@code SUM(x) OVER w} into

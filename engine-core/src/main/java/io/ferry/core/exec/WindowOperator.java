@@ -1,0 +1,397 @@
+package io.ferry.core.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.BytesVector;
+import io.ferry.core.vector.DoubleVector;
+import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.Vector;
+
+/**
+ * Computes a {@link PlanNode.Window} over all its input rows at once: sorts them by (partition keys, order keys)
+ * with {@link Sorter}, finds the partitions and peer groups in one pass ({@link WindowPartitions}), then computes
+ * each call for every row in a loop over the sorted positions. Aggregates slide over the frames, whose ends only
+ * move forward along a partition: each row is added once and removed once (sums and counts), or kept in a
+ * monotonic queue of candidates (MIN and MAX), so a frame of any width costs O(rows), not O(rows × width); only a
+ * DOUBLE sum over a frame that moves at both ends is summed row by row ({@link #sumDouble}). Value
+ * functions (MIN, MAX, FIRST_VALUE, LAST_VALUE, LAG, LEAD) pick a row position per row and gather the argument
+ * column once by those positions.
+ *
+ * <p>The output is the sorted input followed by one column per call: rows stay with their values, and a window
+ * promises no order to the query.
+ */
+final class WindowOperator {
+    /** Values added between cancel checks where each row's frame is summed afresh. */
+    private static final int CHECK_EVERY = 1 << 20;
+
+    private final PlanNode.Window window;
+    private final Runnable check;
+
+    WindowOperator(PlanNode.Window window, Runnable check) {
+        this.window = window;
+        this.check = check;
+    }
+
+    Batch apply(Batch input) {
+        int n = input.rowCount();
+        List<SortKey> partitionKeys = new ArrayList<>();
+        for (int k : window.partitionKeys()) {
+            partitionKeys.add(new SortKey(k, false, true));
+        }
+        List<SortKey> all = new ArrayList<>(partitionKeys);
+        all.addAll(window.orderKeys());
+        Batch sorted = all.isEmpty() ? input : input.gather(Sorter.order(input, all), n);
+        check.run();
+        WindowPartitions p = new WindowPartitions(sorted, partitionKeys, window.orderKeys());
+        int[] lo = new int[n];
+        int[] hi = new int[n];
+        window.frame().bounds(p, lo, hi);
+        int width = sorted.columnCount();
+        Vector[] out = new Vector[width + window.calls().size()];
+        for (int c = 0; c < width; c++) {
+            out[c] = sorted.column(c);
+        }
+        for (int k = 0; k < window.calls().size(); k++) {
+            check.run();
+            out[width + k] = call(window.calls().get(k), sorted, p, lo, hi);
+        }
+        return new Batch(n, out);
+    }
+
+    private Vector call(WindowCall call, Batch rows, WindowPartitions p, int[] lo, int[] hi) {
+        Vector arg = call.arg() < 0 ? null : rows.column(call.arg());
+        return switch (call.kind()) {
+            case ROW_NUMBER, RANK, DENSE_RANK -> ranks(call.kind(), p);
+            case PERCENT_RANK, CUME_DIST -> distribution(call.kind() == WindowCall.Kind.CUME_DIST, p);
+            case COUNT -> count(arg, lo, hi);
+            case SUM, SUM0 -> arg instanceof DoubleVector d ? sumDouble(d, call.kind() == WindowCall.Kind.SUM0, lo,
+                    hi) : sumLong((LongVector) arg, call.kind() == WindowCall.Kind.SUM0, call.type(), lo, hi);
+            case MIN, MAX -> arg.gather(best(arg, call.kind() == WindowCall.Kind.MAX, lo, hi), lo.length);
+            case FIRST_VALUE, LAST_VALUE -> arg.gather(edge(call.kind() == WindowCall.Kind.LAST_VALUE, lo, hi),
+                    lo.length);
+            case LAG, LEAD -> shifted(call, arg, rows, p);
+        };
+    }
+
+    private static Vector ranks(WindowCall.Kind kind, WindowPartitions p) {
+        int n = p.rowCount();
+        int[] ps = p.partitionStarts();
+        int[] peers = p.peerStarts();
+        long[] out = new long[n];
+        switch (kind) {
+            case ROW_NUMBER -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = i - ps[i] + 1;
+                }
+            }
+            case RANK -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = peers[i] - ps[i] + 1;
+                }
+            }
+            default -> {
+                long dense = 0;
+                for (int i = 0; i < n; i++) {
+                    dense = i == ps[i] ? 1 : dense + (peers[i] == i ? 1 : 0);
+                    out[i] = dense;
+                }
+            }
+        }
+        return new LongVector(out, null, n);
+    }
+
+    /** PERCENT_RANK: (rank - 1) / (rows - 1), 0 alone; CUME_DIST: rows up to the last peer / rows. */
+    private static Vector distribution(boolean cumulative, WindowPartitions p) {
+        int n = p.rowCount();
+        int[] ps = p.partitionStarts();
+        int[] pe = p.partitionEnds();
+        int[] peers = cumulative ? p.peerEnds() : p.peerStarts();
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) {
+            double size = pe[i] - ps[i];
+            out[i] = cumulative ? (peers[i] - ps[i]) / size : size == 1 ? 0 : (peers[i] - ps[i]) / (size - 1);
+        }
+        return new DoubleVector(out, null, n);
+    }
+
+    /** COUNT over each frame: rows that enter add one, rows that leave take one away. */
+    private static Vector count(Vector arg, int[] lo, int[] hi) {
+        int n = lo.length;
+        boolean[] nulls = arg == null ? null : arg.nulls();
+        long[] out = new long[n];
+        long count = 0;
+        int from = 0;
+        int to = 0;
+        for (int i = 0; i < n; i++) {
+            int l = lo[i];
+            int h = Math.max(hi[i], l);
+            if (l >= to) {
+                from = l;
+                to = l;
+                count = 0;
+            }
+            for (; from < l; from++) {
+                count -= nulls == null || !nulls[from] ? 1 : 0;
+            }
+            for (; to < h; to++) {
+                count += nulls == null || !nulls[to] ? 1 : 0;
+            }
+            out[i] = count;
+        }
+        return new LongVector(out, null, n);
+    }
+
+    /**
+     * SUM of integers or DECIMALs over each frame, overflow-checked as Ferry's aggregate is (22003). A frame that
+     * slides subtracts the rows it leaves before it adds the ones it gains.
+     */
+    private static Vector sumLong(LongVector arg, boolean zeroWhenEmpty, FerryType type, int[] lo, int[] hi) {
+        int n = lo.length;
+        long[] x = arg.values();
+        boolean[] nulls = arg.nulls();
+        long[] out = new long[n];
+        boolean[] outNulls = null;
+        long sum = 0;
+        long count = 0;
+        int from = 0;
+        int to = 0;
+        try {
+            for (int i = 0; i < n; i++) {
+                int l = lo[i];
+                int h = Math.max(hi[i], l);
+                if (l >= to) {
+                    from = l;
+                    to = l;
+                    sum = 0;
+                    count = 0;
+                }
+                for (; from < l; from++) {
+                    if (nulls == null || !nulls[from]) {
+                        sum = Math.subtractExact(sum, x[from]);
+                        count--;
+                    }
+                }
+                for (; to < h; to++) {
+                    if (nulls == null || !nulls[to]) {
+                        sum = Math.addExact(sum, x[to]);
+                        count++;
+                    }
+                }
+                out[i] = sum;
+                if (count == 0 && !zeroWhenEmpty) {
+                    if (outNulls == null) {
+                        outNulls = new boolean[n];
+                    }
+                    outNulls[i] = true;
+                }
+            }
+        } catch (ArithmeticException e) {
+            throw FerryException.overflow(type.sqlName() + " (SUM)");
+        }
+        return new LongVector(out, outNulls, n);
+    }
+
+    /**
+     * SUM of DOUBLEs. A frame that only grows along its partition (from the partition's first row) adds rows as it
+     * reaches them, in order; one that only shrinks (to the partition's last row) is the same seen from the end, added
+     * backwards; any other frame is summed afresh, since subtracting what leaves would carry the rounding of values
+     * long gone (1e300 leaving a frame would take the 1 added after it along).
+     */
+    private Vector sumDouble(DoubleVector arg, boolean zeroWhenEmpty, int[] lo, int[] hi) {
+        int n = lo.length;
+        double[] x = arg.values();
+        boolean[] nulls = arg.nulls();
+        double[] sums = new double[n];
+        long[] counts = new long[n];
+        WindowFrame frame = window.frame();
+        if (frame.startsAtPartition()) {
+            double sum = 0;
+            long count = 0;
+            int to = 0;
+            for (int i = 0; i < n; i++) {
+                int h = Math.max(hi[i], lo[i]);
+                if (i == 0 || lo[i] != lo[i - 1]) {
+                    to = lo[i];
+                    sum = 0;
+                    count = 0;
+                }
+                for (; to < h; to++) {
+                    if (nulls == null || !nulls[to]) {
+                        sum += x[to];
+                        count++;
+                    }
+                }
+                sums[i] = sum;
+                counts[i] = count;
+            }
+        } else if (frame.endsAtPartition()) {
+            double sum = 0;
+            long count = 0;
+            int from = n;
+            for (int i = n - 1; i >= 0; i--) {
+                int l = Math.min(lo[i], hi[i]);
+                if (i == n - 1 || hi[i] != hi[i + 1]) {
+                    from = hi[i];
+                    sum = 0;
+                    count = 0;
+                }
+                while (from > l) {
+                    from--;
+                    if (nulls == null || !nulls[from]) {
+                        sum += x[from];
+                        count++;
+                    }
+                }
+                sums[i] = sum;
+                counts[i] = count;
+            }
+        } else {
+            long work = 0;
+            for (int i = 0; i < n; i++) {
+                double sum = 0;
+                long count = 0;
+                for (int j = lo[i]; j < hi[i]; j++) {
+                    if (nulls == null || !nulls[j]) {
+                        sum += x[j];
+                        count++;
+                    }
+                }
+                sums[i] = sum;
+                counts[i] = count;
+                work += Math.max(1, hi[i] - lo[i]);
+                if (work >= CHECK_EVERY) {
+                    check.run();
+                    work = 0;
+                }
+            }
+        }
+        boolean[] outNulls = null;
+        for (int i = 0; i < n; i++) {
+            sums[i] = sums[i] == 0 ? 0.0 : sums[i]; // -0.0 + 0.0: SQL shows a zero sum unsigned
+            if (counts[i] == 0 && !zeroWhenEmpty) {
+                if (outNulls == null) {
+                    outNulls = new boolean[n];
+                }
+                outNulls[i] = true;
+            }
+        }
+        return new DoubleVector(sums, outNulls, n);
+    }
+
+    /**
+     * The position of each frame's least (or greatest) non-NULL value, or -1: a queue of the frame's candidates in
+     * position order whose values fall (MAX) or rise (MIN) from the front, so the front is the answer; a row that
+     * enters removes the candidates it beats, and the front leaves when the frame moves past it.
+     */
+    private static int[] best(Vector arg, boolean max, int[] lo, int[] hi) {
+        int n = lo.length;
+        Sorter.RowComparator cmp = Sorter.keyComparator(arg, new SortKey(0, max, false));
+        boolean[] nulls = arg.nulls();
+        int[] queue = new int[n];
+        int[] out = new int[n];
+        int head = 0;
+        int tail = 0;
+        int to = 0;
+        for (int i = 0; i < n; i++) {
+            int l = lo[i];
+            int h = Math.max(hi[i], l);
+            if (l >= to) {
+                head = 0;
+                tail = 0;
+                to = l;
+            }
+            for (; to < h; to++) {
+                if (nulls != null && nulls[to]) {
+                    continue;
+                }
+                // comparator orders best first: drop candidates that are no better than the row entering
+                while (tail > head && cmp.compare(queue[tail - 1], to) >= 0) {
+                    tail--;
+                }
+                queue[tail++] = to;
+            }
+            while (head < tail && queue[head] < l) {
+                head++;
+            }
+            out[i] = head < tail ? queue[head] : -1;
+        }
+        return out;
+    }
+
+    private static int[] edge(boolean last, int[] lo, int[] hi) {
+        int n = lo.length;
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = hi[i] <= lo[i] ? -1 : last ? hi[i] - 1 : lo[i];
+        }
+        return out;
+    }
+
+    /** LAG and LEAD: the value {@code offset} rows back or ahead in the partition, else the default (or NULL). */
+    private static Vector shifted(WindowCall call, Vector arg, Batch rows, WindowPartitions p) {
+        int n = p.rowCount();
+        // clamped so that i + step cannot wrap: no partition is longer than an int anyway
+        long offset = Math.max(-Integer.MAX_VALUE, Math.min(Integer.MAX_VALUE, call.offset()));
+        long step = call.kind() == WindowCall.Kind.LAG ? -offset : offset;
+        int[] ps = p.partitionStarts();
+        int[] pe = p.partitionEnds();
+        int[] at = new int[n];
+        boolean outside = false;
+        for (int i = 0; i < n; i++) {
+            long j = i + step;
+            at[i] = j >= ps[i] && j < pe[i] ? (int) j : -1;
+            outside |= at[i] < 0;
+        }
+        Vector values = arg.gather(at, n);
+        if (call.defaultArg() < 0 || !outside) {
+            return values;
+        }
+        return withDefaults(values, at, rows.column(call.defaultArg()));
+    }
+
+    /** {@code values}, with {@code defaults}' value in the rows where {@code at} is -1. */
+    private static Vector withDefaults(Vector values, int[] at, Vector defaults) {
+        int n = at.length;
+        boolean[] nulls = null;
+        for (int i = 0; i < n; i++) {
+            if (at[i] < 0 ? defaults.isNull(i) : values.isNull(i)) {
+                if (nulls == null) {
+                    nulls = new boolean[n];
+                }
+                nulls[i] = true;
+            }
+        }
+        if (values instanceof LongVector v) {
+            long[] out = v.values().clone();
+            long[] d = ((LongVector) defaults).values();
+            for (int i = 0; i < n; i++) {
+                out[i] = at[i] < 0 ? d[i] : out[i];
+            }
+            return new LongVector(out, nulls, n);
+        }
+        if (values instanceof DoubleVector v) {
+            double[] out = v.values().clone();
+            double[] d = ((DoubleVector) defaults).values();
+            for (int i = 0; i < n; i++) {
+                out[i] = at[i] < 0 ? d[i] : out[i];
+            }
+            return new DoubleVector(out, nulls, n);
+        }
+        BytesVector v = (BytesVector) values;
+        BytesVector d = (BytesVector) defaults;
+        BytesVector.Builder out = new BytesVector.Builder(n);
+        for (int i = 0; i < n; i++) {
+            BytesVector from = at[i] < 0 ? d : v;
+            if (from.isNull(i)) {
+                out.appendNull();
+            } else {
+                out.append(from.data(), from.start(i), from.length(i));
+            }
+        }
+        return out.build();
+    }
+}

@@ -1,0 +1,92 @@
+package io.ferry.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Window functions in Ferry's window operator, each answered by Ferry and by DuckDB on the same rows: NULLs in
+ * partition and order keys, peers (equal order keys, -0.0 beside 0.0), one-row partitions, an empty table, a few
+ * thousand rows in hundreds of partitions, values of every physical kind; and windows under joins, over aggregates,
+ * below ORDER BY ... LIMIT. Each plan computes its windows in Ferry, not in Calcite's row engine.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WindowFunctionsTest {
+    private FerryAndDuckDb db;
+    private Connection ferry;
+    private Connection duck;
+
+    @BeforeAll
+    void start() throws SQLException {
+        db = FerryAndDuckDb.start();
+        ferry = db.ferry();
+        duck = db.duck();
+        WindowQueries.load(ferry, duck);
+    }
+
+    @AfterAll
+    void stop() throws SQLException {
+        db.close();
+    }
+
+    static Stream<String> queries() {
+        return WindowQueries.queries().stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("queries")
+    void answersAsDuckDbInFerry(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, sql.contains(" LIMIT "));
+        assertWindowsInFerry(sql);
+    }
+
+    /** SUM over BIGINTs overflows as Ferry's aggregate does: 22003, whatever the frame. */
+    @Test
+    void integerSumsOverflow() throws SQLException {
+        String large = "(SELECT id, g, CASE WHEN id IN (9, 10) THEN 9000000000000000000 ELSE b END AS b FROM wn) t";
+        for (String sql : new String[] {"SELECT SUM(b) OVER () FROM " + large,
+                "SELECT SUM(b) OVER (PARTITION BY g ORDER BY id) FROM " + large,
+                "SELECT SUM(b) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM " + large}) {
+            assertWindowsInFerry(sql);
+            SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql), sql);
+            assertEquals("22003", e.getSQLState(), sql);
+        }
+    }
+
+    /** A window Ferry does not compute stays in the row engine, and still answers. */
+    @Test
+    void whatFerryDoesNotRunStaysInTheRowEngine() throws SQLException {
+        String sql = "SELECT id, SUM(x) OVER (ORDER BY id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) FROM wn";
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+        assertTrue(explain(sql).contains("Window"), explain(sql));
+        assertFalse(explain(sql).contains("FerryWindow"), explain(sql));
+    }
+
+    private void assertWindowsInFerry(String sql) throws SQLException {
+        String plan = explain(sql);
+        assertTrue(plan.contains("FerryWindow"), plan);
+        assertFalse(plan.contains("EnumerableWindow") || plan.contains("CheckedWindow")
+                || plan.contains("EnumerableCalc"), plan);
+    }
+
+    private String explain(String sql) throws SQLException {
+        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.ferry.sql;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The rows and queries that check window functions against DuckDB, shared by the local test
+ * ({@link WindowFunctionsTest}) and the cluster's. Table {@code wn} has NULLs in partition and order keys, peers
+ * (equal order keys, -0.0 beside 0.0), one-row partitions, BIGINTs near the limit, DOUBLE, DECIMAL, DATE and VARCHAR
+ * values; {@code wn_empty} has no rows; {@code wn_big} has a few thousand rows in hundreds of partitions.
+ */
+public final class WindowQueries {
+    private WindowQueries() {
+    }
+
+    /** Creates and fills the tables in each connection, the same rows in each. */
+    public static void load(Connection... connections) throws SQLException {
+        for (Connection c : connections) {
+            try (Statement s = c.createStatement()) {
+                for (String sql : STATEMENTS) {
+                    s.execute(sql);
+                }
+            }
+        }
+    }
+
+    private static final List<String> STATEMENTS = List.of(
+            "CREATE TABLE wn (id INTEGER NOT NULL, g INTEGER, o INTEGER, b BIGINT, x DOUBLE, p DECIMAL(12, 2), "
+                    + "d DATE, s VARCHAR)",
+            "INSERT INTO wn VALUES "
+                    + "(1, 1, 10, 5, 1.5, 10.25, DATE '2024-01-01', 'b'), "
+                    + "(2, 1, 10, -3, CAST('-0.0' AS DOUBLE), 3.10, DATE '2024-01-02', 'a'), "
+                    + "(3, 1, 20, NULL, 0.0, NULL, NULL, NULL), "
+                    + "(4, 1, NULL, 7, -2.25, -4.50, DATE '2023-12-31', 'zz'), "
+                    + "(5, 2, 5, 100, NULL, 0.01, DATE '2024-02-29', 'Zürich'), "
+                    + "(6, NULL, 1, 1, 3.0, 1.00, DATE '1999-12-31', 'x'), "
+                    + "(7, NULL, 1, 2, 4.0, 2.00, DATE '2000-01-01', 'y'), "
+                    + "(8, NULL, NULL, NULL, NULL, NULL, NULL, NULL), "
+                    + "(9, 3, 7, 9000000000000000000, 1e300, 99999.99, DATE '1970-01-01', 'é'), "
+                    + "(10, 3, 7, 8, -1e300, -99999.99, DATE '1969-12-31', 'e'), "
+                    + "(11, 3, 8, -9, 1.0, 5.55, DATE '2024-03-01', 'E'), "
+                    + "(12, 4, 0, 0, 0.0, 0.00, DATE '2024-01-01', ''), "
+                    + "(13, 1, 20, 11, 0.5, 7.75, DATE '2024-01-05', 'c'), "
+                    + "(14, 1, 10, 4, CAST('-0.0' AS DOUBLE), 1.00, DATE '2024-01-03', 'b')",
+            "CREATE TABLE wn_empty (id INTEGER NOT NULL, g INTEGER, o INTEGER, b BIGINT)",
+            // a few thousand rows in hundreds of partitions, with peers: every pair of rows of w, twelve times
+            "CREATE TABLE wn_big (id INTEGER NOT NULL, g INTEGER, o INTEGER, b BIGINT, x DOUBLE, s VARCHAR)",
+            "INSERT INTO wn_big SELECT u.id * 10000 + v.id * 100 + t.id, u.id * 20 + v.id, (u.id * 7 + t.id) % 5, "
+                    + "u.id * v.id - t.id, CAST(t.id AS DOUBLE) / 4 - u.id, CAST(v.id + u.id AS VARCHAR) "
+                    + "FROM wn u, wn v, wn t WHERE t.id <= 12");
+
+    /**
+     * Ranking, aggregate and value functions over every kind of frame Ferry computes, several windows in one SELECT,
+     * and windows under joins, over aggregates and below ORDER BY ... LIMIT (the only ones whose order is asserted).
+     * Where DuckDB and Ferry (as PostgreSQL) place NULLs differently by default, under DESC, the order says where.
+     */
+    public static List<String> queries() {
+        return List.of(
+                // ranking, with NULL partition keys, NULL and tied order keys, one-row partitions
+                "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY o, id), "
+                        + "RANK() OVER (PARTITION BY g ORDER BY o), "
+                        + "DENSE_RANK() OVER (PARTITION BY g ORDER BY o DESC NULLS LAST) FROM wn",
+                "SELECT id, RANK() OVER (ORDER BY o NULLS FIRST), DENSE_RANK() OVER (ORDER BY o DESC NULLS LAST), "
+                        + "ROW_NUMBER() OVER (ORDER BY id DESC) FROM wn",
+                "SELECT id, PERCENT_RANK() OVER (PARTITION BY g ORDER BY o), "
+                        + "CUME_DIST() OVER (PARTITION BY g ORDER BY o)"
+                        + ", PERCENT_RANK() OVER (ORDER BY s), CUME_DIST() OVER (ORDER BY x) FROM wn",
+                // -0.0 and 0.0 are peers, and one partition
+                "SELECT id, RANK() OVER (ORDER BY x), DENSE_RANK() OVER (ORDER BY x DESC NULLS FIRST), "
+                        + "COUNT(*) OVER (PARTITION BY x)"
+                        + ", SUM(b) OVER (ORDER BY x) FROM wn",
+                // aggregates over the whole partition
+                "SELECT id, SUM(b) OVER (PARTITION BY g), COUNT(*) OVER (PARTITION BY g), "
+                        + "COUNT(x) OVER (PARTITION BY g)"
+                        + ", AVG(x) OVER (PARTITION BY g), MIN(s) OVER (PARTITION BY g), MAX(d) OVER (PARTITION BY g), "
+                        + "SUM(p) OVER (PARTITION BY g), AVG(p) OVER (PARTITION BY g), MIN(x) OVER (), MAX(p) OVER () "
+                        + "FROM wn",
+                "SELECT id, AVG(b) OVER (), AVG(o) OVER (PARTITION BY g), SUM(o) OVER (PARTITION BY g) FROM wn "
+                        + "WHERE id <> 9",
+                // the default frame with ORDER BY: peers share one value
+                "SELECT id, SUM(b) OVER (PARTITION BY g ORDER BY o), COUNT(*) OVER (PARTITION BY g ORDER BY o), "
+                        + "AVG(p) OVER (PARTITION BY g ORDER BY o DESC NULLS LAST), "
+                        + "MIN(s) OVER (PARTITION BY g ORDER BY o), "
+                        + "MAX(x) OVER (ORDER BY o NULLS FIRST), SUM(x) OVER (PARTITION BY g ORDER BY d) FROM wn",
+                // ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+                "SELECT id, SUM(b) OVER (PARTITION BY g ORDER BY o, id ROWS UNBOUNDED PRECEDING), "
+                        + "COUNT(s) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT "
+                        + "ROW), "
+                        + "MAX(s) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING), "
+                        + "SUM(p) OVER (PARTITION BY g ORDER BY id ROWS UNBOUNDED PRECEDING) FROM wn",
+                // sliding frames
+                "SELECT id, SUM(b) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING), "
+                        + "MIN(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
+                        + "MAX(s) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW), "
+                        + "COUNT(p) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND 2 FOLLOWING), "
+                        + "SUM(x) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND 3 FOLLOWING), "
+                        + "AVG(p) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 PRECEDING) FROM wn",
+                "SELECT id, SUM(b) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), "
+                        + "MAX(d) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), "
+                        + "COUNT(*) OVER (ORDER BY o RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), "
+                        + "MIN(p) OVER (ORDER BY o RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM wn",
+                // value functions
+                "SELECT id, LAG(b) OVER (PARTITION BY g ORDER BY id), LEAD(s, 2) OVER (ORDER BY id), "
+                        + "LAG(x, 1, -1.5) OVER (ORDER BY id), LEAD(d, 1, "
+                        + "DATE '2000-01-01') OVER (PARTITION BY g ORDER BY id), "
+                        + "LAG(p, 3, 0.5) OVER (PARTITION BY g ORDER BY id), LEAD(s, 1, "
+                        + "'none') OVER (ORDER BY id DESC), "
+                        + "LAG(b, 0) OVER (ORDER BY id) FROM wn",
+                "SELECT id, FIRST_VALUE(s) OVER (PARTITION BY g ORDER BY id), "
+                        + "LAST_VALUE(b) OVER (PARTITION BY g ORDER BY o), "
+                        + "FIRST_VALUE(x) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING), "
+                        + "LAST_VALUE(p) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND "
+                        + "UNBOUNDED FOLLOWING) FROM wn",
+                "SELECT id, NTILE(3) OVER (PARTITION BY g ORDER BY id), NTILE(5) OVER (ORDER BY id) FROM wn",
+                // several windows, different partitions, one SELECT; window values used in expressions
+                "SELECT id, b - AVG(b) OVER (PARTITION BY g), SUM(o) OVER (PARTITION BY g) * 2, "
+                        + "RANK() OVER (PARTITION BY s ORDER BY id) + ROW_NUMBER() OVER (ORDER BY id) FROM wn",
+                // empty input
+                "SELECT id, ROW_NUMBER() OVER (ORDER BY id), SUM(b) OVER (PARTITION BY g), "
+                        + "LAG(o) OVER (ORDER BY id) FROM wn_empty",
+                "SELECT COUNT(*) OVER (), MAX(b) OVER (PARTITION BY g ORDER BY o) FROM wn WHERE id < 0",
+                // many partitions
+                "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY o, id), "
+                        + "RANK() OVER (PARTITION BY g ORDER BY o), "
+                        + "SUM(b) OVER (PARTITION BY g ORDER BY o), AVG(x) OVER (PARTITION BY o), "
+                        + "MAX(s) OVER (PARTITION BY g), SUM(x) OVER (PARTITION BY o ORDER BY id ROWS BETWEEN "
+                        + "5 PRECEDING AND 5 FOLLOWING), LAG(id, 2) OVER (PARTITION BY g ORDER BY id) FROM wn_big",
+                // DOUBLE sums of frames that shrink to the partition's end (exact binary fractions: any order of
+                // addition gives the same sums)
+                "SELECT id, SUM(x) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), "
+                        + "AVG(x) OVER (PARTITION BY o ORDER BY g RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), "
+                        + "SUM(x) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 2 PRECEDING) FROM wn_big",
+                // statistics, which Calcite expands into sums and counts
+                "SELECT id, STDDEV(x) OVER (PARTITION BY g), VAR_POP(b) OVER (PARTITION BY o ORDER BY id ROWS "
+                        + "BETWEEN 2 PRECEDING AND CURRENT ROW), STDDEV_POP(x) OVER (ORDER BY g, id) FROM wn_big",
+                // windows under joins, over aggregates, below ORDER BY ... LIMIT
+                "SELECT a.id, c.id, RANK() OVER (PARTITION BY a.g ORDER BY c.b), SUM(c.p) OVER (PARTITION BY a.id) "
+                        + "FROM wn a JOIN wn c ON a.g = c.g",
+                "SELECT g, SUM(b), RANK() OVER (ORDER BY SUM(b) DESC), SUM(SUM(b)) OVER (), "
+                        + "AVG(SUM(p)) OVER (ORDER BY g ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wn GROUP BY g",
+                "SELECT * FROM (SELECT g, o, SUM(b) AS total, RANK() OVER (PARTITION BY g ORDER BY SUM(b) DESC) AS r "
+                        + "FROM wn_big GROUP BY g, o) t WHERE r <= 2",
+                "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY x DESC, "
+                        + "id) FROM wn_big ORDER BY id DESC LIMIT 20",
+                "SELECT s, rk FROM (SELECT s, DENSE_RANK() OVER (ORDER BY SUM(b) DESC) AS rk FROM wn_big GROUP BY s) t "
+                        + "ORDER BY rk, s LIMIT 7");
+    }
+}
