@@ -45,7 +45,13 @@ class OracleQueriesTest {
             "CREATE TABLE w (id INTEGER NOT NULL, k INTEGER, b BIGINT, d DOUBLE, s VARCHAR)",
             "INSERT INTO w VALUES (1, 1, 9223372036854775807, CAST('-0.0' AS DOUBLE), 'a'), (2, 1, 5, 0.0, 'b'), "
                     + "(3, 2, -9223372036854775807, 1.5, NULL), (4, 2, -5, 0.0, 'c'), (5, NULL, NULL, NULL, 'd'), "
-                    + "(6, 3, 7, CAST('-0.0' AS DOUBLE), 'e')"
+                    + "(6, 3, 7, CAST('-0.0' AS DOUBLE), 'e')",
+            // NaN, which SQL orders above every other DOUBLE (and equal to itself), beside the infinities
+            "CREATE TABLE nan (id INTEGER NOT NULL, k INTEGER, d DOUBLE, e DOUBLE)",
+            "INSERT INTO nan VALUES (1, 1, CAST('NaN' AS DOUBLE), 1.5), (2, 1, 1.5, CAST('NaN' AS DOUBLE)), "
+                    + "(3, 2, CAST('Infinity' AS DOUBLE), CAST('NaN' AS DOUBLE)), (4, 2, CAST('NaN' AS DOUBLE), "
+                    + "CAST('NaN' AS DOUBLE)), (5, 3, CAST('-Infinity' AS DOUBLE), NULL), (6, 3, NULL, 0.0), "
+                    + "(7, 4, -2.5, CAST('-0.0' AS DOUBLE))"
         };
         for (String sql : ddl) {
             exec(sql);
@@ -241,6 +247,16 @@ class OracleQueriesTest {
                         + "MIN(CAST(NULL AS VARCHAR)) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), "
                         + "SUM(CAST(NULL AS DECIMAL(12, 2))) OVER (), AVG(CAST(NULL AS INTEGER)) OVER (PARTITION BY k) "
                         + "FROM w",
+                // NaN in comparisons and MIN/MAX, whichever row comes first (fuzzer, seed 11, query 837)
+                "SELECT id, d > e, d >= e, d < e, d <= e, d = e, d <> e, d > 1000, d NOT BETWEEN -2.25 AND 1000 "
+                        + "FROM nan",
+                "SELECT k, MAX(d), MIN(d), MAX(e), MIN(e) FROM nan GROUP BY k",
+                "SELECT id FROM nan WHERE d > e OR e >= 1e308",
+                // a HAVING over COALESCE in the row engine (above a cross join): id 5's MAX(d) is NULL, not 0.0
+                "SELECT e.id FROM edge e JOIN w ON TRUE GROUP BY e.id HAVING COALESCE(MAX(e.d), MIN(w.id) - 10) > -1",
+                // ... also of what constant folding makes a NULL literal later (fuzzer, seed 11, query 770)
+                "SELECT id, MAX(NULLIF(CAST(NULL AS DATE), dt)) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING), "
+                        + "SUM(CASE WHEN k > 3 THEN CAST(NULL AS INTEGER) END) OVER (PARTITION BY k) FROM t1",
                 // a window over Ferry rows of no columns (all trimmed): the row engine reads them as empty lists
                 "SELECT COUNT(*) OVER () FROM t1 a JOIN t2 b ON a.k = b.k",
                 "SELECT CAST(NULL AS INTEGER), COUNT(*) OVER () FROM t1 a LEFT JOIN t1 b ON a.k = b.k WHERE a.id <> 3",

@@ -133,6 +133,26 @@ public final class SubqueryQueries {
                         + "(SELECT 1 FROM sa c WHERE c.g = b.g AND c.nn = a.nn))",
                 "SELECT a.id FROM sa a WHERE NOT EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k AND b.d NOT IN "
                         + "(SELECT c.d FROM sa c WHERE c.g = a.g))",
+                // beside an earlier correlated subquery (a LEFT join on a.k = b.k), a NULL a.k still meets the
+                // later subquery's answer for no rows: TRUE for NOT IN, 0 for COUNT (fuzzer, seed 11)
+                "SELECT a.id, (SELECT MAX(0) FROM sb b WHERE b.k = a.k), a.k NOT IN "
+                        + "(SELECT 39 FROM sb b WHERE b.k = a.k) FROM sa a",
+                "SELECT a.id, (SELECT MAX(b.g) FROM sb b WHERE b.k = a.k), (SELECT COUNT(*) FROM sb b "
+                        + "WHERE b.k = a.k AND b.nn > 3) FROM sa a",
+                // COALESCE kept in a row-engine join's condition: a NULL a.k is 7, not 0 (fuzzer, seed 7)
+                "SELECT a.id FROM sa a WHERE COALESCE(a.k, 7) NOT IN (SELECT 0 FROM sb b)",
+                "SELECT a.id, COALESCE(a.k, 7) NOT IN (SELECT CAST(0 AS BIGINT) FROM sb b WHERE b.k = 3) FROM sa a",
+                // an expression left of a correlated IN: one answer per row (fuzzer, seed 21, query 2740)
+                "SELECT a.id, CASE WHEN a.d > 0 THEN 0 ELSE a.k END NOT IN (SELECT b.nn FROM sb b WHERE b.k = a.k) "
+                        + "FROM sa a",
+                "SELECT a.id FROM sa a WHERE CASE WHEN a.d > 0 THEN 0 ELSE a.k END NOT IN "
+                        + "(SELECT b.nn FROM sb b WHERE b.k = a.k)",
+                "SELECT a.id, COALESCE(a.k, 3) IN (SELECT b.nn FROM sb b WHERE b.g = a.g AND b.nn IN "
+                        + "(SELECT c.k + 1 FROM sa c WHERE c.g = b.g)) FROM sa a",
+                // an IN list (a SEARCH) in a correlated scalar aggregate (fuzzer, seed 21, query 59)
+                "SELECT a.id, a.ts NOT IN (SELECT CASE WHEN MAX(b.d IN (1.5, -2.5, 0.5)) THEN MAX(b.ts) "
+                        + "ELSE TIMESTAMP '2000-01-01 00:00:00' END FROM sb b WHERE '' = a.g) FROM sa a",
+                "SELECT a.id, (SELECT MAX(b.d IN (10.5, -2.5, 0.5)) FROM sb b WHERE b.g = a.g) FROM sa a",
                 // uncorrelated scalar subqueries: a join on a constant key; CAST rounds as Ferry's kernels do
                 "SELECT a.id, (SELECT MAX(b.ts) FROM sb b), CAST(-0.001 * a.d AS DECIMAL(12, 2)) FROM sa a",
                 "SELECT a.id, (SELECT MAX(e.d) FROM se e), (SELECT COUNT(*) FROM se e) FROM sa a",

@@ -3,6 +3,7 @@ package io.ferry.core.exec;
 import java.util.Arrays;
 
 import io.ferry.core.FerryException;
+import io.ferry.core.types.DoubleOrder;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.Physical;
 import io.ferry.core.vector.BytesVector;
@@ -239,7 +240,7 @@ abstract class Accumulator {
                     continue;
                 }
                 int g = groups[i];
-                if (!seen[g] || (max ? x[i] > values[g] : x[i] < values[g])) {
+                if (!seen[g] || (max ? DoubleOrder.greater(x[i], values[g]) : DoubleOrder.less(x[i], values[g]))) {
                     values[g] = x[i];
                     seen[g] = true;
                 }
@@ -278,7 +279,7 @@ abstract class Accumulator {
                     continue;
                 }
                 int g = groups[i];
-                if (!seen[g] || (max ? x[i] > values[g] : x[i] < values[g])) {
+                if (!seen[g] || (max ? DoubleOrder.greater(x[i], values[g]) : DoubleOrder.less(x[i], values[g]))) {
                     values[g] = x[i];
                     seen[g] = true;
                 }

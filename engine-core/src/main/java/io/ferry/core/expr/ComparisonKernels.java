@@ -2,6 +2,7 @@ package io.ferry.core.expr;
 
 import java.util.Arrays;
 
+import io.ferry.core.types.DoubleOrder;
 import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
@@ -42,17 +43,18 @@ final class ComparisonKernels {
         return new LongVector(r, a.nulls(), n);
     }
 
+    /** DOUBLEs in SQL's order ({@link DoubleOrder}): NaN is equal to itself and above every other value. */
     static LongVector doubles(Op op, DoubleVector a, DoubleVector b, int n) {
         double[] x = a.values();
         double[] y = b.values();
         long[] r = new long[n];
         switch (op) {
-            case EQ -> { for (int i = 0; i < n; i++) { r[i] = x[i] == y[i] ? 1 : 0; } }
-            case NE -> { for (int i = 0; i < n; i++) { r[i] = x[i] != y[i] ? 1 : 0; } }
-            case LT -> { for (int i = 0; i < n; i++) { r[i] = x[i] < y[i] ? 1 : 0; } }
-            case LE -> { for (int i = 0; i < n; i++) { r[i] = x[i] <= y[i] ? 1 : 0; } }
-            case GT -> { for (int i = 0; i < n; i++) { r[i] = x[i] > y[i] ? 1 : 0; } }
-            case GE -> { for (int i = 0; i < n; i++) { r[i] = x[i] >= y[i] ? 1 : 0; } }
+            case EQ -> { for (int i = 0; i < n; i++) { r[i] = DoubleOrder.equal(x[i], y[i]) ? 1 : 0; } }
+            case NE -> { for (int i = 0; i < n; i++) { r[i] = !DoubleOrder.equal(x[i], y[i]) ? 1 : 0; } }
+            case LT -> { for (int i = 0; i < n; i++) { r[i] = DoubleOrder.less(x[i], y[i]) ? 1 : 0; } }
+            case LE -> { for (int i = 0; i < n; i++) { r[i] = DoubleOrder.lessOrEqual(x[i], y[i]) ? 1 : 0; } }
+            case GT -> { for (int i = 0; i < n; i++) { r[i] = DoubleOrder.greater(x[i], y[i]) ? 1 : 0; } }
+            case GE -> { for (int i = 0; i < n; i++) { r[i] = DoubleOrder.greaterOrEqual(x[i], y[i]) ? 1 : 0; } }
             default -> throw new IllegalArgumentException(op.name());
         }
         return new LongVector(r, Nulls.or(a.nulls(), b.nulls(), n), n);

@@ -27,15 +27,19 @@ import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
 import io.ferry.sql.rel.JoinOrderRule;
 import io.ferry.sql.rel.JoinSelectivity;
+import io.ferry.sql.rel.NullableCasts;
 import io.ferry.sql.rel.PlannerMetadata;
 import io.ferry.sql.rel.ProjectionsIntoFerry;
 import io.ferry.sql.rel.RoundingCasts;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRows;
+import io.ferry.sql.rewrite.CorrelationKeyBuilder;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.EnclosingCorrelations;
+import io.ferry.sql.rewrite.ExpandedSearches;
 import io.ferry.sql.rewrite.FerryRexExecutor;
+import io.ferry.sql.rewrite.InOperandColumns;
 import io.ferry.sql.rewrite.InSubQueries;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.OneRowJoins;
@@ -123,11 +127,12 @@ final class PlanningProgram {
 
     private static final Program DECORRELATE = (planner, rel, traits, materializations, lattices) -> {
         // the decorrelator mishandles literal GROUP BY keys above or inside a correlation, and enclosing
-        // correlations' variables on the right of a LEFT one: those go first
+        // correlations' variables on the right of a LEFT one: those go first; and it rewrites a SEARCH's argument
+        // (ExpandedSearches)
         RelNode prepared = hasCorrelate(rel) ? EnclosingCorrelations.PROGRAM.run(planner,
-                ConstantGroupKeys.PROGRAM.run(planner, rel, traits, materializations, lattices), traits,
-                materializations, lattices) : rel;
-        return RelDecorrelator.decorrelateQuery(prepared, RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null));
+                ConstantGroupKeys.PROGRAM.run(planner, ExpandedSearches.expand(rel), traits, materializations,
+                        lattices), traits, materializations, lattices) : rel;
+        return RelDecorrelator.decorrelateQuery(prepared, new CorrelationKeyBuilder(rel.getCluster()));
     };
 
     private static boolean hasCorrelate(RelNode rel) {
@@ -164,11 +169,12 @@ final class PlanningProgram {
     /** The phases in order, each first checking that the statement was not cancelled ({@link PlanningCancel}). */
     static Program create() {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
-                InSubQueries.PROGRAM, Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-                LogicalRewrites.program(), UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(),
-                OneRowJoins.PROGRAM, CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-                RoundingCasts.PROGRAM,
-                CancelChecks.PROGRAM, CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM)
+                InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
+                Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(),
+                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), OneRowJoins.PROGRAM,
+                CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
+                RoundingCasts.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM,
+                SignedZeros.PROGRAM, GrandTotals.PROGRAM)
                 .map(PlanningCancel::checked).toArray(Program[]::new));
     }
 

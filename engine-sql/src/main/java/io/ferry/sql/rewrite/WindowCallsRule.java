@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
@@ -15,6 +16,7 @@ import org.apache.calcite.rex.RexFieldCollation;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.rex.RexWindowBounds;
@@ -45,6 +47,7 @@ import io.ferry.sql.rel.CheckedSums;
  *       A user-defined aggregate runs in a window frame as it does under GROUP BY (Calcite gives both the same
  *       reflective implementor), re-adding the frame's rows, so every frame's sum is checked.</li>
  *   <li>MIN, MAX, SUM ($SUM0) and AVG of a NULL literal ({@code MIN(CAST(NULL AS DOUBLE)) OVER ()},
+ *       {@code MAX(NULLIF(CAST(NULL AS DATE), dt)) OVER (…)}, which folds to one later),
  *       {@code SUM(CAST(NULL AS DECIMAL(12, 2))) OVER ()}): the window's code generation types the constant as
  *       Object and finds no {@code SqlFunctions.lesser(String, Object)} or {@code BigDecimal.add(Object)}, an
  *       internal error. The answer is NULL on every row (0 for $SUM0, which SUM only reads where the count is not
@@ -88,7 +91,7 @@ public final class WindowCallsRule extends RelOptRule {
         public RexNode visitOver(RexOver over) {
             RexOver visited = (RexOver) super.visitOver(over);
             SqlKind kind = visited.getAggOperator().getKind();
-            if (NULL_STRICT.contains(kind) && RexUtil.isNullLiteral(visited.getOperands().get(0), true)) {
+            if (NULL_STRICT.contains(kind) && alwaysNull(visited.getOperands().get(0))) {
                 changed = true;
                 return kind == SqlKind.SUM0
                         ? rex.makeAbstractCast(visited.getType(), rex.makeZeroLiteral(visited.getType()), false)
@@ -125,6 +128,16 @@ public final class WindowCallsRule extends RelOptRule {
             return rex.makeOver(visited.getType(), function, visited.getOperands(), partition,
                     ImmutableList.copyOf(order), w.getLowerBound(), w.getUpperBound(), w.getExclude(), w.isRows(),
                     true, false, visited.isDistinct(), visited.ignoreNulls());
+        }
+
+        /**
+         * Whether an operand is NULL on every row: a NULL literal, or what later constant folding makes one
+         * ({@code NULLIF(CAST(NULL AS DATE), dt)}, a CASE of NULLs), which the window would meet as a constant too.
+         */
+        private boolean alwaysNull(RexNode operand) {
+            return RexUtil.isNullLiteral(operand, true) || RexUtil.isNullLiteral(
+                    new RexSimplify(rex, RelOptPredicateList.EMPTY, RexUtil.EXECUTOR).simplifyPreservingType(operand),
+                    true);
         }
 
         /** Whether every row's frame holds the row itself, so that it is never empty. */
