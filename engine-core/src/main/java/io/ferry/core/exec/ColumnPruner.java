@@ -149,6 +149,7 @@ public final class ColumnPruner {
         }
         if (node instanceof PlanNode.Window window) {
             return window(window, required);
+        }
         if (node instanceof PlanNode.Replicate replicate) {
             BitSet need = (BitSet) required.clone();
             need.set(replicate.countColumn());
@@ -201,6 +202,8 @@ public final class ColumnPruner {
             mapping[width + k] = newWidth + k;
         }
         return new Pruned(out, mapping);
+    }
+
     /**
      * Every input keeps the required columns, in order and nothing else: inputs pruned on their own can keep
      * others (a filter's), and a union's inputs must produce the same columns.

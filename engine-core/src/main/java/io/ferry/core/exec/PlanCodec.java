@@ -799,6 +799,8 @@ public final class PlanCodec {
                 list.add(checked(kind + " call", () -> new WindowCall(kind, arg, type, offset, defaultArg)));
             }
             return new PlanNode.Window(input, partitionKeys, orderKeys, frame, list);
+        }
+
         /** The union's types, then its inputs; each must be as wide as the types before its own types are compared. */
         private PlanNode.Union union() {
             List<FerryType> types = types();

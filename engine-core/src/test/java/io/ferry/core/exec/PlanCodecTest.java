@@ -187,9 +187,7 @@ class PlanCodecTest {
                         new WindowFrame.Bound(WindowFrame.BoundKind.FOLLOWING, 2)), windowCalls);
         PlanNode ranked = new PlanNode.Window(windowed, new int[] {}, List.of(), WindowFrame.RUNNING,
                 List.of(new WindowCall(WindowCall.Kind.COUNT, -1, FerryType.BIGINT)));
-        return new PlanNode.Join(ranked, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI, new int[] {0},
-                new int[] {2}, null), JoinKind.INNER, new int[] {0}, new int[] {0}, null);
-        PlanNode last = new PlanNode.Join(limited, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI,
+        PlanNode last = new PlanNode.Join(ranked, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI,
                 new int[] {0}, new int[] {2}, null), JoinKind.INNER, new int[] {0}, new int[] {0}, null);
         return new PlanNode.Join(last, unionOfReplicated(), JoinKind.SEMI, new int[] {0}, new int[] {2}, null);
     }

@@ -146,6 +146,9 @@ class SplitExecutionTest {
             }
         }
         return rows;
+    }
+
+    /**
      * GROUP BY over a UNION ALL of the table, an empty input and the table again: split, each scan's input is counted
      * partially in its own gather, once per share, and the merge equals the unsplit aggregate, every row twice.
      */

@@ -2,6 +2,7 @@ package io.ferry.sql.rel;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
@@ -17,10 +18,13 @@ import org.apache.calcite.tools.RelBuilder;
 
 /**
  * Orders a multi-way inner join by estimated cardinality ({@link JoinGraph}): exactly, by dynamic programming over
- * connected sets, up to {@link JoinGraph#EXHAUSTIVE_LIMIT} relations, and greedily beyond. The join is rebuilt
- * left-deep in that order, each conjunct placed at the first join that has every relation it reads (a conjunct of
- * one relation becomes a filter on it), and a projection puts the columns back in the statement's order. Ferry's
- * hash join then builds on the smaller input of each join ({@link FerryJoin}).
+ * connected sets, up to {@link JoinGraph#EXHAUSTIVE_LIMIT} relations, and greedily beyond. The join is rebuilt in
+ * that order, each next relation joined on the left of what is joined so far, each conjunct placed at the first join
+ * that has every relation it reads (a conjunct of one relation becomes a filter on it), and a projection puts the
+ * columns back in the statement's order. Ferry's hash join then builds on the smaller input of each join
+ * ({@link FerryJoin}). The joined part grows on the right because the cost-based phase explores pushing a join
+ * through the join on its left input (JoinPushThroughJoinRule): with the joins nested on the left, it registered
+ * alternatives for every pair, and TPC-DS q64's cost-based phase took 175 ms instead of 17.
  *
  * <p>Calcite's LoptOptimizeJoinRule, which ordered every join before, builds and costs a whole join tree for each
  * relation it tries first: on TPC-DS q64's 18-way joins that took 55 ms of a 119 ms plan. It still orders the
@@ -72,7 +76,7 @@ public final class JoinOrderRule extends RelOptRule {
         call.transformTo(build(multi, graph.order(), offsets, factorOfField, joins, constant, local, call.builder()));
     }
 
-    /** The left-deep join of the factors in {@code order}, its columns in the multi-way join's order. */
+    /** The join of the factors in {@code order}, its columns in the multi-way join's order. */
     private static RelNode build(MultiJoin multi, int[] order, int[] offsets, int[] factorOfField,
             List<RexNode> joins, List<RexNode> constant, List<List<RexNode>> local, RelBuilder b) {
         int[] position = new int[factorOfField.length];
@@ -85,7 +89,7 @@ public final class JoinOrderRule extends RelOptRule {
                 int shift = offsets[f];
                 factor = b.push(factor).filter(moved(local.get(f), field -> field - shift)).build();
             }
-            // the new factor on the left: the tree grows on the right (see the class comment)
+            // the new factor on the left, the joined part on the right (see the class comment)
             int count = factor.getRowType().getFieldCount();
             for (int field = 0; field < position.length; field++) {
                 if ((joined & (1L << factorOfField[field])) != 0) {
@@ -125,7 +129,7 @@ public final class JoinOrderRule extends RelOptRule {
         return b.convert(multi.getRowType(), false).build();
     }
 
-    private static List<RexNode> moved(List<RexNode> conditions, java.util.function.IntUnaryOperator to) {
+    private static List<RexNode> moved(List<RexNode> conditions, IntUnaryOperator to) {
         RexShuttle shuttle = new RexShuttle() {
             @Override
             public RexNode visitInputRef(RexInputRef ref) {
