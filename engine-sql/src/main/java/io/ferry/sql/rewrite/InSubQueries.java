@@ -1,12 +1,20 @@
 package io.ferry.sql.rewrite;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
@@ -15,10 +23,12 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.tools.Program;
 
+import com.google.common.collect.ImmutableSet;
+
 import io.ferry.sql.rel.BottomUp;
 
 /**
- * Rewrites two forms of {@code x IN (subquery)} before subquery removal, whose general plan (Calcite's
+ * Rewrites forms of {@code x IN (subquery)} before subquery removal, whose general plan (Calcite's
  * SubQueryRemoveRule followed by decorrelation) answers FALSE where SQL says NULL:
  *
  * <ul>
@@ -33,9 +43,14 @@ import io.ferry.sql.rel.BottomUp;
  * EXISTS (S where c = -100 OR c IS NULL) THEN NULL ELSE FALSE END}. Calcite's own plan for literal operands, where the
  * IN's UNKNOWN may be read as FALSE (under IS TRUE or IS NOT TRUE), read an S holding only NULLs as a match: {@code
  * (-100 IN (S)) IS NOT TRUE} was FALSE.</li>
+ *
+ * <li>several operands that are not all literals, {@code (a.k + 1, a.g) IN (SELECT b.nn, b.g FROM sb b)}, in a
+ * SELECT list or WHERE clause, over an uncorrelated subquery: the same two EXISTS, the operands read through a
+ * correlation. Calcite's plan for them joined the subquery's rows to the outer values on part of the comparison
+ * only, and returned 454 rows for a 400-row table.</li>
  * </ul>
  *
- * All three are plain SQL equivalences (three-valued logic included), so the later phases see an ordinary scalar
+ * All are plain SQL equivalences (three-valued logic included), so the later phases see an ordinary scalar
  * subquery or EXISTS. Subqueries nested in subqueries are rewritten too.
  */
 public final class InSubQueries {
@@ -46,15 +61,48 @@ public final class InSubQueries {
 
     static RelNode rewrite(RelNode rel) {
         return BottomUp.rewrite(rel, visited -> {
-            return visited.accept(new Rewriter(visited.getCluster().getRexBuilder()));
+            Rewriter rewriter = new Rewriter(visited);
+            RelNode out = visited.accept(rewriter);
+            return rewriter.correlation == null ? out : correlated(out, rewriter.correlation);
         });
+    }
+
+    /** {@code node} declaring {@code id}, the correlation its rewritten subqueries read its input's row through. */
+    private static RelNode correlated(RelNode node, CorrelationId id) {
+        Set<CorrelationId> variables = new HashSet<>(node.getVariablesSet());
+        variables.add(id);
+        if (node instanceof LogicalProject project) {
+            return LogicalProject.create(project.getInput(), project.getHints(), project.getProjects(),
+                    project.getRowType().getFieldNames(), variables);
+        }
+        LogicalFilter filter = (LogicalFilter) node;
+        return LogicalFilter.create(filter.getInput(), filter.getCondition(), ImmutableSet.copyOf(variables));
+    }
+
+    private static boolean hasSubQuery(RexNode node) {
+        boolean[] found = {false};
+        node.accept(new RexShuttle() {
+            @Override
+            public RexNode visitSubQuery(RexSubQuery subQuery) {
+                found[0] = true;
+                return subQuery;
+            }
+        });
+        return found[0];
     }
 
     private static final class Rewriter extends RexShuttle {
         private final RexBuilder rex;
+        /** The node whose expressions are rewritten, if a subquery in it may read its input's row. */
+        private final RelNode correlatable;
+        /** The correlation a rewritten subquery reads the input's row through, once one does. */
+        private CorrelationId correlation;
 
-        Rewriter(RexBuilder rex) {
-            this.rex = rex;
+        Rewriter(RelNode node) {
+            this.rex = node.getCluster().getRexBuilder();
+            // a subquery reads one correlation: the node's own, if it has one already
+            this.correlatable = (node instanceof LogicalProject || node instanceof LogicalFilter)
+                    && node.getVariablesSet().size() <= 1 ? node : null;
         }
 
         @Override
@@ -67,7 +115,13 @@ public final class InSubQueries {
             }
             if (RexUtil.allLiterals(e.getOperands())
                     && e.getOperands().stream().noneMatch(k -> RexUtil.isNullLiteral(k, true))) {
-                return literalsIn(e);
+                return rowIn(e, UnaryOperator.identity());
+            }
+            // (not when S is correlated itself: Calcite's decorrelator then loses one of two equalities on the same
+            // correlated column, S's own and the rewrite's)
+            if (e.getOperands().size() > 1 && correlatable != null && RelOptUtil.getVariablesUsed(e.rel).isEmpty()
+                    && e.getOperands().stream().noneMatch(InSubQueries::hasSubQuery)) {
+                return rowIn(e, this::correlate);
             }
             if (e.getOperands().size() != 1) {
                 return e;
@@ -87,16 +141,27 @@ public final class InSubQueries {
             return e;
         }
 
-        private RexNode literalsIn(RexSubQuery e) {
+        /**
+         * {@code (x1, …) IN (S)} as two EXISTS over S filtered by the comparison: TRUE if a row equals, else NULL if a
+         * row is equal but for NULLs (on either side), else FALSE. {@code inside} gives an operand as S's filter reads
+         * it: a literal as itself, a column of this node's input through the correlation.
+         */
+        private RexNode rowIn(RexSubQuery e, UnaryOperator<RexNode> inside) {
             List<RexNode> equal = new ArrayList<>();
             List<RexNode> equalOrNull = new ArrayList<>();
             for (int i = 0; i < e.getOperands().size(); i++) {
                 RexNode column = rex.makeInputRef(e.rel, i);
-                RexNode eq = rex.makeCall(SqlStdOperatorTable.EQUALS, column, e.getOperands().get(i));
+                RexNode operand = inside.apply(e.getOperands().get(i));
+                RexNode eq = rex.makeCall(SqlStdOperatorTable.EQUALS, column, operand);
                 equal.add(eq);
-                equalOrNull.add(column.getType().isNullable()
-                        ? rex.makeCall(SqlStdOperatorTable.OR, eq, rex.makeCall(SqlStdOperatorTable.IS_NULL, column))
-                        : eq);
+                List<RexNode> either = new ArrayList<>(List.of(eq));
+                if (column.getType().isNullable()) {
+                    either.add(rex.makeCall(SqlStdOperatorTable.IS_NULL, column));
+                }
+                if (operand.getType().isNullable() && !(operand instanceof RexLiteral)) {
+                    either.add(rex.makeCall(SqlStdOperatorTable.IS_NULL, operand));
+                }
+                equalOrNull.add(RexUtil.composeDisjunction(rex, either));
             }
             RexNode found = RexSubQuery.exists(LogicalFilter.create(e.rel, RexUtil.composeConjunction(rex, equal)));
             if (!e.getType().isNullable()) {
@@ -107,6 +172,21 @@ public final class InSubQueries {
             return rex.makeCall(e.getType(), SqlStdOperatorTable.CASE, List.of(found,
                     rex.makeLiteral(true, e.getType()),
                     unknown, rex.makeNullLiteral(e.getType()), rex.makeLiteral(false, e.getType())));
+        }
+
+        /** An expression over this node's input as a subquery reads it: each input column through the correlation. */
+        private RexNode correlate(RexNode operand) {
+            if (correlation == null) {
+                correlation = correlatable.getVariablesSet().isEmpty() ? correlatable.getCluster().createCorrel()
+                        : correlatable.getVariablesSet().iterator().next();
+            }
+            RexNode row = rex.makeCorrel(correlatable.getInput(0).getRowType(), correlation);
+            return operand.accept(new RexShuttle() {
+                @Override
+                public RexNode visitInputRef(RexInputRef ref) {
+                    return rex.makeFieldAccess(row, ref.getIndex());
+                }
+            });
         }
     }
 }
