@@ -92,7 +92,9 @@ final class PlanningProgram {
             CoreRules.PROJECT_MERGE, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_AGGREGATE_MERGE,
             CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE, CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS,
             CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE, CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE,
-            CoreRules.FILTER_REDUCE_EXPRESSIONS);
+            CoreRules.FILTER_REDUCE_EXPRESSIONS,
+            // ORDER BY … LIMIT over at most one row (an aggregate without GROUP BY: TPC-DS q16, q23a, q94, q95)
+            CoreRules.SORT_REMOVE_REDUNDANT);
 
     /**
      * What {@link #simplify()} runs: {@link #HEURISTIC}, the pruning of empty inputs, and sorts pushed below

@@ -9,6 +9,7 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.rules.MultiJoin;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -73,12 +74,14 @@ public final class JoinOrderRule extends RelOptRule {
             }
         }
         JoinGraph graph = JoinGraph.of(factors, factorOfField, offsets, joins, local, call.getMetadataQuery());
-        call.transformTo(build(multi, graph.order(), offsets, factorOfField, joins, constant, local, call.builder()));
+        call.transformTo(build(multi, graph.order(), offsets, factorOfField, joins, constant, local, call.builder(),
+                call.getMetadataQuery()));
     }
 
     /** The join of the factors in {@code order}, its columns in the multi-way join's order. */
     private static RelNode build(MultiJoin multi, int[] order, int[] offsets, int[] factorOfField,
-            List<RexNode> joins, List<RexNode> constant, List<List<RexNode>> local, RelBuilder b) {
+            List<RexNode> joins, List<RexNode> constant, List<List<RexNode>> local, RelBuilder b,
+            RelMetadataQuery mq) {
         int[] position = new int[factorOfField.length];
         boolean[] placed = new boolean[joins.size()];
         long joined = 0;
@@ -89,18 +92,13 @@ public final class JoinOrderRule extends RelOptRule {
                 int shift = offsets[f];
                 factor = b.push(factor).filter(moved(local.get(f), field -> field - shift)).build();
             }
-            // the new factor on the left, the joined part on the right (see the class comment)
             int count = factor.getRowType().getFieldCount();
-            for (int field = 0; field < position.length; field++) {
-                if ((joined & (1L << factorOfField[field])) != 0) {
-                    position[field] += count;
-                }
-            }
-            for (int i = 0; i < count; i++) {
-                position[offsets[f] + i] = i;
-            }
+            long before = joined;
             joined |= 1L << f;
             if (tree == null) {
+                for (int i = 0; i < count; i++) {
+                    position[offsets[f] + i] = i;
+                }
                 tree = factor;
                 continue;
             }
@@ -111,8 +109,21 @@ public final class JoinOrderRule extends RelOptRule {
                     condition.add(joins.get(c));
                 }
             }
-            tree = b.push(factor).push(tree).join(JoinRelType.INNER, moved(condition, field -> position[field]))
-                    .build();
+            // the new factor on the left, the joined part on the right (see the class comment); but a cross
+            // product's input and a one-row subquery's result on the right, where OneRowJoins finds it
+            Double max = mq.getMaxRowCount(factor);
+            boolean left = !condition.isEmpty() && (max == null || max > 1);
+            int width = tree.getRowType().getFieldCount();
+            for (int field = 0; field < position.length; field++) {
+                if (left && (before & (1L << factorOfField[field])) != 0) {
+                    position[field] += count;
+                }
+            }
+            for (int i = 0; i < count; i++) {
+                position[offsets[f] + i] = left ? i : width + i;
+            }
+            b.push(left ? factor : tree).push(left ? tree : factor);
+            tree = b.join(JoinRelType.INNER, moved(condition, field -> position[field])).build();
         }
         b.push(tree);
         if (!constant.isEmpty()) {
