@@ -1,5 +1,7 @@
 package io.ferry.bench.tpcds;
 
+import static io.ferry.bench.tpcds.TpcdsReport.quantile;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -8,7 +10,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -73,15 +74,5 @@ public final class PlanningPasses {
             csv.append('\n');
         }
         Files.writeString(file, csv);
-    }
-
-    /** The q-quantile of the values that are numbers (nearest rank); NaN if none is. */
-    static double quantile(double[] values, double q) {
-        double[] sorted = Arrays.stream(values).filter(v -> !Double.isNaN(v)).sorted().toArray();
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        int rank = (int) Math.ceil(q * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 }

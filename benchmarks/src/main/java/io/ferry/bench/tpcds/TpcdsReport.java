@@ -42,11 +42,9 @@ public final class TpcdsReport {
             byNumber.merge(r.number(), r.outcome() == Outcome.MATCH, Boolean::logicalAnd);
         }
         int matched = (int) byNumber.values().stream().filter(b -> b).count();
-        double[] planning = results.stream().mapToDouble(QueryResult::planningMs).filter(Double::isFinite).sorted()
-                .toArray();
-        double p95 = planning.length == 0 ? Double.NaN
-                : planning[(int) Math.ceil(0.95 * planning.length) - 1];
-        double max = planning.length == 0 ? Double.NaN : planning[planning.length - 1];
+        double[] planning = results.stream().mapToDouble(QueryResult::planningMs).toArray();
+        double p95 = quantile(planning, 0.95);
+        double max = quantile(planning, 1);
         // statements that match because both engines failed have no times
         double[] logRatios = results.stream()
                 .filter(r -> r.outcome() == Outcome.MATCH && Double.isFinite(ferryTotal(r))
@@ -56,6 +54,16 @@ public final class TpcdsReport {
         double geoMean = logRatios.length == 0 ? Double.NaN
                 : Math.exp(Arrays.stream(logRatios).average().orElseThrow());
         return new Summary(matched, byNumber.size(), p95, max, geoMean);
+    }
+
+    /** The q-quantile (nearest rank) of the finite values; NaN if there is none. */
+    static double quantile(double[] values, double q) {
+        double[] sorted = Arrays.stream(values).filter(Double::isFinite).sorted().toArray();
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(q * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
     private static double ferryTotal(QueryResult r) {

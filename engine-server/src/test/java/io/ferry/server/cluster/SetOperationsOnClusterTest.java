@@ -3,13 +3,10 @@ package io.ferry.server.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import java.net.InetSocketAddress;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -22,8 +19,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.ferry.fabric.Fabrics;
-import io.ferry.sql.EngineConfig;
 import io.ferry.sql.ResultComparison;
 import io.ferry.sql.SetOperationQueries;
 
@@ -35,44 +30,22 @@ import io.ferry.sql.SetOperationQueries;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SetOperationsOnClusterTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
-    private Coordinator coordinator;
-    private final List<DataNode> nodes = new ArrayList<>();
+    private TwoWorkerCluster cluster;
     private Connection ferry;
     private Connection duck;
 
     @BeforeAll
     void start() throws Exception {
-        EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
-                .withMemoryLimit(256L << 20);
-        coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, 0, null, Fabrics.Kind.TCP,
-                TIMEOUT, List.of()));
-        InetSocketAddress control = coordinator.cluster().address();
-        for (int i = 1; i <= 2; i++) {
-            nodes.add(DataNode.start(new DataNode.Options(Role.WORKER, "w" + i, "127.0.0.1", 0, null, control, 1,
-                    64L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
-        }
-        if (!coordinator.cluster().awaitNodes(2, Duration.ofSeconds(30))) {
-            throw new IllegalStateException("the workers did not join");
-        }
-        ferry = coordinator.engine().connect();
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        cluster = TwoWorkerCluster.start();
+        ferry = cluster.ferry();
+        duck = cluster.duck();
         SetOperationQueries.load(ferry, duck);
     }
 
     @AfterAll
     void stop() throws SQLException {
-        if (ferry != null) {
-            ferry.close();
-        }
-        if (duck != null) {
-            duck.close();
-        }
-        if (coordinator != null) {
-            coordinator.close();
-        }
-        for (DataNode n : nodes) {
-            n.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 

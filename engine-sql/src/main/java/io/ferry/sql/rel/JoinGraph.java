@@ -58,10 +58,11 @@ final class JoinGraph {
 
     /**
      * The graph of {@code factors}, whose fields are numbered one after the other, joined on {@code conjuncts}
-     * (each reads at least two factors; {@code local} holds, per factor, the conjuncts that read only it).
+     * (each reads at least two factors, those {@code reads} gives as a bit set {@link #factorsOf} computed;
+     * {@code local} holds, per factor, the conjuncts that read only it).
      */
     static JoinGraph of(List<RelNode> factors, int[] factorOfField, int[] offsets, List<RexNode> conjuncts,
-            List<List<RexNode>> local, RelMetadataQuery mq) {
+            long[] reads, List<List<RexNode>> local, RelMetadataQuery mq) {
         double[] rows = new double[factors.size()];
         for (int f = 0; f < rows.length; f++) {
             Double r = mq.getRowCount(factors.get(f));
@@ -72,10 +73,11 @@ final class JoinGraph {
         }
         // conjuncts over the same factors are one edge of the graph
         Map<Long, List<Double>> edges = new LinkedHashMap<>();
-        for (RexNode conjunct : conjuncts) {
+        for (int c = 0; c < conjuncts.size(); c++) {
+            RexNode conjunct = conjuncts.get(c);
             Double keys = conjunct.getKind() == SqlKind.EQUALS
                     ? equality((RexCall) conjunct, factors, factorOfField, offsets, mq) : null;
-            edges.computeIfAbsent(factorsOf(conjunct, factorOfField), set -> new ArrayList<>())
+            edges.computeIfAbsent(reads[c], set -> new ArrayList<>())
                     .add(keys != null ? keys : RelMdUtil.guessSelectivity(conjunct));
         }
         long[] sets = new long[edges.size()];
@@ -131,12 +133,8 @@ final class JoinGraph {
         if (!(a instanceof RexInputRef left) || !(b instanceof RexInputRef right)) {
             return null;
         }
-        Double ndvLeft = distinct(factors, factorOfField, offsets, left.getIndex(), mq);
-        Double ndvRight = distinct(factors, factorOfField, offsets, right.getIndex(), mq);
-        if (ndvLeft == null || ndvRight == null) {
-            return null;
-        }
-        return 1 / Math.max(1, Math.max(ndvLeft, ndvRight));
+        return JoinSelectivity.keys(distinct(factors, factorOfField, offsets, left.getIndex(), mq),
+                distinct(factors, factorOfField, offsets, right.getIndex(), mq));
     }
 
     private static Double distinct(List<RelNode> factors, int[] factorOfField, int[] offsets, int field,
@@ -154,15 +152,10 @@ final class JoinGraph {
     /** Estimated rows of the factors in {@code set} joined. */
     double rows(long set) {
         double product = 1;
-        for (int f = 0; f < size; f++) {
-            if ((set & (1L << f)) != 0) {
-                product *= rows[f];
-            }
-        }
-        for (int c = 0; c < joinFactors.length; c++) {
-            if ((joinFactors[c] & ~set) == 0) {
-                product *= joinSelectivity[c];
-            }
+        long joined = 0;
+        for (int f : members(set)) {
+            product = extended(product, joined, f);
+            joined |= 1L << f;
         }
         return Math.max(1, product);
     }

@@ -60,6 +60,7 @@ public final class JoinOrderRule extends RelOptRule {
             }
         }
         List<RexNode> joins = new ArrayList<>();
+        List<Long> joinReads = new ArrayList<>();
         List<RexNode> constant = new ArrayList<>();
         List<List<RexNode>> local = new ArrayList<>();
         factors.forEach(f -> local.add(new ArrayList<>()));
@@ -71,16 +72,18 @@ public final class JoinOrderRule extends RelOptRule {
                 local.get(Long.numberOfTrailingZeros(read)).add(conjunct);
             } else {
                 joins.add(conjunct);
+                joinReads.add(read);
             }
         }
-        JoinGraph graph = JoinGraph.of(factors, factorOfField, offsets, joins, local, call.getMetadataQuery());
-        call.transformTo(build(multi, graph.order(), offsets, factorOfField, joins, constant, local, call.builder(),
-                call.getMetadataQuery()));
+        long[] reads = joinReads.stream().mapToLong(Long::longValue).toArray();
+        JoinGraph graph = JoinGraph.of(factors, factorOfField, offsets, joins, reads, local, call.getMetadataQuery());
+        call.transformTo(build(multi, graph.order(), offsets, factorOfField, joins, reads, constant, local,
+                call.builder(), call.getMetadataQuery()));
     }
 
     /** The join of the factors in {@code order}, its columns in the multi-way join's order. */
     private static RelNode build(MultiJoin multi, int[] order, int[] offsets, int[] factorOfField,
-            List<RexNode> joins, List<RexNode> constant, List<List<RexNode>> local, RelBuilder b,
+            List<RexNode> joins, long[] reads, List<RexNode> constant, List<List<RexNode>> local, RelBuilder b,
             RelMetadataQuery mq) {
         int[] position = new int[factorOfField.length];
         boolean[] placed = new boolean[joins.size()];
@@ -104,7 +107,7 @@ public final class JoinOrderRule extends RelOptRule {
             }
             List<RexNode> condition = new ArrayList<>();
             for (int c = 0; c < joins.size(); c++) {
-                if (!placed[c] && (JoinGraph.factorsOf(joins.get(c), factorOfField) & ~joined) == 0) {
+                if (!placed[c] && (reads[c] & ~joined) == 0) {
                     placed[c] = true;
                     condition.add(joins.get(c));
                 }

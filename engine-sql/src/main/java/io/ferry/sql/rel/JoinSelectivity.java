@@ -12,7 +12,6 @@ import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.metadata.MetadataDef;
 import org.apache.calcite.rel.metadata.MetadataHandler;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
-import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rel.metadata.RelMdUtil;
 import org.apache.calcite.rel.metadata.RelMetadataProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -23,8 +22,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
-import io.ferry.core.stats.TableStats;
-import io.ferry.sql.schema.FerryTable;
+import io.ferry.core.stats.ColumnStats;
 
 /**
  * The selectivity of a join condition from the distinct counts of its keys: {@code l.x = r.y} keeps
@@ -89,12 +87,12 @@ public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Se
         if (l >= leftCount || r < leftCount) {
             return null;
         }
-        Double left = distinct(join.getLeft(), l, mq);
-        Double right = distinct(join.getRight(), r - leftCount, mq);
-        if (left == null || right == null) {
-            return null;
-        }
-        return 1 / Math.max(1, Math.max(left, right));
+        return keys(distinct(join.getLeft(), l, mq), distinct(join.getRight(), r - leftCount, mq));
+    }
+
+    /** 1 / max(NDV) of an equality between columns of these distinct counts; null if either is unknown. */
+    static Double keys(Double left, Double right) {
+        return left == null || right == null ? null : 1 / Math.max(1, Math.max(left, right));
     }
 
     /**
@@ -103,17 +101,11 @@ public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Se
      * statistics.
      */
     static Double distinct(RelNode input, int column, RelMetadataQuery mq) {
-        RelColumnOrigin origin = mq.getColumnOrigin(input, column);
-        FerryTable table = origin == null || origin.isDerived() ? null
-                : origin.getOriginTable().unwrap(FerryTable.class);
-        if (table == null) {
-            return null;
-        }
-        TableStats stats = table.table().stats();
+        ColumnStats stats = ScanSelectivity.stats(input, column, mq);
         Double rows = mq.getRowCount(input);
-        if (stats.rowCount() == 0 || rows == null) {
+        if (stats == null || stats.rowCount() == 0 || rows == null) {
             return null;
         }
-        return Math.min((double) stats.column(origin.getOriginColumnOrdinal()).groupCount(), rows);
+        return Math.min((double) stats.groupCount(), rows);
     }
 }

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.Calendar;
 
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.MetadataDef;
@@ -64,7 +65,7 @@ public final class ScanSelectivity implements MetadataHandler<BuiltInMetadata.Se
                 || !(RexUtil.removeCast(call.getOperands().get(0)) instanceof RexInputRef ref)) {
             return null;
         }
-        ColumnStats stats = stats(scan, mq, ref.getIndex());
+        ColumnStats stats = stats(scan, ref.getIndex(), mq);
         if (stats == null || stats.rowCount() == 0) {
             return null;
         }
@@ -149,9 +150,9 @@ public final class ScanSelectivity implements MetadataHandler<BuiltInMetadata.Se
         return null;
     }
 
-    /** The statistics of a scan's column that is a Ferry table's column, or null. */
-    private static ColumnStats stats(TableScan scan, RelMetadataQuery mq, int column) {
-        RelColumnOrigin origin = mq.getColumnOrigin(scan, column);
+    /** The statistics of a Ferry table's column that {@code rel}'s column passes through, or null. */
+    static ColumnStats stats(RelNode rel, int column, RelMetadataQuery mq) {
+        RelColumnOrigin origin = mq.getColumnOrigin(rel, column);
         FerryTable table = origin == null || origin.isDerived() ? null
                 : origin.getOriginTable().unwrap(FerryTable.class);
         return table == null ? null : table.table().stats().column(origin.getOriginColumnOrdinal());

@@ -79,18 +79,6 @@ public final class InSubQueries {
         return LogicalFilter.create(filter.getInput(), filter.getCondition(), ImmutableSet.copyOf(variables));
     }
 
-    private static boolean hasSubQuery(RexNode node) {
-        boolean[] found = {false};
-        node.accept(new RexShuttle() {
-            @Override
-            public RexNode visitSubQuery(RexSubQuery subQuery) {
-                found[0] = true;
-                return subQuery;
-            }
-        });
-        return found[0];
-    }
-
     private static final class Rewriter extends RexShuttle {
         private final RexBuilder rex;
         /** The node whose expressions are rewritten, if a subquery in it may read its input's row. */
@@ -120,7 +108,7 @@ public final class InSubQueries {
             // (not when S is correlated itself: Calcite's decorrelator then loses one of two equalities on the same
             // correlated column, S's own and the rewrite's)
             if (e.getOperands().size() > 1 && correlatable != null && RelOptUtil.getVariablesUsed(e.rel).isEmpty()
-                    && e.getOperands().stream().noneMatch(InSubQueries::hasSubQuery)) {
+                    && RexUtil.SubQueryFinder.find(e.getOperands()) == null) {
                 return rowIn(e, this::correlate);
             }
             if (e.getOperands().size() != 1) {
