@@ -1,7 +1,6 @@
 package io.ferry.sql.rel;
 
 import java.math.BigDecimal;
-import java.util.Calendar;
 
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
@@ -143,9 +142,6 @@ public final class ScanSelectivity implements MetadataHandler<BuiltInMetadata.Se
         }
         if (value instanceof DateString date) {
             return (double) date.getDaysSinceEpoch();
-        }
-        if (value instanceof Calendar calendar) {
-            return (double) Math.floorDiv(calendar.getTimeInMillis(), 86_400_000L);
         }
         return null;
     }
