@@ -1,6 +1,9 @@
 package io.ferry.sql;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -48,6 +51,25 @@ class SubqueryOracleTest {
     @MethodSource("queries")
     void sameRowsAsDuckDb(String sql) throws SQLException {
         ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    static Stream<List<String>> correlatedRowIns() {
+        return SubqueryQueries.correlatedRowIns().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("correlatedRowIns")
+    void correlatedInOfSeveralColumnsAsDuckDbsExists(List<String> ferryAndDuck) throws SQLException {
+        ResultComparison.assertSameResult(ferry, ferryAndDuck.get(0), duck, ferryAndDuck.get(1), false);
+    }
+
+    @Test
+    void correlatedInOfSeveralColumnsOverAnAggregateIsRefused() {
+        SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry,
+                "SELECT a.id FROM sa a WHERE (a.k + 1, a.g) IN (SELECT MAX(b.nn), b.g FROM sb b WHERE b.k = a.k "
+                        + "GROUP BY b.g)"));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
+        assertTrue(e.getMessage().contains("EXISTS"), e.getMessage());
     }
 
     static Stream<String> ordered() {

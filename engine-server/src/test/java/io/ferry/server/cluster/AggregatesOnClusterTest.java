@@ -86,6 +86,26 @@ class AggregatesOnClusterTest {
         ResultComparison.assertSameResult(ferry, duck, sql, sql.contains(" LIMIT "));
     }
 
+    Stream<Arguments> correlatedRowIns() {
+        List<Arguments> out = new ArrayList<>();
+        for (String mode : List.of("function", "data")) {
+            for (List<String> pair : SubqueryQueries.correlatedRowIns()) {
+                out.add(Arguments.of(mode, pair.get(0), pair.get(1)));
+            }
+        }
+        return out.stream();
+    }
+
+    /** An IN of several columns over a correlated subquery, against the EXISTS that DuckDB answers in its place. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("correlatedRowIns")
+    void correlatedInOfSeveralColumnsAsDuckDbsExists(String mode, String sql, String duckSql) throws SQLException {
+        try (Statement s = ferry.createStatement()) {
+            s.execute("SET shipping = '" + mode + "'");
+        }
+        ResultComparison.assertSameResult(ferry, sql, duck, duckSql, false);
+    }
+
     Stream<String> groupingSets() {
         return AggregateQueries.groupingSets().stream();
     }

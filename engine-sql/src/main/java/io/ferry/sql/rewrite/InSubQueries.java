@@ -16,6 +16,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
@@ -25,6 +26,8 @@ import org.apache.calcite.tools.Program;
 
 import com.google.common.collect.ImmutableSet;
 
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.sql.rel.BottomUp;
 
 /**
@@ -45,9 +48,10 @@ import io.ferry.sql.rel.BottomUp;
  * (-100 IN (S)) IS NOT TRUE} was FALSE.</li>
  *
  * <li>several operands that are not all literals, {@code (a.k + 1, a.g) IN (SELECT b.nn, b.g FROM sb b)}, in a
- * SELECT list or WHERE clause, over an uncorrelated subquery: the same two EXISTS, the operands read through a
- * correlation. Calcite's plan for them joined the subquery's rows to the outer values on part of the comparison
- * only, and returned 454 rows for a 400-row table.</li>
+ * SELECT list or WHERE clause: the same two EXISTS, the operands read through a correlation. Calcite's plan for them
+ * joined the subquery's rows to the outer values on part of the comparison only, and returned 454 rows for a 400-row
+ * table (572 over a correlated subquery). Over a correlated subquery the comparison joins the subquery's own
+ * filter; where that filter is below an aggregate or a join the statement is refused (0A000).</li>
  * </ul>
  *
  * All are plain SQL equivalences (three-valued logic included), so the later phases see an ordinary scalar
@@ -105,9 +109,7 @@ public final class InSubQueries {
                     && e.getOperands().stream().noneMatch(k -> RexUtil.isNullLiteral(k, true))) {
                 return rowIn(e, UnaryOperator.identity());
             }
-            // (not when S is correlated itself: Calcite's decorrelator then loses one of two equalities on the same
-            // correlated column, S's own and the rewrite's)
-            if (e.getOperands().size() > 1 && correlatable != null && RelOptUtil.getVariablesUsed(e.rel).isEmpty()
+            if (e.getOperands().size() > 1 && correlatable != null
                     && RexUtil.SubQueryFinder.find(e.getOperands()) == null) {
                 return rowIn(e, this::correlate);
             }
@@ -151,15 +153,42 @@ public final class InSubQueries {
                 }
                 equalOrNull.add(RexUtil.composeDisjunction(rex, either));
             }
-            RexNode found = RexSubQuery.exists(LogicalFilter.create(e.rel, RexUtil.composeConjunction(rex, equal)));
+            RexNode found = RexSubQuery.exists(filtered(e.rel, RexUtil.composeConjunction(rex, equal)));
             if (!e.getType().isNullable()) {
                 return found;
             }
-            RexNode unknown = RexSubQuery.exists(
-                    LogicalFilter.create(e.rel, RexUtil.composeConjunction(rex, equalOrNull)));
+            RexNode unknown = RexSubQuery.exists(filtered(e.rel, RexUtil.composeConjunction(rex, equalOrNull)));
             return rex.makeCall(e.getType(), SqlStdOperatorTable.CASE, List.of(found,
                     rex.makeLiteral(true, e.getType()),
                     unknown, rex.makeNullLiteral(e.getType()), rex.makeLiteral(false, e.getType())));
+        }
+
+        /**
+         * {@code rel} filtered by {@code condition}, merged into the filter below rel's projections, if any. Over a
+         * correlated S, Calcite's decorrelator keeps only one of two stacked filters' equalities on the same
+         * correlated column ({@code b.k = a.k} in S, {@code b.nn = a.k OR a.k IS NULL} here): a NULL a.k then found
+         * S's rows of every b.k. Where S's correlation sits below what the condition cannot pass (an aggregate, a
+         * join), the statement is refused rather than answered wrong; DuckDB refuses every such IN.
+         */
+        private static RelNode filtered(RelNode rel, RexNode condition) {
+            if (rel instanceof LogicalProject project && !RexOver.containsOver(project.getProjects(), null)
+                    && project.getProjects().stream().allMatch(RexUtil::isDeterministic)) {
+                return project.copy(project.getTraitSet(),
+                        filtered(project.getInput(), RelOptUtil.pushPastProject(condition, project)),
+                        project.getProjects(), project.getRowType());
+            }
+            RelNode below = rel instanceof LogicalFilter filter ? filter.getInput() : rel;
+            if (!RelOptUtil.getVariablesUsed(below).isEmpty()) {
+                throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "an IN of several columns over a correlated "
+                        + "subquery with an aggregate, a join or a set operation is not supported yet: write it as "
+                        + "EXISTS (SELECT … WHERE <its conditions> AND b.x = a.x AND b.y = a.y)");
+            }
+            if (rel instanceof LogicalFilter filter) {
+                return filter.copy(filter.getTraitSet(), filter.getInput(),
+                        RexUtil.composeConjunction(filter.getCluster().getRexBuilder(),
+                                List.of(filter.getCondition(), condition)));
+            }
+            return LogicalFilter.create(rel, condition);
         }
 
         /** An expression over this node's input as a subquery reads it: each input column through the correlation. */
