@@ -11,6 +11,8 @@ public final class SqlStates {
     public static final String DATATYPE_MISMATCH = "42804";
     public static final String SYNTAX_OR_ACCESS_RULE = "42000";
     public static final String DIVISION_BY_ZERO = "22012";
+    /** More than one row where SQL expects at most one (a scalar subquery). */
+    public static final String CARDINALITY_VIOLATION = "21000";
     public static final String NUMERIC_OUT_OF_RANGE = "22003";
     public static final String INVALID_CHARACTER_VALUE_FOR_CAST = "22018";
     public static final String STRING_DATA_RIGHT_TRUNCATION = "22001";

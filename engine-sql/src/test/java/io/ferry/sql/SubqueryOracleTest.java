@@ -53,6 +53,22 @@ class SubqueryOracleTest {
         ResultComparison.assertSameResult(ferry, duck, sql, false);
     }
 
+    static Stream<String> severalRowScalars() {
+        return SubqueryQueries.severalRowScalars().stream();
+    }
+
+    /** More than one row from a scalar subquery fails (21000) as in DuckDB, counted by Ferry's aggregate. */
+    @ParameterizedTest
+    @MethodSource("severalRowScalars")
+    void scalarSubqueryOfSeveralRowsFails(String sql) throws SQLException {
+        SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql));
+        assertEquals("21000", e.getSQLState(), e.getMessage());
+        assertThrows(SQLException.class, () -> ResultComparison.rows(duck, sql));
+        String plan = plan(sql);
+        assertTrue(plan.contains("FERRY_SINGLE_ROW"), plan);
+        assertFalse(plan.contains("EnumerableAggregate"), plan);
+    }
+
     static Stream<List<String>> correlatedRowIns() {
         return SubqueryQueries.correlatedRowIns().stream();
     }

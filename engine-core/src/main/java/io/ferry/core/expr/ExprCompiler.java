@@ -258,6 +258,14 @@ public final class ExprCompiler {
             case RANDOM -> {
                 return batch -> MathKernels.random(batch.rowCount());
             }
+            case SINGLE_ROW -> {
+                Evaluator count = compile(args.get(0));
+                Evaluator value = compile(args.get(1));
+                return batch -> {
+                    SingleRows.check((LongVector) count.eval(batch), batch.rowCount());
+                    return value.eval(batch);
+                };
+            }
             case CURRENT_DATE, CURRENT_TIMESTAMP -> throw new IllegalStateException(op
                     + " must be bound to the statement's time (StatementClock) before the plan is compiled");
             default -> throw new IllegalArgumentException("no kernel for " + op);

@@ -118,7 +118,12 @@ public enum Op {
     /** args: DATE or TIMESTAMP; the English name of its weekday or month ('Monday', 'January'). */
     DAYNAME, MONTHNAME,
     /** No args: a DOUBLE drawn uniformly from [0, 1) for each row. */
-    RANDOM;
+    RANDOM,
+    /**
+     * args: BIGINT row count, value; the value, where the count is at most 1. A larger count fails the statement
+     * (21000): a scalar subquery's rows, counted beside its value ({@code SINGLE_VALUE} of SQL).
+     */
+    SINGLE_ROW;
 
     /** The comparison that holds with the operands swapped ({@code a < b} is {@code b > a}); other ops are their own. */
     public Op swapped() {

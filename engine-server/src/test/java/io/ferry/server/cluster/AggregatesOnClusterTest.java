@@ -1,6 +1,8 @@
 package io.ferry.server.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -104,6 +106,27 @@ class AggregatesOnClusterTest {
             s.execute("SET shipping = '" + mode + "'");
         }
         ResultComparison.assertSameResult(ferry, sql, duck, duckSql, false);
+    }
+
+    Stream<Arguments> severalRowScalars() {
+        List<Arguments> out = new ArrayList<>();
+        for (String mode : List.of("function", "data")) {
+            for (String sql : SubqueryQueries.severalRowScalars()) {
+                out.add(Arguments.of(mode, sql));
+            }
+        }
+        return out.stream();
+    }
+
+    /** More than one row from a scalar subquery fails (21000) once the plan is split between nodes too. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("severalRowScalars")
+    void scalarSubqueryOfSeveralRowsFails(String mode, String sql) throws SQLException {
+        try (Statement s = ferry.createStatement()) {
+            s.execute("SET shipping = '" + mode + "'");
+        }
+        SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql));
+        assertEquals("21000", e.getSQLState(), e.getMessage());
     }
 
     Stream<String> groupingSets() {

@@ -2,9 +2,7 @@ package io.ferry.sql.rewrite;
 
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
-import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalJoin;
 
 /**
@@ -17,16 +15,18 @@ public final class SingleRowJoinRule extends RelOptRule {
     public static final SingleRowJoinRule INSTANCE = new SingleRowJoinRule();
 
     private SingleRowJoinRule() {
-        super(operand(LogicalJoin.class, operand(RelNode.class, any()), operand(LogicalAggregate.class, any())),
-                "SingleRowJoinRule");
+        super(operand(LogicalJoin.class, any()), "SingleRowJoinRule");
     }
 
     @Override
     public void onMatch(RelOptRuleCall call) {
         LogicalJoin join = call.rel(0);
-        LogicalAggregate aggregate = call.rel(2);
-        if (join.getJoinType() != JoinRelType.LEFT || !join.getCondition().isAlwaysTrue()
-                || !aggregate.getGroupSet().isEmpty() || aggregate.getGroupSets().size() != 1) {
+        if (join.getJoinType() != JoinRelType.LEFT || !join.getCondition().isAlwaysTrue()) {
+            return;
+        }
+        // an aggregate without GROUP BY, also under the projection SingleValueRule puts over it
+        Double least = call.getMetadataQuery().getMinRowCount(join.getRight());
+        if (least == null || least < 1) {
             return;
         }
         // the aggregate's columns keep the nullability the outer join gave them

@@ -35,6 +35,7 @@ import io.ferry.core.types.Physical;
 import io.ferry.core.types.TypeKind;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.fun.DateFunctions;
+import io.ferry.sql.fun.SingleRowCheck;
 import io.ferry.sql.fun.StringFunctions;
 
 /**
@@ -396,6 +397,9 @@ public final class RexTranslator {
             args.add(translate(o));
         }
         SqlOperator operator = call.getOperator();
+        if (operator == SingleRowCheck.FUNCTION) {
+            return new Call(Op.SINGLE_ROW, args, type);
+        }
         if (operator == DateFunctions.DATE_PART || operator == DateFunctions.DATE_TRUNC
                 || operator == DateFunctions.DATEDIFF) {
             if (!(args.get(0) instanceof Literal unit) || unit.value() == null) {
