@@ -69,6 +69,16 @@ class SubqueryOracleTest {
         assertFalse(plan.contains("EnumerableAggregate"), plan);
     }
 
+    /** ORDER BY over a grand total (TPC-DS q16's shape) sorts nothing: no sort in the row engine above Ferry's rows. */
+    @Test
+    void orderByOverOneRowIsDropped() throws SQLException {
+        String sql = "SELECT COUNT(DISTINCT a.g), SUM(a.k) FROM sa a WHERE a.k IN (SELECT b.k FROM sb b) ORDER BY 1 "
+                + "LIMIT 100";
+        ResultComparison.assertSameResult(ferry, duck, sql, true);
+        String plan = plan(sql);
+        assertFalse(plan.contains("EnumerableSort") || plan.contains("EnumerableLimit"), plan);
+    }
+
     static Stream<List<String>> correlatedRowIns() {
         return SubqueryQueries.correlatedRowIns().stream();
     }

@@ -10,6 +10,7 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.RelFactories;
@@ -158,6 +159,12 @@ final class PlanningProgram {
         rel.getCluster().setMetadataProvider(PlannerMetadata.PROVIDER);
         rel.getCluster().invalidateMetadataQuery();
         planner.setRoot(rel);
+        // a result of at most one row is in every order: the ORDER BY over a grand total (TPC-DS q16, q94, q95)
+        // would otherwise be enforced by a sort in the row engine
+        Double most = rel.getCluster().getMetadataQuery().getMaxRowCount(rel);
+        if (most != null && most <= 1) {
+            traits = traits.replace(RelCollations.EMPTY);
+        }
         if (!rel.getTraitSet().equals(traits)) {
             planner.setRoot(planner.changeTraits(rel, traits));
         }
