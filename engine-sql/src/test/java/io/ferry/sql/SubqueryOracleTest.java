@@ -79,6 +79,13 @@ class SubqueryOracleTest {
         assertFalse(plan.contains("EnumerableSort") || plan.contains("EnumerableLimit"), plan);
     }
 
+    /** An IN under OR keeps its aggregate in Ferry: the marker column is a constant, not Calcite's LITERAL_AGG. */
+    @Test
+    void inUnderOrRunsInFerry() throws SQLException {
+        String plan = plan("SELECT a.id FROM sa a WHERE a.k = 3 OR a.g IN (SELECT b.g FROM sb b WHERE b.nn > 20)");
+        assertFalse(plan.contains("LITERAL_AGG") || plan.contains("EnumerableAggregate"), plan);
+    }
+
     static Stream<List<String>> correlatedRowIns() {
         return SubqueryQueries.correlatedRowIns().stream();
     }

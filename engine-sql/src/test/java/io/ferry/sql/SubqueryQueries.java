@@ -100,6 +100,9 @@ public final class SubqueryQueries {
                         + "WHERE a.k > (SELECT b.d FROM sb b WHERE b.id = 3)",
                 "SELECT a.id FROM sa a WHERE a.ts = (SELECT b.ts FROM sb b WHERE b.nn = a.nn AND b.k = 3)",
                 "SELECT a.g, (SELECT b.d FROM sb b WHERE b.id = 7) FROM sa a GROUP BY a.g",
+                // IN under OR (TPC-DS q45): the subquery's marker column, Calcite's LITERAL_AGG, as a constant
+                "SELECT a.id FROM sa a WHERE a.k = 3 OR a.g IN (SELECT b.g FROM sb b WHERE b.nn > 20)",
+                "SELECT a.id, a.k = 3 OR a.k IN (SELECT b.k FROM sb b WHERE b.d > 0) FROM sa a",
                 // several operands, not literals: every row once, NULL where a row matches but for NULLs (had given
                 // 454 rows for 400)
                 "SELECT a.id, (a.k + 1, a.g) NOT IN (SELECT b.nn, b.g FROM sb b) FROM sa a",

@@ -33,7 +33,7 @@ public final class LogicalRewrites {
                 .addRuleInstance(SignedZeros.SortRule.INSTANCE)
                 .addRuleInstance(ConstantGroupJoinRule.INSTANCE)
                 .addRuleInstance(SingleRowJoinRule.INSTANCE)
-                .addRuleInstance(SingleValueRule.INSTANCE)
+                .addRuleInstance(ProjectedAggCallsRule.INSTANCE)
                 .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
                 .build();
         return Programs.sequence(Programs.of(rewrites, false, DefaultRelMetadataProvider.INSTANCE),

@@ -24,7 +24,7 @@ public final class SingleRowJoinRule extends RelOptRule {
         if (join.getJoinType() != JoinRelType.LEFT || !join.getCondition().isAlwaysTrue()) {
             return;
         }
-        // an aggregate without GROUP BY, also under the projection SingleValueRule puts over it
+        // an aggregate without GROUP BY, also under the projection ProjectedAggCallsRule puts over it
         Double least = call.getMetadataQuery().getMinRowCount(join.getRight());
         if (least == null || least < 1) {
             return;
