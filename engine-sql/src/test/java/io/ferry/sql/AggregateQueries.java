@@ -158,6 +158,7 @@ public final class AggregateQueries {
                         + "GROUP BY g",
                 "SELECT COUNT(*) FILTER (WHERE i > 0), SUM(i) FILTER (WHERE d > 0) FROM q_empty",
                 "SELECT g, SUM(i), COUNT(DISTINCT b % 100), COUNT(*) FROM q GROUP BY g",
+                "SELECT g, BOOL_AND(i > 0), BOOL_OR(d > 0), BOOL_AND(i > 0) FILTER (WHERE d < 0) FROM q GROUP BY g",
                 "SELECT g, COUNT(DISTINCT i), COUNT(DISTINCT d), SUM(DISTINCT i), AVG(DISTINCT i), MAX(DISTINCT dt), "
                         + "SUM(DISTINCT p) FROM q GROUP BY g",
                 "SELECT g, i % 3, COUNT(DISTINCT CAST(id % 13 AS VARCHAR)), SUM(p), AVG(DISTINCT p) FROM q "
