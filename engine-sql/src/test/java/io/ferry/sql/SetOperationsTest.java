@@ -100,6 +100,21 @@ class SetOperationsTest {
         }
     }
 
+    /**
+     * A filter over a UNION goes into each branch (TPC-DS q4's shape): the branch whose constant column cannot pass
+     * it is gone from the plan, and the others filter before they aggregate.
+     */
+    @Test
+    void filterOverUnionGoesIntoItsBranches() throws SQLException {
+        String sql = "SELECT * FROM (SELECT i, 'a' AS src, SUM(p) AS s FROM sa GROUP BY i UNION ALL "
+                + "SELECT i, 'b', SUM(p) FROM sb GROUP BY i UNION ALL SELECT i, 'c', SUM(p) FROM sc GROUP BY i) u "
+                + "WHERE src IN ('a', 'c') AND i = 3";
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+        String plan = explain(sql);
+        assertFalse(plan.contains("table=[[ferry, sb]]"), plan);
+        assertTrue(plan.lines().filter(l -> l.contains("FerryFilter") && l.contains("3")).count() >= 2, plan);
+    }
+
     /** A sort with a LIMIT over a distinct UNION: Calcite's row engine cut each input to the LIMIT first. */
     @Test
     void limitAboveDistinctUnion() throws SQLException {

@@ -94,6 +94,9 @@ final class PlanningProgram {
             CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE, CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS,
             CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE, CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE,
             CoreRules.FILTER_REDUCE_EXPRESSIONS,
+            // a filter over a UNION into each branch: TPC-DS q4, q11 and q74 read one channel and year of a
+            // three-channel, every-year CTE six times, and aggregated every year of every channel each time
+            CoreRules.FILTER_SET_OP_TRANSPOSE,
             // ORDER BY … LIMIT over at most one row (an aggregate without GROUP BY: TPC-DS q16, q23a, q94, q95)
             CoreRules.SORT_REMOVE_REDUNDANT);
 
