@@ -79,6 +79,12 @@ class JoinOrderTest {
                 // an outer join among inner ones (ordered by Calcite's rule)
                 "SELECT COUNT(*), COUNT(r.qty) FROM f LEFT JOIN r ON f.id = r.id AND f.i = r.i "
                         + "JOIN it ON f.i = it.i JOIN dd ON f.d = dd.d WHERE dd.yr < 1992",
+                // inner joins under a LEFT join (ordered by JoinOrderRule, the LEFT join last)
+                "SELECT COUNT(*), COUNT(r.qty), SUM(st.s) FROM it, dd, f JOIN st ON f.s = st.s "
+                        + "LEFT JOIN r ON f.id = r.id AND f.i = r.i AND r.qty > dd.moy "
+                        + "WHERE f.i = it.i AND f.d = dd.d AND dd.yr = 1995",
+                "SELECT COUNT(*), COUNT(a.qty), COUNT(b.qty) FROM f JOIN dd ON f.d = dd.d "
+                        + "LEFT JOIN r a ON a.id = f.id LEFT JOIN r b ON b.id = a.id + 1 WHERE dd.moy = 2",
                 // self-joins
                 "SELECT COUNT(*) FROM f a, f b, dd WHERE a.d = b.d AND a.s = b.s AND a.d = dd.d AND dd.yr = 1990",
                 // NULL join keys never match
@@ -128,6 +134,19 @@ class JoinOrderTest {
     void compositeKeysDoNotHideTheSelectiveFilter() throws SQLException {
         String plan = explain("SELECT COUNT(*) FROM f, r, dd, it WHERE f.id = r.id AND f.i = r.i AND f.i = it.i "
                 + "AND f.d = dd.d AND dd.yr = 1995 AND dd.moy = 3");
+        assertTrue(plan.indexOf("[[ferry, dd]]") > plan.indexOf("[[ferry, it]]"), plan);
+    }
+
+    /**
+     * Inner joins beneath a LEFT join ({@code (A JOIN B) LEFT JOIN C}) are ordered by Ferry's statistics and the LEFT
+     * join stays on top: the fact table meets the selective date filter before anything else.
+     */
+    @Test
+    void innerJoinsUnderALeftJoinAreOrdered() throws SQLException {
+        String plan = explain("SELECT COUNT(*), COUNT(r.qty) FROM it, f, dd LEFT JOIN r ON r.id = dd.d "
+                + "WHERE f.i = it.i AND f.d = dd.d AND dd.d BETWEEN 10 AND 13 AND it.color = 'c1'");
+        String top = plan.lines().filter(l -> l.contains("FerryJoin")).findFirst().orElseThrow();
+        assertTrue(top.contains("joinType=[left]"), plan);
         assertTrue(plan.indexOf("[[ferry, dd]]") > plan.indexOf("[[ferry, it]]"), plan);
     }
 
