@@ -85,6 +85,12 @@ class JoinOrderTest {
                         + "WHERE f.i = it.i AND f.d = dd.d AND dd.yr = 1995",
                 "SELECT COUNT(*), COUNT(a.qty), COUNT(b.qty) FROM f JOIN dd ON f.d = dd.d "
                         + "LEFT JOIN r a ON a.id = f.id LEFT JOIN r b ON b.id = a.id + 1 WHERE dd.moy = 2",
+                // a LEFT join listed first, then inner joins to its preserved side (TPC-DS q80's shape)
+                "SELECT st.name, COUNT(*), COUNT(r.qty), SUM(f.qty) FROM f LEFT JOIN r ON f.id = r.id AND f.i = r.i, "
+                        + "dd, st, it WHERE f.d = dd.d AND f.s = st.s AND f.i = it.i AND dd.d BETWEEN 10 AND 40 "
+                        + "AND it.color = 'c1' GROUP BY st.name",
+                "SELECT COUNT(*), COUNT(r.qty) FROM (f LEFT JOIN r ON f.id = r.id) JOIN dd ON f.d = dd.d "
+                        + "JOIN it ON it.i = f.i AND it.price > COALESCE(r.qty, 0) WHERE dd.yr = 1990",
                 // self-joins
                 "SELECT COUNT(*) FROM f a, f b, dd WHERE a.d = b.d AND a.s = b.s AND a.d = dd.d AND dd.yr = 1990",
                 // NULL join keys never match
@@ -148,6 +154,15 @@ class JoinOrderTest {
         String top = plan.lines().filter(l -> l.contains("FerryJoin")).findFirst().orElseThrow();
         assertTrue(top.contains("joinType=[left]"), plan);
         assertTrue(plan.indexOf("[[ferry, dd]]") > plan.indexOf("[[ferry, it]]"), plan);
+    }
+
+    /** A LEFT join listed first is joined last, after the inner joins to its preserved side (TPC-DS q80). */
+    @Test
+    void leftJoinListedFirstIsJoinedLast() throws SQLException {
+        String plan = explain("SELECT COUNT(*), COUNT(r.qty) FROM f LEFT JOIN r ON f.id = r.id AND f.i = r.i, dd, it "
+                + "WHERE f.d = dd.d AND f.i = it.i AND dd.d BETWEEN 10 AND 13");
+        String top = plan.lines().filter(l -> l.contains("FerryJoin")).findFirst().orElseThrow();
+        assertTrue(top.contains("joinType=[left]"), plan);
     }
 
     private String explain(String sql) throws SQLException {

@@ -245,6 +245,8 @@ final class PlanningProgram {
                 .build();
         // Ferry's ordering of inner joins; Calcite's for those with outer joins
         HepProgram order = new HepProgramBuilder()
+                // an outer multi-way join before the ones among its factors, which JoinOrderRule may splice in
+                .addMatchOrder(HepMatchOrder.TOP_DOWN)
                 .addRuleInstance(JoinOrderRule.INSTANCE)
                 .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
                 .build();

@@ -7,6 +7,7 @@ import java.util.function.IntUnaryOperator;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -16,6 +17,9 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.ImmutableBitSet;
+
+import com.google.common.collect.ImmutableMap;
 
 /**
  * Orders a multi-way inner join, and the inner joins under LEFT joins, by estimated cardinality ({@link JoinGraph}): exactly, by dynamic programming over
@@ -41,7 +45,7 @@ public final class JoinOrderRule extends RelOptRule {
 
     @Override
     public void onMatch(RelOptRuleCall call) {
-        MultiJoin multi = call.rel(0);
+        MultiJoin multi = spliced(call.rel(0));
         List<RelNode> factors = multi.getInputs();
         if (multi.isFullOuterJoin() || factors.size() > Long.SIZE - 1
                 || multi.getJoinTypes().stream().anyMatch(t -> t != JoinRelType.INNER && t != JoinRelType.LEFT)
@@ -112,6 +116,55 @@ public final class JoinOrderRule extends RelOptRule {
         }
         call.transformTo(build(multi, order, offsets, factorOfField, joins, reads, constant, local,
                 call.builder(), call.getMetadataQuery()));
+    }
+
+    /**
+     * {@code multi}, an inner multi-way join, with each factor that is itself a multi-way join of inner and LEFT joins
+     * spliced in: {@code (A LEFT JOIN B) JOIN C} reaches this rule as MJ(MJ(A, B), C), since Calcite's
+     * JoinToMultiJoinRule keeps a part with an outer join whole, and A was joined to its returns B before the filtered
+     * dimensions C (TPC-DS q80: store_sales to store_returns, then a month of dates). Spliced, the factors keep their
+     * field positions, so A and C are ordered together and B is joined last; {@link #onMatch} still leaves the join
+     * to Calcite where a condition of the outer level reads B.
+     */
+    private static MultiJoin spliced(MultiJoin multi) {
+        if (multi.isFullOuterJoin() || multi.getJoinTypes().stream().anyMatch(t -> t != JoinRelType.INNER)) {
+            return multi;
+        }
+        List<RelNode> inputs = new ArrayList<>();
+        List<RexNode> outerConditions = new ArrayList<>();
+        List<JoinRelType> types = new ArrayList<>();
+        List<ImmutableBitSet> projected = new ArrayList<>();
+        List<RexNode> filters = new ArrayList<>(List.of(multi.getJoinFilter()));
+        boolean spliced = false;
+        int offset = 0;
+        for (int f = 0; f < multi.getInputs().size(); f++) {
+            RelNode input = multi.getInputs().get(f);
+            RelNode factor = input instanceof HepRelVertex v ? v.getCurrentRel() : input;
+            if (factor instanceof MultiJoin inner && !inner.isFullOuterJoin() && inner.getPostJoinFilter() == null
+                    && inner.getJoinTypes().stream().allMatch(t -> t == JoinRelType.INNER || t == JoinRelType.LEFT)) {
+                int shift = offset;
+                inputs.addAll(inner.getInputs());
+                types.addAll(inner.getJoinTypes());
+                projected.addAll(inner.getProjFields());
+                for (RexNode on : inner.getOuterJoinConditions()) {
+                    outerConditions.add(on == null ? null : moved(List.of(on), field -> field + shift).get(0));
+                }
+                filters.add(moved(List.of(inner.getJoinFilter()), field -> field + shift).get(0));
+                spliced = true;
+            } else {
+                inputs.add(input);
+                types.add(JoinRelType.INNER);
+                projected.add(multi.getProjFields().get(f));
+                outerConditions.add(null);
+            }
+            offset += factor.getRowType().getFieldCount();
+        }
+        if (!spliced) {
+            return multi;
+        }
+        return new MultiJoin(multi.getCluster(), inputs,
+                RexUtil.composeConjunction(multi.getCluster().getRexBuilder(), filters), multi.getRowType(), false,
+                outerConditions, types, projected, ImmutableMap.of(), multi.getPostJoinFilter());
     }
 
     /** The join of the factors in {@code order}, its columns in the multi-way join's order. */
