@@ -172,7 +172,7 @@ public final class QueryExecutor implements AutoCloseable {
             if (node instanceof PlanNode.Join join) {
                 Batch build = BatchConcat.concat(nonEmpty(materialize(join.right()), join.right().types()),
                         join.right().types());
-                JoinHashTable table = new JoinHashTable(build, join.rightKeys(), ctx.memory());
+                JoinHashTable table = new JoinHashTable(build, join.rightKeys(), join.nullsMatch(), ctx.memory());
                 cleanups.add(table::close);
                 Evaluator residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
                 return pipeline(join.left()).then(new HashJoinProbe(table, join.leftKeys(), join.kind(), residual));
