@@ -132,7 +132,8 @@ public final class JoinQueries {
                 + "FROM ja a FULL JOIN jb b ON a.k = b.k AND a.c = b.c GROUP BY COALESCE(a.k, b.k)");
         out.add("SELECT CASE WHEN a.k IS NOT NULL THEN a.k ELSE b.k END kk, a.s, b.s FROM "
                 + "(SELECT k, SUM(x) s FROM ja GROUP BY k) a FULL JOIN (SELECT k, SUM(x) s FROM jb GROUP BY k) b "
-                + "ON a.k = b.k WHERE COALESCE(a.s, 0) > COALESCE(b.s, 0) ORDER BY kk NULLS FIRST, a.s NULLS FIRST LIMIT 20");
+                + "ON a.k = b.k WHERE COALESCE(a.s, 0) > COALESCE(b.s, 0) "
+                + "ORDER BY kk NULLS FIRST, a.s NULLS FIRST LIMIT 20");
         out.add("SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND a.v = b.v WHERE a.x > 1");
         out.add("SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND a.v = b.v "
                 + "ORDER BY a.id NULLS FIRST, b.id NULLS FIRST LIMIT 30");
