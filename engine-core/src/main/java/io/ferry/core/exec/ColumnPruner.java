@@ -131,7 +131,7 @@ public final class ColumnPruner {
                 rk[i] = r.mapping()[join.rightKeys()[i]];
             }
             Expr residual = join.residual() == null ? null : remap(join.residual(), combined);
-            PlanNode out = new PlanNode.Join(l.node(), r.node(), join.kind(), lk, rk, residual);
+            PlanNode out = new PlanNode.Join(l.node(), r.node(), join.kind(), lk, rk, join.nullsMatch(), residual);
             int outWidth = join.types().size();
             return new Pruned(out, java.util.Arrays.copyOf(combined, outWidth));
         }

@@ -56,8 +56,7 @@ public final class Distribution {
             return new PlanNode.Project(split(project.input()), project.exprs());
         }
         if (node instanceof PlanNode.Join join) {
-            return new PlanNode.Join(split(join.left()), join.right(), join.kind(), join.leftKeys(), join.rightKeys(),
-                    join.residual());
+            return join.over(split(join.left()), join.right(), join.residual());
         }
         return node;
     }
@@ -140,8 +139,7 @@ public final class Distribution {
         } else if (node instanceof PlanNode.Gather g) {
             return new PlanNode.Gather(fixSamples(g.fragment()));
         } else if (node instanceof PlanNode.Join j) {
-            return new PlanNode.Join(fixSamples(j.left()), fixSamples(j.right()), j.kind(), j.leftKeys(),
-                    j.rightKeys(), j.residual());
+            return j.over(fixSamples(j.left()), fixSamples(j.right()), j.residual());
         } else if (node instanceof PlanNode.Sort s) {
             return new PlanNode.Sort(fixSamples(s.input()), s.keys(), s.offset(), s.fetch());
         } else if (node instanceof PlanNode.Window w) {

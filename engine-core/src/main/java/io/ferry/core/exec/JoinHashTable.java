@@ -8,7 +8,11 @@ import io.ferry.core.vector.Vector;
 
 /**
  * The build side of a hash join: all build rows in one batch, chained by bucket ({@code heads} and
- * {@code next} hold row + 1). Rows with a NULL key are left out: NULL never equals anything.
+ * {@code next} hold row + 1). A key compared with {@code =} never matches a NULL, so rows with a NULL in such a key
+ * are left out. A key compared with {@code IS NOT DISTINCT FROM} ({@code nullsMatch}) matches a NULL with a NULL:
+ * with several keys a NULL hashes to one fixed value ({@link KeyHasher}) and compares equal to a NULL; a single
+ * integral key keeps its NULL rows in a chain of their own ({@code nullHead}), so the integral paths never read the
+ * bits under a NULL.
  *
  * <p>A single integral key whose values span a range not much wider than the build side has rows (dimension
  * keys: dates, surrogate ids) is mapped directly: the bucket is {@code key - min}, so a bucket holds only equal
@@ -25,6 +29,9 @@ final class JoinHashTable {
 
     private final Batch build;
     private final Vector[] keys;
+    private final boolean[] nullsMatch;
+    /** The keys whose NULL matches nothing: a row with a NULL in one of them has no match. */
+    private final int[] rejectingNull;
     private final int[] heads;
     private final int[] next;
     private final long[] hashes;
@@ -32,6 +39,8 @@ final class JoinHashTable {
     /** For a single integral key: the key values, and the shift of the Fibonacci hash that picks a bucket. */
     private final long[] longKeys;
     private final int shift;
+    /** For a single integral key whose NULLs match: the first build row (+ 1) with a NULL key, chained by next. */
+    private final int nullHead;
     /** Direct mapping: bucket = key - {@code min}, {@code heads.length} buckets; {@code unique}: no chains. */
     private final boolean direct;
     private final long min;
@@ -39,13 +48,22 @@ final class JoinHashTable {
     private final long bytes;
     private final QueryMemory memory;
 
-    JoinHashTable(Batch build, int[] keyColumns, QueryMemory memory) {
+    JoinHashTable(Batch build, int[] keyColumns, boolean[] nullsMatch, QueryMemory memory) {
         this.build = build;
         this.memory = memory;
+        this.nullsMatch = nullsMatch.clone();
         int n = build.rowCount();
         this.keys = new Vector[keyColumns.length];
+        int rejecting = 0;
         for (int k = 0; k < keyColumns.length; k++) {
             keys[k] = build.column(keyColumns[k]);
+            rejecting += nullsMatch[k] ? 0 : 1;
+        }
+        this.rejectingNull = new int[rejecting];
+        for (int k = 0, r = 0; k < keyColumns.length; k++) {
+            if (!nullsMatch[k]) {
+                rejectingNull[r++] = k;
+            }
         }
         this.next = new int[n];
         LongVector single = keys.length == 1 && keys[0] instanceof LongVector lv ? lv : null;
@@ -75,22 +93,28 @@ final class JoinHashTable {
             this.hashes = null;
             boolean[] nulls = single.nulls();
             boolean chained = false;
+            int nullRows = 0;
             for (int i = n - 1; i >= 0; i--) {
                 if (nulls == null || !nulls[i]) {
                     int b = direct ? (int) (longKeys[i] - min) : bucket(longKeys[i]);
                     chained |= heads[b] != 0;
                     next[i] = heads[b];
                     heads[b] = i + 1;
+                } else if (nullsMatch[0]) {
+                    next[i] = nullRows;
+                    nullRows = i + 1;
                 }
             }
-            this.unique = direct && !chained;
+            this.nullHead = nullRows;
+            this.unique = direct && !chained && (nullRows == 0 || next[nullRows - 1] == 0);
             return;
         }
         this.unique = false;
+        this.nullHead = 0;
         this.longKeys = null;
         this.hashes = KeyHasher.hash(keys, n);
         for (int i = n - 1; i >= 0; i--) {
-            if (anyNull(keys, i)) {
+            if (rejected(keys, i)) {
                 continue;
             }
             int b = (int) hashes[i] & mask;
@@ -105,16 +129,17 @@ final class JoinHashTable {
 
     /** Build rows per non-empty bucket: about the rows each distinct key has (one scan of the buckets). */
     double rowsPerKey() {
-        int used = 0;
+        int used = nullHead != 0 ? 1 : 0;
         for (int h : heads) {
             used += h != 0 ? 1 : 0;
         }
         return used == 0 ? 1 : (double) build.rowCount() / used;
     }
 
-    private static boolean anyNull(Vector[] keys, int row) {
-        for (Vector k : keys) {
-            if (k.isNull(row)) {
+    /** Whether {@code row} has a NULL in a key whose NULL matches nothing. */
+    private boolean rejected(Vector[] keys, int row) {
+        for (int k : rejectingNull) {
+            if (keys[k].isNull(row)) {
                 return true;
             }
         }
@@ -133,7 +158,7 @@ final class JoinHashTable {
         }
         long[] h = KeyHasher.hash(probeKeys, n);
         for (int i = 0; i < n; i++) {
-            if (anyNull(probeKeys, i)) {
+            if (rejected(probeKeys, i)) {
                 continue;
             }
             long hash = h[i];
@@ -167,6 +192,7 @@ final class JoinHashTable {
         long[] build = longKeys;
         for (int i = 0; i < n; i++) {
             if (nulls != null && nulls[i]) {
+                matchNull(i, firstMatchOnly, m);
                 continue;
             }
             long key = x[i];
@@ -181,7 +207,20 @@ final class JoinHashTable {
         }
     }
 
-    /** The direct-mapped probe: a bucket holds only rows with this key, so every row in it matches. */
+    /** Pairs probe row {@code i}, whose single key is NULL, with the build rows whose key is NULL, if NULLs match. */
+    private void matchNull(int i, boolean firstMatchOnly, Matches m) {
+        for (int r = nullHead - 1; r >= 0; r = next[r] - 1) {
+            m.add(i, r);
+            if (firstMatchOnly) {
+                break;
+            }
+        }
+    }
+
+    /**
+     * The direct-mapped probe: a bucket holds only rows with this key, so every row in it matches. A NULL probe key
+     * reads the chain of NULL build keys instead, empty unless NULLs match.
+     */
     private void probeDirect(LongVector probe, int n, boolean firstMatchOnly, Matches m) {
         long[] x = probe.values();
         boolean[] nulls = probe.nulls();
@@ -194,19 +233,26 @@ final class JoinHashTable {
             int c = m.count;
             for (int i = 0; i < n; i++) {
                 long d = x[i] - min;
-                if (d >= 0 && d < range && (nulls == null || !nulls[i])) {
-                    int r = heads[(int) d] - 1;
-                    pr[c] = i;
-                    br[c] = r;
-                    c += r >= 0 ? 1 : 0;
+                int r;
+                if (nulls != null && nulls[i]) {
+                    r = nullHead - 1;
+                } else if (d >= 0 && d < range) {
+                    r = heads[(int) d] - 1;
+                } else {
+                    continue;
                 }
+                pr[c] = i;
+                br[c] = r;
+                c += r >= 0 ? 1 : 0;
             }
             m.count = c;
             return;
         }
         for (int i = 0; i < n; i++) {
             long d = x[i] - min;
-            if (d >= 0 && d < range && (nulls == null || !nulls[i])) {
+            if (nulls != null && nulls[i]) {
+                matchNull(i, false, m);
+            } else if (d >= 0 && d < range) {
                 for (int r = heads[(int) d] - 1; r >= 0; r = next[r] - 1) {
                     m.add(i, r);
                 }
@@ -214,8 +260,19 @@ final class JoinHashTable {
         }
     }
 
+    /** Key equality of a probe and a build row that passed {@link #rejected}: only NULL-matching keys hold NULLs. */
     private boolean keysEqual(Vector[] probeKeys, int i, int r) {
         for (int k = 0; k < keys.length; k++) {
+            if (nullsMatch[k]) {
+                boolean probeNull = probeKeys[k].isNull(i);
+                boolean buildNull = keys[k].isNull(r);
+                if (probeNull || buildNull) {
+                    if (probeNull != buildNull) {
+                        return false;
+                    }
+                    continue;
+                }
+            }
             if (!ValueEquality.equal(probeKeys[k], i, keys[k], r)) {
                 return false;
             }

@@ -52,7 +52,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 6;
+    static final short VERSION = 7;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -257,6 +257,10 @@ public final class PlanCodec {
                 name(j.kind());
                 ints(j.leftKeys());
                 ints(j.rightKeys());
+                // one flag per key, as many as the keys just written
+                for (boolean b : j.nullsMatch()) {
+                    bool(b);
+                }
                 bool(j.residual() != null);
                 if (j.residual() != null) {
                     expr(j.residual(), depth + 1);
@@ -750,9 +754,14 @@ public final class PlanCodec {
                 throw violation("the join has " + leftKeys.length + " left keys but " + rightKeys.length
                         + " right keys");
             }
+            need(leftKeys.length, "the join keys' NULL-matching flags");
+            boolean[] nullsMatch = new boolean[leftKeys.length];
+            for (int k = 0; k < nullsMatch.length; k++) {
+                nullsMatch[k] = bool("the NULL-matching flag of a join key");
+            }
             // The residual sees left's columns then all of right's, whatever the join kind.
             Expr residual = bool("the residual flag") ? expr(width(left) + width(right)) : null;
-            return new PlanNode.Join(left, right, kind, leftKeys, rightKeys, residual);
+            return new PlanNode.Join(left, right, kind, leftKeys, rightKeys, nullsMatch, residual);
         }
 
         private PlanNode.Sort sort() {

@@ -155,9 +155,29 @@ public sealed interface PlanNode {
     /**
      * Hash join: builds on {@code right}, probes with {@code left}. Output is left's columns then right's
      * (SEMI and ANTI: left's only). {@code residual} (or null) is evaluated over left ++ right columns.
+     *
+     * <p>Key k compares {@code leftKeys[k]} with {@code rightKeys[k]}: with {@code =} (a NULL matches nothing) where
+     * {@code nullsMatch[k]} is false, with {@code IS NOT DISTINCT FROM} (a NULL matches a NULL) where it is true.
      */
-    record Join(PlanNode left, PlanNode right, JoinKind kind, int[] leftKeys, int[] rightKeys, Expr residual)
-            implements PlanNode {
+    record Join(PlanNode left, PlanNode right, JoinKind kind, int[] leftKeys, int[] rightKeys, boolean[] nullsMatch,
+            Expr residual) implements PlanNode {
+        public Join {
+            if (leftKeys.length != rightKeys.length || nullsMatch.length != leftKeys.length) {
+                throw new IllegalArgumentException(leftKeys.length + " left keys, " + rightKeys.length
+                        + " right keys and " + nullsMatch.length + " NULL-matching flags");
+            }
+        }
+
+        /** A join whose keys all compare with {@code =}. */
+        public Join(PlanNode left, PlanNode right, JoinKind kind, int[] leftKeys, int[] rightKeys, Expr residual) {
+            this(left, right, kind, leftKeys, rightKeys, new boolean[leftKeys.length], residual);
+        }
+
+        /** This join over other inputs with the same columns, its residual replaced. */
+        public Join over(PlanNode newLeft, PlanNode newRight, Expr newResidual) {
+            return new Join(newLeft, newRight, kind, leftKeys, rightKeys, nullsMatch, newResidual);
+        }
+
         @Override
         public List<PlanNode> inputs() {
             return List.of(left, right);

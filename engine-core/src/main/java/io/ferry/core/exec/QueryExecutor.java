@@ -1,8 +1,11 @@
 package io.ferry.core.exec;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -69,6 +72,55 @@ public final class QueryExecutor implements AutoCloseable {
         pool.shutdownNow();
     }
 
+    /** A plan by its wire form ({@link PlanCodec}), equal for equal plans, whatever their records' identity. */
+    private record PlanKey(byte[] bytes) {
+        /**
+         * The key of {@code plan}, or null where running it twice may give other rows (a sample without REPEATABLE
+         * draws a seed per run of its scan, RANDOM() per row), where it gathers from other nodes (the gatherer
+         * plans each gather of a query), or where the wire form cannot hold it (nested beyond its depth).
+         */
+        static PlanKey of(PlanNode plan) {
+            if (!sameRowsEachRun(plan)) {
+                return null;
+            }
+            try {
+                return new PlanKey(PlanCodec.encode(plan));
+            } catch (FerryException e) {
+                return null;
+            }
+        }
+
+        private static boolean sameRowsEachRun(PlanNode node) {
+            if (node instanceof PlanNode.Gather
+                    || node instanceof PlanNode.Scan s && s.sample() != null && !s.sample().repeatable()
+                    || node instanceof PlanNode.Filter f && random(f.condition())
+                    || node instanceof PlanNode.Project p && p.exprs().stream().anyMatch(PlanKey::random)
+                    || node instanceof PlanNode.Join j && j.residual() != null && random(j.residual())) {
+                return false;
+            }
+            for (PlanNode input : node.inputs()) {
+                if (!sameRowsEachRun(input)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static boolean random(Expr e) {
+            return e instanceof Call c && (c.op() == Op.RANDOM || c.args().stream().anyMatch(PlanKey::random));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PlanKey k && Arrays.equals(bytes, k.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
+        }
+    }
+
     /** A pipeline: a source and the transforms its batches go through. */
     private record Pipeline(Source source, List<Transform> transforms) {
         Pipeline then(Transform t) {
@@ -101,12 +153,43 @@ public final class QueryExecutor implements AutoCloseable {
         private final QueryContext ctx;
         private final List<BlockSource> sources = new ArrayList<>();
         private final List<Runnable> cleanups = new ArrayList<>();
+        /**
+         * The rows of the aggregates, sorts and windows computed so far, by their wire form: a subplan that occurs
+         * twice in one plan runs once. A FULL join is planned as a LEFT join and an ANTI join over the same two
+         * inputs (FullJoins in engine-sql), each read once as a probe side and once as a build side. Consumers only
+         * read the batches.
+         */
+        private final Map<PlanKey, List<Batch>> computed = new HashMap<>();
 
         Run(QueryContext ctx) {
             this.ctx = ctx;
         }
 
         List<Batch> materialize(PlanNode node) {
+            if (node instanceof PlanNode.Aggregate || node instanceof PlanNode.MergeAggregate
+                    || node instanceof PlanNode.Sort || node instanceof PlanNode.Window) {
+                PlanKey key = PlanKey.of(node);
+                if (key == null) {
+                    return compute(node);
+                }
+                List<Batch> done = computed.get(key);
+                if (done == null) {
+                    done = compute(node);
+                    computed.put(key, done);
+                } else {
+                    // two consumers may now read a batch at once (the two inputs of a union run together): no column
+                    // may be left to make on first use. Nothing runs yet that reads these batches: pipelines are
+                    // built, and their breakers computed, before their streaming parts start.
+                    for (Batch b : done) {
+                        b.materialize();
+                    }
+                }
+                return done;
+            }
+            return compute(node);
+        }
+
+        private List<Batch> compute(PlanNode node) {
             if (node instanceof PlanNode.Aggregate agg) {
                 return aggregate(agg, true);
             }
@@ -172,7 +255,7 @@ public final class QueryExecutor implements AutoCloseable {
             if (node instanceof PlanNode.Join join) {
                 Batch build = BatchConcat.concat(nonEmpty(materialize(join.right()), join.right().types()),
                         join.right().types());
-                JoinHashTable table = new JoinHashTable(build, join.rightKeys(), ctx.memory());
+                JoinHashTable table = new JoinHashTable(build, join.rightKeys(), join.nullsMatch(), ctx.memory());
                 cleanups.add(table::close);
                 Evaluator residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
                 return pipeline(join.left()).then(new HashJoinProbe(table, join.leftKeys(), join.kind(), residual));

@@ -55,8 +55,7 @@ public final class StatementClock {
             return new PlanNode.Project(bind(p.input(), t), bindAll(p.exprs(), t));
         }
         if (plan instanceof PlanNode.Join j) {
-            return new PlanNode.Join(bind(j.left(), t), bind(j.right(), t), j.kind(), j.leftKeys(), j.rightKeys(),
-                    j.residual() == null ? null : bind(j.residual(), t));
+            return j.over(bind(j.left(), t), bind(j.right(), t), j.residual() == null ? null : bind(j.residual(), t));
         }
         if (plan instanceof PlanNode.Aggregate a) {
             return a.over(bind(a.input(), t), a.groupKeys(), a.calls());

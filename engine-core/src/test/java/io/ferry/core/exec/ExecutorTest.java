@@ -97,4 +97,42 @@ class ExecutorTest {
         FerryException e = assertThrows(FerryException.class, () -> executor.execute(plan, cancelled));
         assertEquals(SqlStates.QUERY_CANCELED, e.sqlState());
     }
+
+    /**
+     * An aggregate that occurs twice in a plan (as a FULL join's inputs do, once as a probe side and once as a build
+     * side) is computed once: its table is bound for one scan. Over a sample without REPEATABLE, each occurrence draws
+     * its own, as before.
+     */
+    @Test
+    void aRepeatedAggregateRunsOnce() {
+        for (SampleSpec sample : new SampleSpec[] {null, SampleSpec.fresh(SampleSpec.Method.BERNOULLI, 50)}) {
+            java.util.concurrent.atomic.AtomicInteger binds = new java.util.concurrent.atomic.AtomicInteger();
+            QueryContext ctx = QueryContext.unlimited().withBinder((scan, s) -> {
+                binds.incrementAndGet();
+                return LocalScanBinder.INSTANCE.bind(scan, s);
+            });
+            PlanNode.Join join = new PlanNode.Join(countByB(sample), countByB(sample), JoinKind.LEFT, new int[] {0},
+                    new int[] {0}, null);
+            List<Batch> out = executor.execute(join, ctx);
+            assertEquals(sample == null ? 1 : 2, binds.get());
+            int rows = 0;
+            for (Batch b : out) {
+                for (int i = 0; i < b.rowCount(); i++) {
+                    if (sample == null) {
+                        assertEquals(((LongVector) b.column(1)).get(i), ((LongVector) b.column(3)).get(i));
+                    }
+                    rows++;
+                }
+            }
+            if (sample == null) {
+                assertEquals(1000, rows);
+            }
+        }
+    }
+
+    /** {@code SELECT b, COUNT(*) FROM r GROUP BY b}, a new record each call. */
+    private PlanNode.Aggregate countByB(SampleSpec sample) {
+        return new PlanNode.Aggregate(new PlanNode.Scan(r, new int[] {0, 1}, sample), new int[] {1},
+                List.of(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT)));
+    }
 }

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
@@ -25,40 +26,49 @@ class JoinHashTableTest {
     void findsTheSamePairsAsANestedLoop(long spread) {
         Random rnd = new Random(spread);
         for (boolean duplicates : new boolean[] {false, true}) {
-            LongVector build = keys(rnd, 3000, spread, duplicates);
-            LongVector probe = keys(rnd, 4096, spread, true);
-            QueryMemory memory = new QueryMemory(1L << 30);
-            JoinHashTable table = new JoinHashTable(Batch.of(build), new int[] {0}, memory);
-            JoinHashTable.Matches m = table.probe(new Vector[] {probe}, probe.size(), false);
-            List<Long> got = new ArrayList<>();
-            for (int i = 0; i < m.count; i++) {
-                got.add(((long) m.probe[i] << 32) | m.build[i]);
+            for (boolean nullsMatch : new boolean[] {false, true}) {
+                findsTheSamePairs(rnd, spread, duplicates, nullsMatch);
             }
-            List<Long> want = new ArrayList<>();
-            List<Integer> firstMatches = new ArrayList<>();
-            for (int i = 0; i < probe.size(); i++) {
-                boolean any = false;
-                for (int r = 0; r < build.size(); r++) {
-                    if (!probe.isNull(i) && !build.isNull(r) && probe.get(i) == build.get(r)) {
-                        want.add(((long) i << 32) | r);
-                        any = true;
-                    }
-                }
-                if (any) {
-                    firstMatches.add(i);
-                }
-            }
-            got.sort(null);
-            assertEquals(want, got, "spread " + spread + ", duplicates " + duplicates);
-            JoinHashTable.Matches first = table.probe(new Vector[] {probe}, probe.size(), true);
-            List<Integer> probed = new ArrayList<>();
-            for (int i = 0; i < first.count; i++) {
-                probed.add(first.probe[i]);
-            }
-            assertEquals(firstMatches, probed, "existence probe, spread " + spread);
-            table.close();
-            assertEquals(0, memory.used());
         }
+    }
+
+    private static void findsTheSamePairs(Random rnd, long spread, boolean duplicates, boolean nullsMatch) {
+        LongVector build = keys(rnd, 3000, spread, duplicates);
+        LongVector probe = keys(rnd, 4096, spread, true);
+        QueryMemory memory = new QueryMemory(1L << 30);
+        JoinHashTable table = new JoinHashTable(Batch.of(build), new int[] {0}, new boolean[] {nullsMatch},
+                memory);
+        JoinHashTable.Matches m = table.probe(new Vector[] {probe}, probe.size(), false);
+        List<Long> got = new ArrayList<>();
+        for (int i = 0; i < m.count; i++) {
+            got.add(((long) m.probe[i] << 32) | m.build[i]);
+        }
+        List<Long> want = new ArrayList<>();
+        List<Integer> firstMatches = new ArrayList<>();
+        for (int i = 0; i < probe.size(); i++) {
+            boolean any = false;
+            for (int r = 0; r < build.size(); r++) {
+                boolean bothNull = probe.isNull(i) && build.isNull(r);
+                if (nullsMatch && bothNull
+                        || !probe.isNull(i) && !build.isNull(r) && probe.get(i) == build.get(r)) {
+                    want.add(((long) i << 32) | r);
+                    any = true;
+                }
+            }
+            if (any) {
+                firstMatches.add(i);
+            }
+        }
+        got.sort(null);
+        assertEquals(want, got, "spread " + spread + ", duplicates " + duplicates + ", NULLs match " + nullsMatch);
+        JoinHashTable.Matches first = table.probe(new Vector[] {probe}, probe.size(), true);
+        List<Integer> probed = new ArrayList<>();
+        for (int i = 0; i < first.count; i++) {
+            probed.add(first.probe[i]);
+        }
+        assertEquals(firstMatches, probed, "existence probe, spread " + spread);
+        table.close();
+        assertEquals(0, memory.used());
     }
 
     /**
@@ -74,7 +84,8 @@ class JoinHashTableTest {
             k[i] = i % 50;
         }
         QueryMemory memory = new QueryMemory(1L << 30);
-        JoinHashTable fanOut = new JoinHashTable(Batch.of(new LongVector(k, null)), new int[] {0}, memory);
+        JoinHashTable fanOut = new JoinHashTable(Batch.of(new LongVector(k, null)), new int[] {0}, new boolean[1],
+                memory);
         HashJoinProbe probe = new HashJoinProbe(fanOut, new int[] {0}, JoinKind.INNER, null);
         int slice = probe.maxInputRows();
         assertEquals(HashJoinProbe.TARGET_PAIRS / (rows / 50), slice);
@@ -88,12 +99,93 @@ class JoinHashTableTest {
         for (int i = 0; i < rows; i++) {
             ids[i] = i;
         }
-        JoinHashTable unique = new JoinHashTable(Batch.of(new LongVector(ids, null)), new int[] {0}, memory);
+        JoinHashTable unique = new JoinHashTable(Batch.of(new LongVector(ids, null)), new int[] {0},
+                new boolean[1], memory);
         assertEquals(HashJoinProbe.TARGET_PAIRS, new HashJoinProbe(unique, new int[] {0}, JoinKind.INNER, null)
                 .maxInputRows());
         assertEquals(Integer.MAX_VALUE, new HashJoinProbe(fanOut, new int[] {0}, JoinKind.SEMI, null).maxInputRows());
         unique.close();
         assertEquals(0, memory.used());
+    }
+
+    /** Distinct dense keys and one NULL: the direct layout without chains pairs a NULL probe key with that row. */
+    @org.junit.jupiter.api.Test
+    void aUniqueDirectKeyMatchesItsOneNull() {
+        long[] ids = new long[100];
+        boolean[] buildNulls = new boolean[100];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = i;
+        }
+        buildNulls[50] = true;
+        LongVector probe = new LongVector(new long[] {3, 50, 0, 200, 99}, new boolean[] {false, false, true, false,
+                true}, 5);
+        QueryMemory memory = new QueryMemory(1L << 30);
+        for (boolean firstOnly : new boolean[] {false, true}) {
+            JoinHashTable table = new JoinHashTable(Batch.of(new LongVector(ids, buildNulls, 100)), new int[] {0},
+                    new boolean[] {true}, memory);
+            JoinHashTable.Matches m = table.probe(new Vector[] {probe}, 5, firstOnly);
+            List<String> pairs = new ArrayList<>();
+            for (int i = 0; i < m.count; i++) {
+                pairs.add(m.probe[i] + "-" + m.build[i]);
+            }
+            assertEquals(List.of("0-3", "2-50", "4-50"), pairs);
+            table.close();
+        }
+        assertEquals(0, memory.used());
+    }
+
+    /**
+     * Two keys, a string compared with IS NOT DISTINCT FROM and an integer with {@code =} or IS NOT DISTINCT FROM:
+     * the hashed layout finds a nested loop's pairs, a NULL matching a NULL only in a key whose NULLs match.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void severalKeysMatchNullsWhereAsked(boolean secondMatchesNulls) {
+        Random rnd = new Random(7);
+        String[] words = {"a", "b", "", "ab"};
+        int buildRows = 600;
+        int probeRows = 700;
+        BytesVector buildText = text(rnd, buildRows, words);
+        LongVector buildInts = keys(rnd, buildRows, 1, true);
+        BytesVector probeText = text(rnd, probeRows, words);
+        LongVector probeInts = keys(rnd, probeRows, 1, true);
+        boolean[] nullsMatch = {true, secondMatchesNulls};
+        QueryMemory memory = new QueryMemory(1L << 30);
+        JoinHashTable table = new JoinHashTable(Batch.of(buildText, buildInts), new int[] {0, 1}, nullsMatch, memory);
+        JoinHashTable.Matches m = table.probe(new Vector[] {probeText, probeInts}, probeRows, false);
+        List<Long> got = new ArrayList<>();
+        for (int i = 0; i < m.count; i++) {
+            got.add(((long) m.probe[i] << 32) | m.build[i]);
+        }
+        got.sort(null);
+        List<Long> want = new ArrayList<>();
+        for (int i = 0; i < probeRows; i++) {
+            for (int r = 0; r < buildRows; r++) {
+                if (same(probeText, i, buildText, r, true) && same(probeInts, i, buildInts, r, secondMatchesNulls)) {
+                    want.add(((long) i << 32) | r);
+                }
+            }
+        }
+        assertEquals(want, got);
+        assertEquals(true, want.stream().anyMatch(p -> probeText.isNull((int) (p >>> 32))), "a NULL key matched");
+        table.close();
+        assertEquals(0, memory.used());
+    }
+
+    private static boolean same(Vector a, int i, Vector b, int j, boolean nullsMatch) {
+        if (a.isNull(i) || b.isNull(j)) {
+            return nullsMatch && a.isNull(i) && b.isNull(j);
+        }
+        return ValueEquality.equal(a, i, b, j);
+    }
+
+    /** Short strings from {@code words}, about 20% NULL. */
+    private static BytesVector text(Random rnd, int n, String[] words) {
+        String[] v = new String[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = rnd.nextInt(5) == 0 ? null : words[rnd.nextInt(words.length)];
+        }
+        return BytesVector.of(v);
     }
 
     /** Keys around zero (negative ones too), about 10% NULL; unique unless {@code duplicates}. */

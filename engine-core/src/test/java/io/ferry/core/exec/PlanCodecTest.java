@@ -187,8 +187,10 @@ class PlanCodecTest {
                         new WindowFrame.Bound(WindowFrame.BoundKind.FOLLOWING, 2)), windowCalls);
         PlanNode ranked = new PlanNode.Window(windowed, new int[] {}, List.of(), WindowFrame.RUNNING,
                 List.of(new WindowCall(WindowCall.Kind.COUNT, -1, FerryType.BIGINT)));
+        // keys compared with = and with IS NOT DISTINCT FROM side by side
         PlanNode last = new PlanNode.Join(ranked, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI,
-                new int[] {0}, new int[] {2}, null), JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+                new int[] {0, 2}, new int[] {2, 8}, new boolean[] {false, true}, null), JoinKind.INNER, new int[] {0},
+                new int[] {0}, null);
         return new PlanNode.Join(last, unionOfReplicated(), JoinKind.SEMI, new int[] {0}, new int[] {2}, null);
     }
 
@@ -226,6 +228,19 @@ class PlanCodecTest {
         assertEquals(SampleSpec.fresh(SampleSpec.Method.SYSTEM, 30), scans.get(5).sample());
         assertFalse(scans.get(2).sample().repeatable());
         assertNull(scans.get(6).sample());
+    }
+
+    @Test
+    void joinKeysKeepWhetherNullsMatch() {
+        PlanNode.Join join = new PlanNode.Join(values(), values(), JoinKind.LEFT, new int[] {2, 0, 3},
+                new int[] {2, 0, 3}, new boolean[] {true, false, true}, null);
+        PlanNode.Join decoded = (PlanNode.Join) PlanCodec.decode(PlanCodec.encode(join));
+        assertArrayEquals(new boolean[] {true, false, true}, decoded.nullsMatch());
+        assertArrayEquals(new int[] {2, 0, 3}, decoded.leftKeys());
+        // the flags are the three bytes before the residual's presence byte, the plan's last
+        byte[] bytes = PlanCodec.encode(join);
+        bytes[bytes.length - 2] = 2;
+        assertViolation(bytes, "NULL-matching flag of a join key");
     }
 
     @Test

@@ -39,6 +39,7 @@ import io.ferry.sql.rewrite.CorrelationKeyBuilder;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.EnclosingCorrelations;
 import io.ferry.sql.rewrite.ExpandedSearches;
+import io.ferry.sql.rewrite.FullJoins;
 import io.ferry.sql.rewrite.FerryRexExecutor;
 import io.ferry.sql.rewrite.InOperandColumns;
 import io.ferry.sql.rewrite.InSubQueries;
@@ -64,7 +65,8 @@ import io.ferry.sql.rewrite.UncorrelatedCorrelates;
  *       TPC-DS q6 multiplied 5000 addresses by 18000 items);</li>
  *   <li>multi-way inner joins ordered by estimated cardinality ({@link JoinOrderRule}; Calcite's
  *       LoptOptimizeJoinRule where outer joins take part);</li>
- *   <li>unused fields trimmed, then {@link #SIMPLIFY} to a fixpoint;</li>
+ *   <li>unused fields trimmed, then {@link #SIMPLIFY} to a fixpoint; FULL joins become a LEFT join and an ANTI
+ *       join ({@link FullJoins}), one-row joins get a constant key ({@link OneRowJoins});</li>
  *   <li>the cost-based choice of implementations, with the planner's rules less {@link #NOT_COST_BASED};</li>
  *   <li>row-engine projections on Ferry's rows moved into Ferry, Calcite's calc rules, then Ferry's adjustments of
  *       what runs in the row engine.</li>
@@ -183,7 +185,8 @@ final class PlanningProgram {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
                 InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
                 Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(),
-                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), OneRowJoins.PROGRAM,
+                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), FullJoins.PROGRAM,
+                OneRowJoins.PROGRAM,
                 CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
                 RoundingCasts.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM,
                 SignedZeros.PROGRAM, GrandTotals.PROGRAM)

@@ -15,7 +15,6 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.RelWriter;
-import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexPermuteInputsShuttle;
 import org.apache.calcite.util.mapping.Mappings;
@@ -35,7 +34,9 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * so the cost charges build rows more than probe rows: the planner then builds on the smaller input.
  * RIGHT joins run as LEFT joins with the sides swapped. An inner join whose right input is estimated larger
  * than its left (join ordering put a dimension table on the left) builds on the left instead; EXPLAIN shows
- * which side is built.
+ * which side is built. A key compared with {@code IS NOT DISTINCT FROM} is a hash key like one compared with
+ * {@code =}, its NULLs matching NULLs ({@link PlanNode.Join#nullsMatch()}); EXPLAIN shows it in the condition. FULL
+ * joins reach the planner as a LEFT and an ANTI join ({@code FullJoins}).
  */
 public final class FerryJoin extends Join implements FerryRel {
     public FerryJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
@@ -56,9 +57,13 @@ public final class FerryJoin extends Join implements FerryRel {
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         double left = mq.getRowCount(getLeft());
         double right = mq.getRowCount(getRight());
-        // an inner join builds on its smaller input, whichever side that is (buildsLeft)
-        double build = joinType == JoinRelType.INNER ? Math.min(left, right) : right;
-        double rows = left + right + 2 * build;
+        // an inner join builds on its smaller input, whichever side that is (buildsLeft), and its build rows count
+        // thrice; the other kinds build on the right input, as Calcite's row engine does, and the build rows count
+        // twice there: three times had a LEFT join of a few rows to a large input priced above the row engine's (which
+        // charges its build rows once, its output and probe rows beside), and run there, everything above it too
+        boolean inner = joinType == JoinRelType.INNER;
+        double build = inner ? Math.min(left, right) : right;
+        double rows = left + right + (inner ? 2 : 1) * build;
         // Calcite prices its row engine's semi-join at a hundredth of its cost, so an IN subquery's semi-join always
         // went there, with every operator above it: the same discount keeps the choice between the two engines fair
         double factor = joinType == JoinRelType.SEMI ? COST_FACTOR * SEMI_JOIN_DISCOUNT : COST_FACTOR;
@@ -78,8 +83,11 @@ public final class FerryJoin extends Join implements FerryRel {
         return joinType == JoinRelType.INNER && mq.getRowCount(getRight()) > mq.getRowCount(getLeft());
     }
 
-    /** The parts of a join condition Ferry uses. */
-    private record Keys(List<Integer> left, List<Integer> right, RexNode residual) {
+    /**
+     * The parts of a join condition Ferry uses: key columns of each side, whether each key's NULL matches a NULL
+     * ({@code IS NOT DISTINCT FROM}) or nothing ({@code =}), and the rest of the condition.
+     */
+    private record Keys(int[] left, int[] right, boolean[] nullsMatch, RexNode residual) {
     }
 
     private static Keys keys(Join join) {
@@ -89,27 +97,19 @@ public final class FerryJoin extends Join implements FerryRel {
         List<RexNode> nonEqui = new ArrayList<>();
         RelOptUtil.splitJoinCondition(join.getLeft(), join.getRight(), join.getCondition(), lk, rk, filterNulls,
                 nonEqui);
-        // A key compared with IS NOT DISTINCT FROM (NULL matches NULL) is checked in the residual instead, expanded
-        // into comparisons Ferry's kernels run: the hash table never matches NULL keys
-        RexBuilder rex = join.getCluster().getRexBuilder();
-        int leftCount = join.getLeft().getRowType().getFieldCount();
-        for (int i = filterNulls.size() - 1; i >= 0; i--) {
-            if (!filterNulls.get(i)) {
-                RexNode l = rex.makeInputRef(join.getLeft().getRowType().getFieldList().get(lk.get(i)).getType(),
-                        lk.get(i));
-                RexNode r = rex.makeInputRef(join.getRight().getRowType().getFieldList().get(rk.get(i)).getType(),
-                        leftCount + rk.get(i));
-                nonEqui.add(RelOptUtil.isDistinctFrom(rex, l, r, true));
-                lk.remove(i);
-                rk.remove(i);
-            }
-        }
-        RexNode rest = RexUtil.composeConjunction(rex, nonEqui);
         if (lk.isEmpty()) {
             throw new UnsupportedExpression("join without an equality");
         }
+        // Calcite lists a key compared with IS NOT DISTINCT FROM with filterNulls false: the hash table matches its
+        // NULLs with NULLs
+        boolean[] nullsMatch = new boolean[lk.size()];
+        for (int i = 0; i < nullsMatch.length; i++) {
+            nullsMatch[i] = !filterNulls.get(i);
+        }
+        RexNode rest = RexUtil.composeConjunction(join.getCluster().getRexBuilder(), nonEqui);
         RexNode residual = rest.isAlwaysTrue() ? null : rest;
-        return new Keys(lk, rk, residual);
+        return new Keys(lk.stream().mapToInt(Integer::intValue).toArray(),
+                rk.stream().mapToInt(Integer::intValue).toArray(), nullsMatch, residual);
     }
 
     public static boolean supported(Join join) {
@@ -124,8 +124,8 @@ public final class FerryJoin extends Join implements FerryRel {
             Keys k = keys(join);
             List<FerryType> lt = FerryRel.types(join.getLeft().getRowType());
             List<FerryType> rt = FerryRel.types(join.getRight().getRowType());
-            for (int i = 0; i < k.left().size(); i++) {
-                if (!RexTranslator.sameKeyRepresentation(lt.get(k.left().get(i)), rt.get(k.right().get(i)))) {
+            for (int i = 0; i < k.left().length; i++) {
+                if (!RexTranslator.sameKeyRepresentation(lt.get(k.left()[i]), rt.get(k.right()[i]))) {
                     return false;
                 }
             }
@@ -150,10 +150,10 @@ public final class FerryJoin extends Join implements FerryRel {
         List<FerryType> rt = FerryRel.types(getRight().getRowType());
         PlanNode left = FerryRel.plan(getLeft());
         PlanNode right = FerryRel.plan(getRight());
-        int[] lk = k.left().stream().mapToInt(Integer::intValue).toArray();
-        int[] rk = k.right().stream().mapToInt(Integer::intValue).toArray();
+        int[] lk = k.left();
+        int[] rk = k.right();
         if (joinType == JoinRelType.RIGHT) {
-            return restoreOrder(new PlanNode.Join(right, left, JoinKind.LEFT, rk, lk, null), lt, rt);
+            return restoreOrder(new PlanNode.Join(right, left, JoinKind.LEFT, rk, lk, k.nullsMatch(), null), lt, rt);
         }
         if (buildsLeft()) {
             // Probe with the right input, build on the left; the residual sees the swapped row, and a projection
@@ -161,8 +161,8 @@ public final class FerryJoin extends Join implements FerryRel {
             RexNode residual = k.residual() == null ? null : k.residual().accept(new RexPermuteInputsShuttle(
                     Mappings.target(i -> i < lt.size() ? rt.size() + i : i - lt.size(), lt.size() + rt.size(),
                             lt.size() + rt.size())));
-            return restoreOrder(new PlanNode.Join(right, left, JoinKind.INNER, rk, lk, residual(residual, rt, lt)),
-                    lt, rt);
+            return restoreOrder(new PlanNode.Join(right, left, JoinKind.INNER, rk, lk, k.nullsMatch(),
+                    residual(residual, rt, lt)), lt, rt);
         }
         Expr residual = residual(k.residual(), lt, rt);
         JoinKind kind = switch (joinType) {
@@ -172,7 +172,7 @@ public final class FerryJoin extends Join implements FerryRel {
             case ANTI -> JoinKind.ANTI;
             default -> throw new IllegalStateException("join type " + joinType);
         };
-        return new PlanNode.Join(left, right, kind, lk, rk, residual);
+        return new PlanNode.Join(left, right, kind, lk, rk, k.nullsMatch(), residual);
     }
 
     /** A swapped join's output (right columns, then left) back in left-then-right order. */

@@ -25,6 +25,7 @@ public final class LogicalRewrites {
                 // Conditions folded first: a comparison with a NULL literal left in a filter (as decorrelation
                 // leaves CASE WHEN NULL THEN x END <> y) fails Calcite's predicate pull-up with an AssertionError
                 .addRuleCollection(List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS))
+                .addRuleInstance(CorrelatedNullMatchingRule.INSTANCE)
                 .addRuleInstance(FactorDisjunctionsRule.FILTER)
                 .addRuleInstance(FactorDisjunctionsRule.JOIN)
                 .addRuleInstance(AggregateArgumentsRule.INSTANCE)

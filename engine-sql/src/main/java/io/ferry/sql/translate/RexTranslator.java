@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
@@ -234,6 +235,11 @@ public final class RexTranslator {
         if (kind == SqlKind.SEARCH) {
             Expr in = pointList(call);
             return in != null ? in : translate(RexUtil.expandSearch(rexBuilder, null, call));
+        }
+        if (kind == SqlKind.IS_DISTINCT_FROM || kind == SqlKind.IS_NOT_DISTINCT_FROM) {
+            // as comparisons and NULL tests (a join key compared so is a hash key instead: FerryJoin)
+            return translate(RelOptUtil.isDistinctFrom(rexBuilder, call.getOperands().get(0),
+                    call.getOperands().get(1), kind == SqlKind.IS_NOT_DISTINCT_FROM));
         }
         FerryType type = type(call.getType());
         List<RexNode> ops = call.getOperands();
