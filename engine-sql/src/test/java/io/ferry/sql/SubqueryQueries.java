@@ -173,6 +173,12 @@ public final class SubqueryQueries {
                 "SELECT a.id, (SELECT COUNT(b.ts) FROM sb b WHERE COALESCE(b.k, b.k) > 10 OR COALESCE(b.k, b.k) < 20) "
                         + "FROM sa a WHERE a.id < 5",
                 "SELECT a.id, (SELECT COUNT(*) FROM sb b WHERE COALESCE(b.d, b.k) NOT BETWEEN 1 AND -1 "
-                        + "AND b.g = a.g) FROM sa a");
+                        + "AND b.g = a.g) FROM sa a",
+                // a correlated NOT IN beside an uncorrelated EXISTS: a NULL a.k still meets the empty subquery
+                // (fuzzer, seed 41, query 9034: half the rows)
+                "SELECT a.id FROM sa a WHERE NOT (a.k IN (SELECT b.k FROM sb b WHERE b.k = a.k)) "
+                        + "AND EXISTS (SELECT 1 FROM sb b)",
+                "SELECT a.id FROM sa a WHERE a.g NOT IN (SELECT b.g FROM sb b WHERE b.k = a.k) "
+                        + "AND 3 IN (SELECT b.nn FROM sb b)");
     }
 }

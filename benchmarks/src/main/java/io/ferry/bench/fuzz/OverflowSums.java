@@ -59,10 +59,17 @@ final class OverflowSums {
                 && c.args().get(0).type() == SqlType.DOUBLE && mayHoldEdgeDoubles(c.args().get(0));
     }
 
-    /** An edge DOUBLE column anywhere below: a quotient by one, or a CASE choosing one, may be huge too. */
+    /**
+     * An edge DOUBLE column anywhere below (a quotient by one, or a CASE choosing one, may be huge too), or a huge
+     * literal: {@code AVG(1.0E300)} over 485 rows is 1.0E300 added in one order and 1.0E300 times (1 + 1e-16) in
+     * another, and {@code NULLIF(ed, (SELECT AVG(1.0E300) …))} tells them apart (fuzzer, seed 41, query 10616).
+     */
     private static boolean mayHoldEdgeDoubles(Expr e) {
         if (e instanceof Column c) {
             return c.column().role() == ColumnDef.Role.EDGE && c.type() == SqlType.DOUBLE;
+        }
+        if (e instanceof Literal l && l.type() == SqlType.DOUBLE) {
+            return huge(l.sql());
         }
         if (e instanceof Subquery s && mayHoldEdgeDoubles(s.query())) {
             return true;
@@ -72,6 +79,14 @@ final class OverflowSums {
 
     private static boolean mayHoldEdgeDoubles(Select s) {
         return s.items().stream().anyMatch(OverflowSums::mayHoldEdgeDoubles);
+    }
+
+    private static boolean huge(String literal) {
+        try {
+            return Math.abs(Double.parseDouble(literal)) >= Double.parseDouble(HUGE);
+        } catch (NumberFormatException notANumber) {
+            return false;
+        }
     }
 
     /** {@code CASE WHEN ABS(x) < 1E200 THEN x END}: NULL, which SUM and AVG skip, for the huge values. */

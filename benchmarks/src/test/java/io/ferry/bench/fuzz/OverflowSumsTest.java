@@ -54,6 +54,11 @@ class OverflowSumsTest {
         assertFalse(OverflowSums.present(grouped(agg("SUM", col(D), SqlType.DOUBLE))));
         assertFalse(OverflowSums.present(grouped(agg("SUM", col(EB), SqlType.DECIMAL))));
         assertFalse(OverflowSums.present(grouped(agg("MIN", col(ED), SqlType.DOUBLE))));
+        // a huge literal is summed in some order too, a small one is compared as any DOUBLE
+        assertTrue(OverflowSums.present(grouped(agg("AVG", new Expr.Literal("1.0E300", SqlType.DOUBLE),
+                SqlType.DOUBLE))));
+        assertFalse(OverflowSums.present(grouped(agg("AVG", new Expr.Literal("12.5E0", SqlType.DOUBLE),
+                SqlType.DOUBLE))));
     }
 
     @Test

@@ -33,6 +33,7 @@ import io.ferry.sql.rel.ProjectionsIntoFerry;
 import io.ferry.sql.rel.RoundingCasts;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.CoalesceCasts;
+import io.ferry.sql.rewrite.ConstantGroupJoinRule;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.CorrelationKeyBuilder;
@@ -99,12 +100,14 @@ final class PlanningProgram {
             CoreRules.SORT_REMOVE_REDUNDANT);
 
     /**
-     * What {@link #simplify()} runs: {@link #HEURISTIC}, the pruning of empty inputs, and sorts pushed below
+     * What {@link #simplify()} runs: {@link #HEURISTIC}, the pruning of empty inputs, sorts pushed below
      * projections (which the cost-based phase also does, where its reduced aggregates put a projection under a
-     * sort).
+     * sort), and the semi-joins for uncorrelated EXISTS and IN that {@link ConstantGroupJoinRule} left for after
+     * decorrelation.
      */
     private static final List<RelOptRule> SIMPLIFY = Stream.of(HEURISTIC, PRUNE_EMPTY,
-            List.<RelOptRule>of(SortBelowProjectRule.INSTANCE)).flatMap(List::stream).toList();
+            List.<RelOptRule>of(SortBelowProjectRule.INSTANCE, ConstantGroupJoinRule.INSTANCE))
+            .flatMap(List::stream).toList();
 
     /**
      * Rules Calcite registers in the cost-based planner that it does not run: {@link #HEURISTIC}, and what it would
