@@ -9,6 +9,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.Program;
 
@@ -80,7 +81,10 @@ public final class CoalesceCasts {
             RexCall visited = (RexCall) super.visitCall(call);
             if (visited.getKind() == SqlKind.CAST && visited.getOperands().size() == 1) {
                 RexNode operand = visited.getOperands().get(0);
-                if (!visited.getType().isNullable() && operand.getType().isNullable() && SqlTypeUtil
+                // not of BOOLEANs: SQL-to-rel also writes x IS NOT TRUE as CAST(NOT x AS BOOLEAN NOT NULL) where it
+                // takes x for never NULL, and a condition without that CAST would drop the rows where x is NULL
+                if (!visited.getType().isNullable() && operand.getType().isNullable()
+                        && visited.getType().getSqlTypeName() != SqlTypeName.BOOLEAN && SqlTypeUtil
                         .equalSansNullability(rex.getTypeFactory(), visited.getType(), operand.getType())) {
                     return operand;
                 }
