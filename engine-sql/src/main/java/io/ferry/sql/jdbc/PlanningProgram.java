@@ -47,6 +47,7 @@ import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.OneRowJoins;
 import io.ferry.sql.rewrite.SortBelowProjectRule;
 import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
+import io.ferry.sql.rewrite.NullCalls;
 import io.ferry.sql.rewrite.UncorrelatedCorrelates;
 
 /**
@@ -176,7 +177,7 @@ final class PlanningProgram {
     /** The phases in order, each first checking that the statement was not cancelled ({@link PlanningCancel}). */
     static Program create() {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
-                CoalesceCasts.PROGRAM, InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
+                NullCalls.PROGRAM, CoalesceCasts.PROGRAM, InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
                 Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(),
                 UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), OneRowJoins.PROGRAM,
                 CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
