@@ -53,11 +53,14 @@ public final class SubqueryQueries {
 
     /**
      * Ordered by a DOUBLE the row engine computes above a scalar subquery's (non-equi, row-engine) join: -0.0 from
-     * {@code 0.0 * d} of a negative d sorted before 0.0.
+     * {@code 0.0 * d} of a negative d sorted before 0.0; and by a CAST of a timestamp to its date, then by more
+     * keys.
      */
     public static List<String> ordered() {
         return List.of("SELECT 0.0 * a.d, a.ts, a.id FROM sa a WHERE a.d >= (SELECT MIN(b.d) FROM sb b) "
-                + "ORDER BY 1 NULLS LAST, 2 NULLS LAST, 3");
+                + "ORDER BY 1 NULLS LAST, 2 NULLS LAST, 3",
+                // every ts is of one day: the later keys order the rows, not ts (fuzzer, seed 41, query 4347)
+                "SELECT CAST(a.ts AS DATE), a.k, a.id FROM sa a ORDER BY 1 DESC NULLS FIRST, 2 NULLS FIRST, 3");
     }
 
     /**
@@ -202,6 +205,20 @@ public final class SubqueryQueries {
                 "SELECT a.id, (SELECT MAX(b.ts) FROM sb b), CAST(-0.001 * a.d AS DECIMAL(12, 2)) FROM sa a",
                 "SELECT a.id, (SELECT MAX(e.d) FROM se e), (SELECT COUNT(*) FROM se e) FROM sa a",
                 "SELECT a.id FROM sa a WHERE a.d > (SELECT AVG(b.d) FROM sb b)",
-                "SELECT a.id, (SELECT b.g FROM sb b WHERE b.id = 7) FROM sa a");
+                "SELECT a.id, (SELECT b.g FROM sb b WHERE b.id = 7) FROM sa a",
+                // COALESCE in a scalar subquery's filter, over a range that holds every value: still FALSE where
+                // every operand is NULL (fuzzer, seed 41, query 14891: the filter was dropped)
+                "SELECT a.id, (SELECT COUNT(*) FROM sb b WHERE COALESCE(b.d, b.d) NOT BETWEEN 1.0E300 AND -0.0E0) "
+                        + "FROM sa a",
+                "SELECT a.id, (SELECT COUNT(b.ts) FROM sb b WHERE COALESCE(b.k, b.k) > 10 OR COALESCE(b.k, b.k) < 20) "
+                        + "FROM sa a WHERE a.id < 5",
+                "SELECT a.id, (SELECT COUNT(*) FROM sb b WHERE COALESCE(b.d, b.k) NOT BETWEEN 1 AND -1 "
+                        + "AND b.g = a.g) FROM sa a",
+                // a correlated NOT IN beside an uncorrelated EXISTS: a NULL a.k still meets the empty subquery
+                // (fuzzer, seed 41, query 9034: half the rows)
+                "SELECT a.id FROM sa a WHERE NOT (a.k IN (SELECT b.k FROM sb b WHERE b.k = a.k)) "
+                        + "AND EXISTS (SELECT 1 FROM sb b)",
+                "SELECT a.id FROM sa a WHERE a.g NOT IN (SELECT b.g FROM sb b WHERE b.k = a.k) "
+                        + "AND 3 IN (SELECT b.nn FROM sb b)");
     }
 }

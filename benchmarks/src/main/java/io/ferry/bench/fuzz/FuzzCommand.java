@@ -3,6 +3,7 @@ package io.ferry.bench.fuzz;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import me.tongfei.progressbar.ProgressBar;
@@ -58,6 +59,10 @@ public final class FuzzCommand implements Callable<Integer> {
             description = "Candidates tried per shrink, for the query and for its rows (default: ${DEFAULT-VALUE}).")
     private int shrinkTries;
 
+    @Option(names = "--only", paramLabel = "N,M", split = ",",
+            description = "Run only these query numbers of the seed (as numbered in a full run's report).")
+    private List<Integer> only;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new FuzzCommand()).setExecutionExceptionHandler((e, cl, parsed) -> {
             cl.getErr().println("fuzz failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
@@ -78,9 +83,10 @@ public final class FuzzCommand implements Callable<Integer> {
         FuzzReport report;
         try (Fuzzer fuzzer = Fuzzer.start(options);
                 ProgressBar progress = new ProgressBarBuilder().setTaskName("fuzz --seed " + seed)
-                        .setInitialMax(queries).setStyle(ProgressBarStyle.ASCII).setUnit(" queries", 1)
+                        .setInitialMax(only == null ? queries : only.size()).setStyle(ProgressBarStyle.ASCII)
+                        .setUnit(" queries", 1)
                         .setUpdateIntervalMillis(500).build()) {
-            report = fuzzer.run(progress::stepTo);
+            report = only == null ? fuzzer.run(progress::stepTo) : fuzzer.run(only, progress::stepTo);
         }
         Files.createDirectories(out);
         Files.writeString(out.resolve("report.md"), report.markdown());

@@ -16,7 +16,13 @@ public enum Outcome {
     /** Only DuckDB refused it. */
     DUCKDB_ERROR("only DuckDB errors", false),
     /** Ferry did not answer within the per-query timeout. */
-    TIMEOUT("timeout", false);
+    TIMEOUT("timeout", false),
+    /**
+     * Both answered, differently, where the query sums DOUBLEs that may hold edge values, and the same query with
+     * the huge values left out of those sums matches: a difference of the order of the additions
+     * ({@link OverflowSums}).
+     */
+    ORDER_DEPENDENT("order-dependent sum", false);
 
     private final String label;
     private final boolean failure;

@@ -15,6 +15,14 @@ public sealed interface Query permits Query.Select, Query.SetOperation {
     /** Whether rows come in a total order (compare in order), or as a multiset. */
     boolean ordered();
 
+    /**
+     * Whether duplicate rows are removed last (SELECT DISTINCT, or UNION, INTERSECT, EXCEPT without ALL): two
+     * DOUBLEs that differ in the last bits are then two rows in one engine and may be one in the other.
+     */
+    default boolean deduplicated() {
+        return this instanceof Select s ? s.distinct() : !((SetOperation) this).operator().endsWith("ALL");
+    }
+
     /** The construct families this query uses. */
     default Set<Construct> families() {
         Set<Construct> out = EnumSet.noneOf(Construct.class);

@@ -100,8 +100,7 @@ final class RowShrinker {
                     s.run(duck);
                 }
             }
-            return Verdict.of(execution.duck(duck, query.sql()), execution.ferry(ferry.connection(), query.sql()),
-                    query.ordered());
+            return Fuzzer.judge(execution, duck, ferry.connection(), query, execution.duck(duck, query.sql()));
         }
     }
 }

@@ -23,11 +23,7 @@ class FuzzerTest {
     static final Constructs CONSTRUCTS = Constructs.ALL;
 
     /** Query numbers of this seed that still fail, and why (issue 15 leaves them open). */
-    static final Map<Integer, String> KNOWN_FAILURES = Map.of(
-            1912, "SELECT DISTINCT AVG(-a1.p) OVER (PARTITION BY a0.d, a0.g ORDER BY a0.id DESC, a1.id "
-                    + "ROWS UNBOUNDED PRECEDING) over a self-join on g: Ferry keeps one value more "
-                    + "(-3810.9849999999997 beside -3810.985) than DuckDB, two averages equal as DECIMALs whose "
-                    + "DOUBLE quotients differ in the last bit (the DECIMAL sum is made a DOUBLE before dividing)");
+    static final Map<Integer, String> KNOWN_FAILURES = Map.of();
 
     @Test
     void ferryAgreesWithDuckDbOnRandomQueries() throws Exception {

@@ -96,6 +96,28 @@ class ResultComparatorTest {
         assertNull(ResultComparator.difference(duck, ferry, false));
     }
 
+    /** FuzzerTest's query 1912: DISTINCT keeps two window averages that differ in the last bits. */
+    @Test
+    void underDistinctNearDuplicatesAreMergedButDifferentValuesAreNot() {
+        Result.Rows duck = rows(new Object[] {n(-243.18666666666667), "a"}, new Object[] {n(1.5), "b"});
+        Result.Rows ferry = rows(new Object[] {n(-243.18666666666667), "a"}, new Object[] {n(-243.18666666666664), "a"},
+                new Object[] {n(1.5), "b"});
+        assertNotNull(ResultComparator.difference(duck, ferry, false, false), "without DISTINCT: a row more");
+        assertNull(ResultComparator.difference(duck, ferry, false, true));
+        assertNull(ResultComparator.difference(ferry, duck, false, true));
+        // in the query's order too
+        assertNull(ResultComparator.difference(duck, ferry, true, true));
+        // a value outside the tolerance, or one in another column, is still a row more
+        Result.Rows farther = rows(new Object[] {n(-243.18666666666667), "a"}, new Object[] {n(-243.1866), "a"},
+                new Object[] {n(1.5), "b"});
+        assertNotNull(ResultComparator.difference(duck, farther, false, true));
+        Result.Rows otherColumn = rows(new Object[] {n(-243.18666666666667), "a"},
+                new Object[] {n(-243.18666666666664), "c"}, new Object[] {n(1.5), "b"});
+        assertNotNull(ResultComparator.difference(duck, otherColumn, false, true));
+        // and a missing row is not made up for
+        assertNotNull(ResultComparator.difference(duck, rows(new Object[] {n(1.5), "b"}), false, true));
+    }
+
     @Test
     void datesAndStringsCompareByValue() {
         LocalDate d = LocalDate.of(1500, 3, 1);

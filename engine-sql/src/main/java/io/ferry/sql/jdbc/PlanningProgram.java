@@ -33,6 +33,8 @@ import io.ferry.sql.rel.PlannerMetadata;
 import io.ferry.sql.rel.ProjectionsIntoFerry;
 import io.ferry.sql.rel.RoundingCasts;
 import io.ferry.sql.rel.SignedZeros;
+import io.ferry.sql.rewrite.CoalesceCasts;
+import io.ferry.sql.rewrite.ConstantGroupJoinRule;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.CorrelationKeyBuilder;
@@ -45,7 +47,9 @@ import io.ferry.sql.rewrite.InOperandColumns;
 import io.ferry.sql.rewrite.InSubQueries;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.OneRowJoins;
+import io.ferry.sql.rewrite.SortBelowProjectRule;
 import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
+import io.ferry.sql.rewrite.NullCalls;
 import io.ferry.sql.rewrite.UncorrelatedCorrelates;
 
 /**
@@ -103,23 +107,25 @@ final class PlanningProgram {
             CoreRules.SORT_REMOVE_REDUNDANT);
 
     /**
-     * What {@link #simplify()} runs: {@link #HEURISTIC}, the pruning of empty inputs, and sorts pushed below
+     * What {@link #simplify()} runs: {@link #HEURISTIC}, the pruning of empty inputs, sorts pushed below
      * projections (which the cost-based phase also does, where its reduced aggregates put a projection under a
-     * sort).
+     * sort), and the semi-joins for uncorrelated EXISTS and IN that {@link ConstantGroupJoinRule} left for after
+     * decorrelation.
      */
     private static final List<RelOptRule> SIMPLIFY = Stream.of(HEURISTIC, PRUNE_EMPTY,
-            List.<RelOptRule>of(CoreRules.SORT_PROJECT_TRANSPOSE)).flatMap(List::stream).toList();
+            List.<RelOptRule>of(SortBelowProjectRule.INSTANCE, ConstantGroupJoinRule.INSTANCE))
+            .flatMap(List::stream).toList();
 
     /**
      * Rules Calcite registers in the cost-based planner that it does not run: {@link #HEURISTIC}, and what it would
      * explore to no use. Join orders are chosen before (JoinAssociate, JoinCommute, and rules that move aggregates
      * and sorts across joins multiplied the search space: q6 never finished planning, q58 took 16 s); projections
      * are pushed down by the field trimmer; merge joins are not used (Ferry's hash join is faster on its in-memory
-     * inputs).
+     * inputs); sorts go below projections by {@link SortBelowProjectRule} instead.
      */
     private static final List<RelOptRule> NOT_COST_BASED = Stream.of(HEURISTIC, List.<RelOptRule>of(
             CoreRules.PROJECT_FILTER_TRANSPOSE, CoreRules.JOIN_ASSOCIATE, CoreRules.JOIN_COMMUTE,
-            CoreRules.AGGREGATE_JOIN_TRANSPOSE, CoreRules.SORT_JOIN_TRANSPOSE,
+            CoreRules.AGGREGATE_JOIN_TRANSPOSE, CoreRules.SORT_JOIN_TRANSPOSE, CoreRules.SORT_PROJECT_TRANSPOSE,
             EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE)).flatMap(List::stream).toList();
 
     /**
@@ -183,7 +189,7 @@ final class PlanningProgram {
     /** The phases in order, each first checking that the statement was not cancelled ({@link PlanningCancel}). */
     static Program create() {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
-                InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
+                NullCalls.PROGRAM, CoalesceCasts.PROGRAM, InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
                 Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(),
                 UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), FullJoins.PROGRAM,
                 OneRowJoins.PROGRAM,
@@ -225,6 +231,8 @@ final class PlanningProgram {
         // per block and row
         planner.removeRule(CoreRules.SAMPLE_TO_FILTER);
         NOT_COST_BASED.forEach(planner::removeRule);
+        // Calcite's sorts pushed through a CAST, less those that lost the order of later keys
+        planner.addRule(SortBelowProjectRule.INSTANCE);
         planner.getRules().stream().filter(r -> r.toString().startsWith("MaterializedView")
                 || r.toString().startsWith("Delta")).toList().forEach(planner::removeRule);
         planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_MODIFICATION_RULE);

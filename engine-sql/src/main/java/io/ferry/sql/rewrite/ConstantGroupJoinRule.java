@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalJoin;
@@ -21,6 +22,12 @@ import org.apache.calcite.tools.RelBuilder;
  * column added back: the aggregate has one row when S has any and none otherwise, so both keep X's rows exactly
  * when S is not empty. Calcite's decorrelator, meeting the aggregate inside a correlated subquery, replaced it with
  * a single constant row, so {@code … AND 7 IN (SELECT …)} was always true there (found by the fuzzer).
+ *
+ * <p>Not where X holds a correlation still to be removed: the decorrelator copies a semi-join over its rewritten
+ * left input as if that input's columns kept their positions, but a correlation turned into a join adds its key
+ * column, and the semi-join's parents then read the wrong columns ({@code NOT (k IN (SELECT k … WHERE b.k = a.k))
+ * AND EXISTS (SELECT 1 FROM t2)} compared the key with 0 where it meant the count: fuzzer, seed 41, query 9034).
+ * The planner's simplification after decorrelation makes those joins semi-joins.
  */
 public final class ConstantGroupJoinRule extends RelOptRule {
     public static final ConstantGroupJoinRule INSTANCE = new ConstantGroupJoinRule();
@@ -37,7 +44,8 @@ public final class ConstantGroupJoinRule extends RelOptRule {
         LogicalAggregate aggregate = call.rel(2);
         LogicalProject project = call.rel(3);
         if (join.getJoinType() != JoinRelType.INNER || !join.getCondition().isAlwaysTrue()
-                || !aggregate.getAggCallList().isEmpty() || aggregate.getGroupSets().size() != 1) {
+                || !aggregate.getAggCallList().isEmpty() || aggregate.getGroupSets().size() != 1
+                || hasCorrelate(left)) {
             return;
         }
         List<RexNode> constants = new ArrayList<>();
@@ -55,5 +63,10 @@ public final class ConstantGroupJoinRule extends RelOptRule {
         out.addAll(constants);
         builder.project(out, join.getRowType().getFieldNames());
         call.transformTo(builder.convert(join.getRowType(), false).build());
+    }
+
+    private static boolean hasCorrelate(RelNode rel) {
+        RelNode r = rel.stripped();
+        return r instanceof Correlate || r.getInputs().stream().anyMatch(ConstantGroupJoinRule::hasCorrelate);
     }
 }
