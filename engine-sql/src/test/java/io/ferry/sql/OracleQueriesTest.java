@@ -111,6 +111,10 @@ class OracleQueriesTest {
                 // a year no Calendar holds (fuzzer, seed 45, query 3500: XX000 "Invalid range" from Calcite's
                 // date-range rewrite)
                 "SELECT COUNT(*) FROM t1 WHERE EXTRACT(YEAR FROM dt) = 2147483647",
+                // a comparison with a NULL literal that Calcite's early column trimming failed on (seed 41, query
+                // 838: XX000 "Comparison with NULL in pulledUpPredicates"); planned untrimmed
+                "SELECT DISTINCT 0 FROM t1 WHERE CAST(NULL AS BOOLEAN) > flag",
+                "SELECT DISTINCT NULLIF(id, id) >= -v, k FROM t1 WHERE CAST(NULL AS INTEGER) < k OR flag",
                 "SELECT id, k, v FROM t1 WHERE k = 7",
                 "SELECT id FROM t1 WHERE k IS NULL",
                 // Range conjuncts merged per column, next to other conditions; an empty range; constant first.

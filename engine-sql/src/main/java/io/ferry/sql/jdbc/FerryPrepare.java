@@ -213,11 +213,12 @@ public final class FerryPrepare extends CalcitePrepareImpl {
              * Calcite trims unused columns right after conversion, and its simplifier there takes an IN subquery for
              * a comparison of its left operands alone: with a NOT NULL left side it reads
              * {@code (x IN (S)) IS NOT TRUE} as {@code NOT (x IN (S))}, which is NULL, not TRUE, when S holds NULLs.
-             * Plans with an IN subquery are trimmed after subquery removal instead (PlanningProgram's TRIM).
+             * Plans with an IN subquery are trimmed after subquery removal instead (PlanningProgram's TRIM), and
+             * so are plans whose trimming fails here (PlanningProgram.trimmed says how).
              */
             @Override
             protected RelRoot trimUnusedFields(RelRoot root) {
-                return hasInSubQuery(root.rel) ? root : super.trimUnusedFields(root);
+                return hasInSubQuery(root.rel) ? root : PlanningProgram.trimmed(root, super::trimUnusedFields);
             }
         };
     }
