@@ -18,8 +18,8 @@ import io.ferry.core.expr.SingleRows;
 
 /**
  * {@code FERRY_SINGLE_ROW(rows, value)}: the value of a scalar subquery that gave {@code rows} rows, or 21000 where
- * it gave more than one. Planning writes it for Calcite's SINGLE_VALUE aggregate ({@code ProjectedAggCallsRule}); it is not
- * in the SQL users write. Ferry's kernel is {@link Op#SINGLE_ROW}; {@link #check} serves Calcite's row engine.
+ * it gave more than one. Planning writes it for Calcite's SINGLE_VALUE aggregate ({@code ProjectedAggCallsRule}); it
+ * is not in the SQL users write. Ferry's kernel is {@link Op#SINGLE_ROW}; {@link #check} serves Calcite's row engine.
  */
 public final class SingleRowCheck {
     public static final SqlFunction FUNCTION = new SqlUserDefinedFunction(

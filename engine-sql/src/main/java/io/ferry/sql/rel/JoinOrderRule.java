@@ -22,10 +22,11 @@ import org.apache.calcite.util.ImmutableBitSet;
 import com.google.common.collect.ImmutableMap;
 
 /**
- * Orders a multi-way inner join, and the inner joins under LEFT joins, by estimated cardinality ({@link JoinGraph}): exactly, by dynamic programming over
- * connected sets, up to {@link JoinGraph#EXHAUSTIVE_LIMIT} relations, and greedily beyond. The join is rebuilt in
- * that order, each next relation joined on the left of what is joined so far, each conjunct placed at the first join
- * that has every relation it reads (a conjunct of one relation becomes a filter on it), and a projection puts the
+ * Orders a multi-way inner join, and the inner joins around LEFT joins, by estimated cardinality
+ * ({@link JoinGraph}): exactly, by dynamic programming over connected sets, up to
+ * {@link JoinGraph#EXHAUSTIVE_LIMIT} relations, and greedily beyond. The join is rebuilt in that order, each next
+ * relation joined on the left of what is joined so far, each conjunct placed at the first join that has every
+ * relation it reads (a conjunct of one relation becomes a filter on it), and a projection puts the
  * columns back in the statement's order. Ferry's hash join then builds on the smaller input of each join
  * ({@link FerryJoin}). The joined part grows on the right because the cost-based phase explores pushing a join
  * through the join on its left input (JoinPushThroughJoinRule): with the joins nested on the left, it registered
@@ -101,7 +102,7 @@ public final class JoinOrderRule extends RelOptRule {
         long[] reads = joinReads.stream().mapToLong(Long::longValue).toArray();
         JoinGraph graph = JoinGraph.of(factors, factorOfField, offsets, joins, reads, local, call.getMetadataQuery());
         // (A LEFT JOIN B) JOIN C ON <A and C> is (A JOIN C) LEFT JOIN B: the inner joins first, ordered, so that a
-        // fact table meets its dimensions' filters before its returns (TPC-DS q80, q5, q77)
+        // fact table meets its dimensions' filters before its returns (TPC-DS q80, q40)
         int[] order = new int[factors.size()];
         int next = 0;
         for (int f : graph.order()) {
