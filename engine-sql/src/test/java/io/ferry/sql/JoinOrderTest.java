@@ -3,9 +3,7 @@ package io.ferry.sql;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.StringJoiner;
 import java.util.stream.Stream;
 
@@ -116,7 +114,7 @@ class JoinOrderTest {
         }
         String sql = "SELECT COUNT(*), SUM(t0.s) FROM " + from + " WHERE " + where;
         ResultComparison.assertSameResult(ferry, duck, sql, false);
-        assertTrue(explain(sql).contains("FerryJoin"), "the join runs in Ferry");
+        assertTrue(ResultComparison.plan(ferry, sql).contains("FerryJoin"), "the join runs in Ferry");
     }
 
     /**
@@ -127,7 +125,7 @@ class JoinOrderTest {
      */
     @Test
     void selectiveDimensionJoinsFirst() throws SQLException {
-        String plan = explain("SELECT COUNT(*) FROM it, dd, f WHERE f.i = it.i AND f.d = dd.d "
+        String plan = ResultComparison.plan(ferry, "SELECT COUNT(*) FROM it, dd, f WHERE f.i = it.i AND f.d = dd.d "
                 + "AND dd.d BETWEEN 10 AND 13 AND it.color = 'c1'");
         assertTrue(plan.indexOf("[[ferry, dd]]") > plan.indexOf("[[ferry, it]]"), plan);
     }
@@ -138,7 +136,7 @@ class JoinOrderTest {
      */
     @Test
     void compositeKeysDoNotHideTheSelectiveFilter() throws SQLException {
-        String plan = explain("SELECT COUNT(*) FROM f, r, dd, it WHERE f.id = r.id AND f.i = r.i AND f.i = it.i "
+        String plan = ResultComparison.plan(ferry, "SELECT COUNT(*) FROM f, r, dd, it WHERE f.id = r.id AND f.i = r.i AND f.i = it.i "
                 + "AND f.d = dd.d AND dd.yr = 1995 AND dd.moy = 3");
         assertTrue(plan.indexOf("[[ferry, dd]]") > plan.indexOf("[[ferry, it]]"), plan);
     }
@@ -149,7 +147,7 @@ class JoinOrderTest {
      */
     @Test
     void innerJoinsUnderALeftJoinAreOrdered() throws SQLException {
-        String plan = explain("SELECT COUNT(*), COUNT(r.qty) FROM it, f, dd LEFT JOIN r ON r.id = dd.d "
+        String plan = ResultComparison.plan(ferry, "SELECT COUNT(*), COUNT(r.qty) FROM it, f, dd LEFT JOIN r ON r.id = dd.d "
                 + "WHERE f.i = it.i AND f.d = dd.d AND dd.d BETWEEN 10 AND 13 AND it.color = 'c1'");
         String top = plan.lines().filter(l -> l.contains("FerryJoin")).findFirst().orElseThrow();
         assertTrue(top.contains("joinType=[left]"), plan);
@@ -159,16 +157,9 @@ class JoinOrderTest {
     /** A LEFT join listed first is joined last, after the inner joins to its preserved side (TPC-DS q80). */
     @Test
     void leftJoinListedFirstIsJoinedLast() throws SQLException {
-        String plan = explain("SELECT COUNT(*), COUNT(r.qty) FROM f LEFT JOIN r ON f.id = r.id AND f.i = r.i, dd, it "
+        String plan = ResultComparison.plan(ferry, "SELECT COUNT(*), COUNT(r.qty) FROM f LEFT JOIN r ON f.id = r.id AND f.i = r.i, dd, it "
                 + "WHERE f.d = dd.d AND f.i = it.i AND dd.d BETWEEN 10 AND 13");
         String top = plan.lines().filter(l -> l.contains("FerryJoin")).findFirst().orElseThrow();
         assertTrue(top.contains("joinType=[left]"), plan);
-    }
-
-    private String explain(String sql) throws SQLException {
-        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            rs.next();
-            return rs.getString(1);
-        }
     }
 }

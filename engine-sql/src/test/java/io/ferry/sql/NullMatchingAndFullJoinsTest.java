@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -76,7 +74,7 @@ class NullMatchingAndFullJoinsTest {
     /** EXPLAIN shows a NULL-matching key in the hash join's condition; no residual re-checks it. */
     @Test
     void explainShowsANullMatchingKey() throws SQLException {
-        String plan = explain("SELECT a.id, b.id FROM ja a JOIN jb b ON a.v IS NOT DISTINCT FROM b.v AND a.k = b.k");
+        String plan = ResultComparison.plan(ferry, "SELECT a.id, b.id FROM ja a JOIN jb b ON a.v IS NOT DISTINCT FROM b.v AND a.k = b.k");
         assertTrue(plan.lines().anyMatch(l -> l.contains("FerryJoin(") && l.contains("IS NOT DISTINCT FROM(")),
                 plan);
         assertFalse(plan.contains("IS NULL"), plan);
@@ -85,7 +83,7 @@ class NullMatchingAndFullJoinsTest {
     /** A FULL join is its LEFT join and the other side's unmatched rows (an ANTI join), united. */
     @Test
     void aFullJoinIsALeftJoinAndAnAntiJoin() throws SQLException {
-        String plan = explain("SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND a.x > b.x");
+        String plan = ResultComparison.plan(ferry, "SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND a.x > b.x");
         assertTrue(plan.contains("joinType=[left]") && plan.contains("joinType=[anti]")
                 && plan.contains("FerryUnion(all=[true])"), plan);
     }
@@ -98,28 +96,18 @@ class NullMatchingAndFullJoinsTest {
     void aFullJoinOverAFreshSampleStaysWhole() throws SQLException {
         String sql = "SELECT a.id, b.id FROM (SELECT * FROM ja TABLESAMPLE BERNOULLI(50)) a FULL JOIN jb b "
                 + "ON a.k = b.k";
-        String plan = explain(sql);
+        String plan = ResultComparison.plan(ferry, sql);
         assertTrue(plan.contains("joinType=[full]") && !plan.contains("joinType=[anti]"), plan);
         List<List<Object>> rows = ResultComparison.rows(ferry, sql);
         // every row of jb is there, matched or not
         assertTrue(rows.stream().map(r -> r.get(1)).filter(java.util.Objects::nonNull).distinct().count() == 800,
                 plan);
-        String repeatable = explain(sql.replace("BERNOULLI(50)", "BERNOULLI(50) REPEATABLE(3)"));
+        String repeatable = ResultComparison.plan(ferry, sql.replace("BERNOULLI(50)", "BERNOULLI(50) REPEATABLE(3)"));
         assertTrue(repeatable.contains("joinType=[anti]"), repeatable);
     }
 
     private void assertRunsInFerry(String sql) throws SQLException {
-        String plan = explain(sql);
+        String plan = ResultComparison.plan(ferry, sql);
         assertFalse(plan.lines().anyMatch(l -> l.trim().startsWith("Enumerable")), plan);
-    }
-
-    private String explain(String sql) throws SQLException {
-        StringBuilder plan = new StringBuilder();
-        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
-        }
-        return plan.toString();
     }
 }

@@ -23,6 +23,15 @@ public final class ResultComparison {
     private ResultComparison() {
     }
 
+    /** The text of {@code EXPLAIN PLAN FOR sql}, each row ending in a newline. */
+    public static String plan(Connection c, String sql) throws SQLException {
+        StringBuilder out = new StringBuilder();
+        for (List<Object> row : rows(c, "EXPLAIN PLAN FOR " + sql)) {
+            out.append(row.get(0)).append('\n');
+        }
+        return out.toString();
+    }
+
     public static List<List<Object>> rows(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -54,7 +52,7 @@ class SetOperationsTest {
     @MethodSource("queries")
     void answersAsDuckDbInFerry(String sql) throws SQLException {
         ResultComparison.assertSameResult(ferry, duck, sql, sql.contains("ORDER BY"));
-        String plan = explain(sql);
+        String plan = ResultComparison.plan(ferry, sql);
         assertFalse(rowEngineSetOperation(plan), plan);
         if (!sql.contains(" JOIN ")) {
             assertFalse(plan.lines().anyMatch(l -> l.trim().startsWith("Enumerable")), plan);
@@ -76,7 +74,7 @@ class SetOperationsTest {
     void subqueriesAnswerAsDuckDb(String sql) throws SQLException {
         ResultComparison.assertSameResult(ferry, duck, sql, false);
         if (sql.contains(" IN ")) {
-            String plan = explain(sql);
+            String plan = ResultComparison.plan(ferry, sql);
             assertFalse(plan.lines().anyMatch(l -> l.trim().startsWith("Enumerable")), plan);
         }
     }
@@ -93,7 +91,7 @@ class SetOperationsTest {
                 new String[] {"INTERSECT ALL", "FerryIntersect(all=[true])"},
                 new String[] {"EXCEPT", "FerryUnion(all=[true])"},
                 new String[] {"EXCEPT ALL", "FerryMinus(all=[true])"})) {
-            String plan = explain("SELECT i, v FROM sa " + c[0] + " SELECT i, v FROM sb");
+            String plan = ResultComparison.plan(ferry, "SELECT i, v FROM sa " + c[0] + " SELECT i, v FROM sb");
             assertTrue(plan.contains(c[1]) || plan.contains(c[1].replace("Union(all=[true])", "Intersect"))
                     || plan.contains(c[1].replace("Union(all=[true])", "Minus")), plan);
             assertFalse(plan.lines().anyMatch(l -> l.trim().startsWith("Enumerable")), plan);
@@ -110,7 +108,7 @@ class SetOperationsTest {
                 + "SELECT i, 'b', SUM(p) FROM sb GROUP BY i UNION ALL SELECT i, 'c', SUM(p) FROM sc GROUP BY i) u "
                 + "WHERE src IN ('a', 'c') AND i = 3";
         ResultComparison.assertSameResult(ferry, duck, sql, false);
-        String plan = explain(sql);
+        String plan = ResultComparison.plan(ferry, sql);
         assertFalse(plan.contains("table=[[ferry, sb]]"), plan);
         assertTrue(plan.lines().filter(l -> l.contains("FerryFilter") && l.contains("3")).count() >= 2, plan);
     }
@@ -121,15 +119,5 @@ class SetOperationsTest {
         String sql = "SELECT i, v FROM sa UNION SELECT i, v FROM sb ORDER BY i NULLS LAST, v NULLS LAST LIMIT 7";
         ResultComparison.assertSameResult(ferry, duck, sql, true);
         assertEquals(7, ResultComparison.rows(ferry, sql).size());
-    }
-
-    private String explain(String sql) throws SQLException {
-        StringBuilder plan = new StringBuilder();
-        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
-        }
-        return plan.toString();
     }
 }

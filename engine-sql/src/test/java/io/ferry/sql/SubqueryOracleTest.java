@@ -64,7 +64,7 @@ class SubqueryOracleTest {
         SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql));
         assertEquals("21000", e.getSQLState(), e.getMessage());
         assertThrows(SQLException.class, () -> ResultComparison.rows(duck, sql));
-        String plan = plan(sql);
+        String plan = ResultComparison.plan(ferry, sql);
         assertTrue(plan.contains("FERRY_SINGLE_ROW"), plan);
         assertFalse(plan.replace("FerryToEnumerableConverter", "").contains("Enumerable"), plan);
     }
@@ -75,14 +75,14 @@ class SubqueryOracleTest {
         String sql = "SELECT COUNT(DISTINCT a.g), SUM(a.k) FROM sa a WHERE a.k IN (SELECT b.k FROM sb b) ORDER BY 1 "
                 + "LIMIT 100";
         ResultComparison.assertSameResult(ferry, duck, sql, true);
-        String plan = plan(sql);
+        String plan = ResultComparison.plan(ferry, sql);
         assertFalse(plan.contains("EnumerableSort") || plan.contains("EnumerableLimit"), plan);
     }
 
     /** An IN under OR keeps its aggregate in Ferry: the marker column is a constant, not Calcite's LITERAL_AGG. */
     @Test
     void inUnderOrRunsInFerry() throws SQLException {
-        String plan = plan("SELECT a.id FROM sa a WHERE a.k = 3 OR a.g IN (SELECT b.g FROM sb b WHERE b.nn > 20)");
+        String plan = ResultComparison.plan(ferry, "SELECT a.id FROM sa a WHERE a.k = 3 OR a.g IN (SELECT b.g FROM sb b WHERE b.nn > 20)");
         assertFalse(plan.contains("LITERAL_AGG") || plan.contains("EnumerableAggregate"), plan);
     }
 
@@ -117,7 +117,7 @@ class SubqueryOracleTest {
 
     @Test
     void correlatedNotInOverNotNullColumnsIsOneHashJoin() throws SQLException {
-        String plan = plan("SELECT a.id FROM sa a WHERE a.nn NOT IN (SELECT b.nn FROM sb b WHERE b.g = a.g)");
+        String plan = ResultComparison.plan(ferry, "SELECT a.id FROM sa a WHERE a.nn NOT IN (SELECT b.nn FROM sb b WHERE b.g = a.g)");
         assertFalse(plan.contains("NestedLoopJoin"), plan);
         assertFalse(plan.contains("COUNT"), "no NULL counting for NOT NULL columns:\n" + plan);
     }
@@ -126,7 +126,7 @@ class SubqueryOracleTest {
     void rewrittenSubqueriesJoinOnTheirKeys() throws SQLException {
         for (String sql : List.of("SELECT a.id FROM sa a WHERE NOT (a.d IN (SELECT MIN(b.d) FROM sb b WHERE b.k = a.k))",
                 "SELECT a.id FROM sa a WHERE CAST(NULL AS INTEGER) NOT IN (SELECT b.k FROM sb b WHERE b.g = a.g)")) {
-            String plan = plan(sql);
+            String plan = ResultComparison.plan(ferry, sql);
             assertFalse(plan.contains("NestedLoopJoin"), plan);
         }
     }
@@ -136,16 +136,8 @@ class SubqueryOracleTest {
     void uncorrelatedScalarSubqueriesAreHashJoins() throws SQLException {
         for (String sql : List.of("SELECT a.id, (SELECT MAX(b.ts) FROM sb b), CAST(-0.001 * a.d AS DECIMAL(12, 2)) "
                 + "FROM sa a", "SELECT a.id FROM sa a WHERE a.d > (SELECT AVG(b.d) FROM sb b)")) {
-            String plan = plan(sql);
+            String plan = ResultComparison.plan(ferry, sql);
             assertFalse(plan.contains("NestedLoopJoin") || plan.contains("EnumerableCalc"), plan);
         }
-    }
-
-    private String plan(String sql) throws SQLException {
-        StringBuilder out = new StringBuilder();
-        for (List<Object> row : ResultComparison.rows(ferry, "EXPLAIN PLAN FOR " + sql)) {
-            out.append(row.get(0)).append('\n');
-        }
-        return out.toString();
     }
 }

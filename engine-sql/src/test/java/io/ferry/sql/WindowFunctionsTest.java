@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -72,8 +70,8 @@ class WindowFunctionsTest {
     void whatFerryDoesNotRunStaysInTheRowEngine() throws SQLException {
         String sql = "SELECT id, SUM(x) OVER (ORDER BY id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) FROM wn";
         ResultComparison.assertSameResult(ferry, duck, sql, false);
-        assertTrue(explain(sql).contains("Window"), explain(sql));
-        assertFalse(explain(sql).contains("FerryWindow"), explain(sql));
+        assertTrue(ResultComparison.plan(ferry, sql).contains("Window"), ResultComparison.plan(ferry, sql));
+        assertFalse(ResultComparison.plan(ferry, sql).contains("FerryWindow"), ResultComparison.plan(ferry, sql));
     }
 
     /** Calcite's row engine ignores DISTINCT in a window aggregate (it counted 3 where DuckDB counts 1): refused. */
@@ -88,16 +86,9 @@ class WindowFunctionsTest {
     }
 
     private void assertWindowsInFerry(String sql) throws SQLException {
-        String plan = explain(sql);
+        String plan = ResultComparison.plan(ferry, sql);
         assertTrue(plan.contains("FerryWindow"), plan);
         assertFalse(plan.contains("EnumerableWindow") || plan.contains("CheckedWindow")
                 || plan.contains("EnumerableCalc"), plan);
-    }
-
-    private String explain(String sql) throws SQLException {
-        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            rs.next();
-            return rs.getString(1);
-        }
     }
 }

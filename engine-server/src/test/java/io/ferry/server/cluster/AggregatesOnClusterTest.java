@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -82,9 +80,7 @@ class AggregatesOnClusterTest {
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("queries")
     void answersAsDuckDb(String mode, String sql) throws SQLException {
-        try (Statement s = ferry.createStatement()) {
-            s.execute("SET shipping = '" + mode + "'");
-        }
+        cluster.shipping(mode);
         ResultComparison.assertSameResult(ferry, duck, sql, sql.contains(" LIMIT "));
     }
 
@@ -102,9 +98,7 @@ class AggregatesOnClusterTest {
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("correlatedRowIns")
     void correlatedInOfSeveralColumnsAsDuckDbsExists(String mode, String sql, String duckSql) throws SQLException {
-        try (Statement s = ferry.createStatement()) {
-            s.execute("SET shipping = '" + mode + "'");
-        }
+        cluster.shipping(mode);
         ResultComparison.assertSameResult(ferry, sql, duck, duckSql, false);
     }
 
@@ -122,9 +116,7 @@ class AggregatesOnClusterTest {
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("severalRowScalars")
     void scalarSubqueryOfSeveralRowsFails(String mode, String sql) throws SQLException {
-        try (Statement s = ferry.createStatement()) {
-            s.execute("SET shipping = '" + mode + "'");
-        }
+        cluster.shipping(mode);
         SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql));
         assertEquals("21000", e.getSQLState(), e.getMessage());
     }
@@ -137,13 +129,8 @@ class AggregatesOnClusterTest {
     @ParameterizedTest
     @MethodSource("groupingSets")
     void groupingSetsRunInFerrysAggregate(String sql) throws SQLException {
-        StringBuilder plan = new StringBuilder();
-        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
-        }
-        assertFalse(plan.toString().contains("EnumerableAggregate"), plan.toString());
+        String plan = ResultComparison.plan(ferry, sql);
+        assertFalse(plan.contains("EnumerableAggregate"), plan);
     }
 
     Stream<String> windows() {
@@ -154,14 +141,8 @@ class AggregatesOnClusterTest {
     @ParameterizedTest
     @MethodSource("windows")
     void windowsRunInFerry(String sql) throws SQLException {
-        StringBuilder plan = new StringBuilder();
-        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
-        }
-        assertTrue(plan.toString().contains("FerryWindow"), plan.toString());
-        assertFalse(plan.toString().contains("EnumerableWindow") || plan.toString().contains("CheckedWindow"),
-                plan.toString());
+        String plan = ResultComparison.plan(ferry, sql);
+        assertTrue(plan.contains("FerryWindow"), plan);
+        assertFalse(plan.contains("EnumerableWindow") || plan.contains("CheckedWindow"), plan);
     }
 }

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -66,28 +64,16 @@ class NullMatchingAndFullJoinsOnClusterTest {
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("queries")
     void answersAsDuckDbInFerry(String mode, String sql) throws SQLException {
-        try (Statement s = ferry.createStatement()) {
-            s.execute("SET shipping = '" + mode + "'");
-        }
+        cluster.shipping(mode);
         ResultComparison.assertSameResult(ferry, duck, sql, sql.contains("ORDER BY"));
-        String plan = explain(sql);
+        String plan = ResultComparison.plan(ferry, sql);
         assertFalse(plan.lines().anyMatch(l -> l.trim().startsWith("Enumerable")), plan);
     }
 
     /** Each half of a FULL join is gathered on its own, the LEFT join's probe and the ANTI join's both divided. */
     @Test
     void bothHalvesOfAFullJoinAreGathered() throws SQLException {
-        String plan = explain("SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND a.x > b.x");
+        String plan = ResultComparison.plan(ferry, "SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND a.x > b.x");
         assertTrue(plan.split(java.util.regex.Pattern.quote("=[gather "), -1).length - 1 >= 2, plan);
-    }
-
-    private String explain(String sql) throws SQLException {
-        StringBuilder plan = new StringBuilder();
-        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
-        }
-        return plan.toString();
     }
 }

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -65,9 +63,7 @@ class SetOperationsOnClusterTest {
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("queries")
     void answersAsDuckDb(String mode, String sql) throws SQLException {
-        try (Statement s = ferry.createStatement()) {
-            s.execute("SET shipping = '" + mode + "'");
-        }
+        cluster.shipping(mode);
         ResultComparison.assertSameResult(ferry, duck, sql, sql.contains("ORDER BY"));
     }
 
@@ -77,24 +73,14 @@ class SetOperationsOnClusterTest {
      */
     @Test
     void eachInputIsGatheredOnItsOwn() throws SQLException {
-        String union = explain("SELECT i FROM sa UNION ALL SELECT i FROM sa WHERE id < 10 UNION ALL SELECT b FROM sb");
+        String union = ResultComparison.plan(ferry, "SELECT i FROM sa UNION ALL SELECT i FROM sa WHERE id < 10 UNION ALL SELECT b FROM sb");
         assertEquals(3, occurrences(union, "=[gather "), union);
-        String except = explain("SELECT i, v FROM sa EXCEPT ALL SELECT i, v FROM sb");
+        String except = ResultComparison.plan(ferry, "SELECT i, v FROM sa EXCEPT ALL SELECT i, v FROM sb");
         assertEquals(2, occurrences(except, "(PartialAggregate on "), except);
         assertFalse(except.contains("EnumerableMinus"), except);
     }
 
     private static int occurrences(String text, String part) {
         return text.split(java.util.regex.Pattern.quote(part), -1).length - 1;
-    }
-
-    private String explain(String sql) throws SQLException {
-        StringBuilder plan = new StringBuilder();
-        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
-        }
-        return plan.toString();
     }
 }

@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,13 @@ final class TwoWorkerCluster implements AutoCloseable {
 
     Connection duck() {
         return duck;
+    }
+
+    /** The Ferry connection's shipping mode from now on: 'function', 'data' or 'auto'. */
+    void shipping(String mode) throws SQLException {
+        try (Statement s = ferry.createStatement()) {
+            s.execute("SET shipping = '" + mode + "'");
+        }
     }
 
     @Override
