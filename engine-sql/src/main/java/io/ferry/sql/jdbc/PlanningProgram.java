@@ -26,6 +26,7 @@ import org.apache.calcite.tools.Programs;
 
 import io.ferry.sql.rel.CancelChecks;
 import io.ferry.sql.rel.CheckedSums;
+import io.ferry.sql.rel.FerryRel;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
 import io.ferry.sql.rel.JoinOrderRule;
@@ -185,6 +186,12 @@ final class PlanningProgram {
         // costs are re-estimated whenever a cheaper input appears: estimates that are cheap to redo
         rel.getCluster().setMetadataProvider(PlannerMetadata.PROVIDER);
         rel.getCluster().invalidateMetadataQuery();
+        // a plan that runs entirely in Ferry is chosen among Ferry's implementations alone
+        boolean ferryOnly = FerryRules.runsEntirely(rel);
+        if (ferryOnly) {
+            FerryRules.rowEngineRules(planner).forEach(planner::removeRule);
+            traits = traits.replace(FerryRel.CONVENTION);
+        }
         planner.setRoot(rel);
         // a result of at most one row is in every order: the ORDER BY over a grand total (TPC-DS q16, q94, q95)
         // would otherwise be enforced by a sort in the row engine
@@ -199,7 +206,7 @@ final class PlanningProgram {
         if (best == null) {
             throw new IllegalStateException("the planner found no implementation");
         }
-        return best;
+        return ferryOnly ? FerryRules.toRowEngine(best) : best;
     };
 
     /** The phases in order, each first checking that the statement was not cancelled ({@link PlanningCancel}). */

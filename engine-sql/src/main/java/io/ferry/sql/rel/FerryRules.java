@@ -1,8 +1,12 @@
 package io.ferry.sql.rel;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
@@ -52,6 +56,51 @@ public final class FerryRules {
         }
     }
 
+    /**
+     * Whether Ferry's rules implement every node of {@code plan}, a logical plan before the cost-based phase: then
+     * the row engine's implementations are not worth registering there. Each logical node otherwise got three
+     * implementations (Ferry's, the row engine's, and Ferry's converted for a row-engine parent), and the 103 TPC-DS
+     * statements, which all run in Ferry, registered 3790 conversions to the row engine.
+     */
+    public static boolean runsEntirely(RelNode plan) {
+        return runsEntirely(plan, Collections.newSetFromMap(new IdentityHashMap<>()));
+    }
+
+    private static boolean runsEntirely(RelNode rel, Set<RelNode> seen) {
+        if (!seen.add(rel)) {
+            return true;
+        }
+        boolean here = rel instanceof FerryRel
+                || rel instanceof LogicalFilter f && FilterRule.runs(f)
+                || rel instanceof LogicalProject p && ProjectRule.runs(p)
+                || rel instanceof LogicalAggregate a && AggregateRule.runs(a)
+                || rel instanceof LogicalJoin j && FerryJoin.supported(j)
+                || rel instanceof LogicalSort s && FerrySort.supported(s)
+                || rel instanceof LogicalWindow w && FerryWindow.supported(w)
+                || rel instanceof LogicalValues v && FerryRel.supported(v.getRowType())
+                || rel instanceof Sample
+                || (rel instanceof LogicalUnion || rel instanceof LogicalIntersect || rel instanceof LogicalMinus)
+                        && SetOpRule.runs((SetOp) rel);
+        return here && rel.getInputs().stream().allMatch(i -> runsEntirely(i, seen));
+    }
+
+    /**
+     * The rules that implement logical nodes in Calcite's row engine, and the conversion of Ferry's nodes for a
+     * row-engine parent, which a plan that {@link #runsEntirely} needs at its root only ({@link #toRowEngine}).
+     */
+    public static List<RelOptRule> rowEngineRules(RelOptPlanner planner) {
+        return planner.getRules().stream().filter(r -> r == EnumerableRules.ENUMERABLE_LIMIT_RULE
+                || r instanceof ToEnumerableRule
+                || r instanceof ConverterRule c && c.getInTrait() == Convention.NONE
+                        && c.getOutConvention() == EnumerableConvention.INSTANCE).toList();
+    }
+
+    /** A plan of Ferry's operators handed to the row engine, which runs the statement's root. */
+    public static RelNode toRowEngine(RelNode ferryPlan) {
+        return new FerryToEnumerableConverter(ferryPlan.getCluster(),
+                ferryPlan.getTraitSet().replace(EnumerableConvention.INSTANCE), ferryPlan);
+    }
+
     private static RelTraitSet ferry(RelNode rel) {
         return rel.getTraitSet().replace(FerryRel.CONVENTION);
     }
@@ -75,11 +124,15 @@ public final class FerryRules {
         @Override
         public RelNode convert(RelNode rel) {
             LogicalFilter f = (LogicalFilter) rel;
-            if (!FerryRel.supported(f.getInput().getRowType()) || !RexTranslator.canTranslate(
-                    FerryRel.types(f.getInput().getRowType()), f.getCluster().getRexBuilder(), List.of(f.getCondition()))) {
+            if (!runs(f)) {
                 return null;
             }
             return new FerryFilter(f.getCluster(), ferry(f), toFerry(f.getInput()), f.getCondition());
+        }
+
+        static boolean runs(LogicalFilter f) {
+            return FerryRel.supported(f.getInput().getRowType()) && RexTranslator.canTranslate(
+                    FerryRel.types(f.getInput().getRowType()), f.getCluster().getRexBuilder(), List.of(f.getCondition()));
         }
     }
 
@@ -119,11 +172,15 @@ public final class FerryRules {
         @Override
         public RelNode convert(RelNode rel) {
             LogicalAggregate a = (LogicalAggregate) rel;
-            if (!FerryRel.supported(a.getInput().getRowType()) || !FerryAggregate.supported(a)) {
+            if (!runs(a)) {
                 return null;
             }
             return new FerryAggregate(a.getCluster(), ferry(a), toFerry(a.getInput()), a.getGroupSet(),
                     a.getGroupSets(), a.getAggCallList());
+        }
+
+        static boolean runs(LogicalAggregate a) {
+            return FerryRel.supported(a.getInput().getRowType()) && FerryAggregate.supported(a);
         }
     }
 
@@ -238,8 +295,7 @@ public final class FerryRules {
         @Override
         public RelNode convert(RelNode rel) {
             SetOp op = (SetOp) rel;
-            if (!FerryRel.supported(op.getRowType())
-                    || !op.getInputs().stream().allMatch(i -> FerryRel.supported(i.getRowType()))) {
+            if (!runs(op)) {
                 return null;
             }
             List<RelNode> inputs = op.getInputs().stream().map(FerryRules::toFerry).toList();
@@ -248,6 +304,11 @@ public final class FerryRules {
             }
             return op instanceof LogicalIntersect ? new FerryIntersect(op.getCluster(), ferry(op), inputs, op.all)
                     : new FerryMinus(op.getCluster(), ferry(op), inputs, op.all);
+        }
+
+        static boolean runs(SetOp op) {
+            return FerryRel.supported(op.getRowType())
+                    && op.getInputs().stream().allMatch(i -> FerryRel.supported(i.getRowType()));
         }
     }
 
