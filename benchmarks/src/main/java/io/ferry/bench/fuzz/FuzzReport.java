@@ -15,6 +15,7 @@ public final class FuzzReport {
     private final Map<String, EnumMap<Outcome, Integer>> byTarget = new LinkedHashMap<>();
     private final Map<Construct, EnumMap<Outcome, Integer>> byFamily = new EnumMap<>(Construct.class);
     private final List<Finding> findings = new ArrayList<>();
+    private final Map<String, Refusal> refusals = new LinkedHashMap<>();
     private int queries;
     private Duration elapsed = Duration.ZERO;
     private Duration querying = Duration.ZERO;
@@ -36,6 +37,25 @@ public final class FuzzReport {
 
     void add(Finding f) {
         findings.add(f);
+    }
+
+    /**
+     * A query only one engine refused (not a failure of the run, but worth reading: a refusal Ferry should not make
+     * hides here), counted by its message with names and numbers blanked ({@link Verdict#signature}).
+     */
+    void refused(int index, String target, Query q, Verdict v) {
+        refusals.merge(v.signature(), new Refusal(v, index, target, q.sql(), 1),
+                (old, added) -> new Refusal(old.verdict(), old.index(), old.target(), old.sql(), old.count() + 1));
+    }
+
+    private record Refusal(Verdict verdict, int index, String target, String sql, int count) {
+    }
+
+    /** Queries refused by one engine, per kind of refusal ({@link #refused}). */
+    public Map<String, Integer> refusals() {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        refusals.forEach((signature, r) -> out.put(signature, r.count()));
+        return out;
     }
 
     /** Time spent running the queries, and in all (with shrinking). */
@@ -113,9 +133,28 @@ public final class FuzzReport {
         return sb.toString();
     }
 
-    /** report.md: the summary, then each finding with its original query and its regression test. */
+    /**
+     * report.md: the summary, each finding with its original query and its regression test, then the queries only
+     * one engine refused, one example of each kind.
+     */
     public String markdown() {
         StringBuilder sb = new StringBuilder("# Fuzz report\n\n```\n").append(summary()).append("```\n");
+        markdownFindings(sb);
+        if (!refusals.isEmpty()) {
+            sb.append("\n## Refused by one engine (not failures)\n\n")
+                    .append("Each kind of refusal, by its message with names and numbers blanked, how often, and the "
+                            + "first query that got it.\n");
+            refusals.values().stream().sorted((a, b) -> b.count() - a.count()).forEach(r -> sb.append("\n- **")
+                    .append(r.verdict().outcome().label()).append("**, ").append(r.count()).append(" time(s), first ")
+                    .append("query ").append(r.index()).append(" (").append(r.target()).append(")\n  - Ferry: ")
+                    .append(r.verdict().ferry().describe()).append("\n  - DuckDB: ")
+                    .append(r.verdict().duck().describe()).append("\n  - `").append(r.sql().length() > 400
+                            ? r.sql().substring(0, 400) + " …" : r.sql()).append("`\n"));
+        }
+        return sb.toString();
+    }
+
+    private void markdownFindings(StringBuilder sb) {
         for (int i = 0; i < findings.size(); i++) {
             Finding f = findings.get(i);
             sb.append("\n## #").append(i + 1).append(' ').append(f.shrunkVerdict().outcome().label()).append(" on ")
@@ -130,6 +169,5 @@ public final class FuzzReport {
             sb.append("\nAs generated (query ").append(f.index()).append("):\n\n```sql\n").append(f.query().sql())
                     .append("\n```\n\nRegression test:\n\n```java\n").append(f.repro()).append("```\n");
         }
-        return sb.toString();
     }
 }

@@ -6,9 +6,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
@@ -19,6 +21,10 @@ import java.util.stream.IntStream;
  * shrinks what fails — first the query, then, in a scratch local engine, the rows — into a regression test.
  */
 public final class Fuzzer implements AutoCloseable {
+    /** Outcomes where one engine refused the query: listed in the report, one example of each kind. */
+    private static final Set<Outcome> REFUSALS = EnumSet.of(Outcome.UNSUPPORTED, Outcome.FERRY_ERROR,
+            Outcome.DUCKDB_ERROR);
+
     /**
      * @param cluster     also start a two-worker cluster
      * @param alternate   with a cluster, run each query on one Ferry in turn (local, cluster, local, ...) instead of
@@ -158,6 +164,8 @@ public final class Fuzzer implements AutoCloseable {
                 report.record(t.name(), q.families(), v.outcome());
                 if (v.outcome().failure()) {
                     failures.add(new Failure(i, q, t, shipping, v));
+                } else if (REFUSALS.contains(v.outcome())) {
+                    report.refused(i, t.name(), q, v);
                 }
             }
             progress.accept(++done);

@@ -69,9 +69,16 @@ public record Verdict(Outcome outcome, Result duck, Result ferry, String detail)
      */
     public String signature() {
         if (ferry instanceof Result.Failure f) {
-            String m = NUMBER.matcher(QUOTED.matcher(f.message()).replaceAll("?")).replaceAll("#");
-            return outcome + ": " + m.substring(0, Math.min(120, m.length()));
+            return outcome + ": " + blanked(f.message());
+        }
+        if (duck instanceof Result.Failure d) {
+            return outcome + ": " + blanked(d.message());
         }
         return outcome.toString();
+    }
+
+    private static String blanked(String message) {
+        String m = NUMBER.matcher(QUOTED.matcher(message).replaceAll("?")).replaceAll("#");
+        return m.substring(0, Math.min(120, m.length()));
     }
 }

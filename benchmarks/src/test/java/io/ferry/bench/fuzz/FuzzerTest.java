@@ -38,6 +38,11 @@ class FuzzerTest {
         System.out.println(report.summary());
         assertEquals(QUERIES, report.queries());
         assertTrue(report.count("cluster", Outcome.MATCH) > QUERIES / 4, "the cluster answered queries");
+        // every refusal by one engine is listed in the report, by kind, so none hides in a count
+        int refused = report.count(Outcome.UNSUPPORTED) + report.count(Outcome.FERRY_ERROR)
+                + report.count(Outcome.DUCKDB_ERROR);
+        assertEquals(refused, report.refusals().values().stream().mapToInt(Integer::intValue).sum());
+        assertEquals(refused > 0, report.markdown().contains("## Refused by one engine"));
         Map<Integer, String> failing = new TreeMap<>();
         for (Finding f : report.findings()) {
             failing.put(f.index(), f.target() + ": " + f.verdict().outcome().label());
