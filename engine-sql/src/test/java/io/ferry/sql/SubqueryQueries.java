@@ -111,6 +111,10 @@ public final class SubqueryQueries {
                 "SELECT a.id, (a.k + 1, a.g) NOT IN (SELECT b.nn, b.g FROM sb b) FROM sa a",
                 "SELECT a.id, (a.k, a.g) IN (SELECT b.k, b.g FROM sb b WHERE b.d > 0) FROM sa a",
                 "SELECT a.id FROM sa a WHERE (a.k, a.g) NOT IN (SELECT b.nn, b.g FROM sb b WHERE b.d > 0)",
+                // literals IN a correlated aggregate: a filter over the aggregate (had been refused with 0A000)
+                "SELECT a.id, 12.345 IN (SELECT SUM(b.d) FROM sb b WHERE b.k = a.k) FROM sa a",
+                "SELECT a.id FROM sa a WHERE (2 IN (SELECT COUNT(b.nn) FROM sb b WHERE b.g = a.g GROUP BY b.k)) "
+                        + "IS NOT TRUE",
                 // IN over a one-row (aggregate) subquery: NULL where the aggregate is NULL, also without rows
                 "SELECT a.id, a.d IN (SELECT MIN(b.d) FROM sb b WHERE b.g = a.g) FROM sa a",
                 "SELECT a.id, a.d NOT IN (SELECT MAX(b.d) FROM sb b WHERE b.g = a.g) FROM sa a",

@@ -168,7 +168,9 @@ public final class InSubQueries {
          * correlated S, Calcite's decorrelator keeps only one of two stacked filters' equalities on the same
          * correlated column ({@code b.k = a.k} in S, {@code b.nn = a.k OR a.k IS NULL} here): a NULL a.k then found
          * S's rows of every b.k. Where S's correlation sits below what the condition cannot pass (an aggregate, a
-         * join), the statement is refused rather than answered wrong; DuckDB refuses every such IN.
+         * join), the statement is refused rather than answered wrong; DuckDB refuses every such IN. A comparison of
+         * literals reads no outer row and stays above what it cannot pass: {@code 12.345 IN (SELECT SUM(b.p) … WHERE
+         * b.k = a.k)} was refused (fuzzer, seed 53 query 348).
          */
         private static RelNode filtered(RelNode rel, RexNode condition) {
             if (rel instanceof LogicalProject project && !RexOver.containsOver(project.getProjects(), null)
@@ -178,6 +180,9 @@ public final class InSubQueries {
                         project.getProjects(), project.getRowType());
             }
             RelNode below = rel instanceof LogicalFilter filter ? filter.getInput() : rel;
+            if (!RelOptUtil.getVariablesUsed(below).isEmpty() && !RexUtil.containsCorrelation(condition)) {
+                return LogicalFilter.create(rel, condition);
+            }
             if (!RelOptUtil.getVariablesUsed(below).isEmpty()) {
                 throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "an IN of several columns over a correlated "
                         + "subquery with an aggregate, a join or a set operation is not supported yet: write it as "
