@@ -19,6 +19,7 @@ import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
@@ -66,6 +67,7 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.util.Holder;
@@ -190,8 +192,18 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY
                 : EnumerableRel.Prefer.CUSTOM;
         Convention result = enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE;
+        RelOptCluster cluster = createCluster(planner, new RexBuilder(javaTypes));
         return new CalcitePreparingStmt(this, context, catalogReader, javaTypes, context.getRootSchema(), prefer,
-                createCluster(planner, new RexBuilder(javaTypes)), result, createConvertletTable()) {
+                cluster, result, createConvertletTable()) {
+            /** As Calcite's own, converting IN subqueries as {@link FerrySqlToRelConverter} says. */
+            @Override
+            protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
+                    SqlToRelConverter.Config config) {
+                return new FerrySqlToRelConverter(this, validator, reader, cluster, convertletTable,
+                        config.withTopDownGeneralDecorrelationEnabled(
+                                context.config().topDownGeneralDecorrelationEnabled()));
+            }
+
             @Override
             protected SqlValidator createSqlValidator(Prepare.CatalogReader reader,
                     UnaryOperator<SqlValidator.Config> configTransform) {

@@ -50,6 +50,7 @@ import io.ferry.sql.rewrite.InSubQueries;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.OneRowJoins;
 import io.ferry.sql.rewrite.SortBelowProjectRule;
+import io.ferry.sql.rewrite.SubQueryLogicRule;
 import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
 import io.ferry.sql.rewrite.NullCalls;
 import io.ferry.sql.rewrite.UncorrelatedCorrelates;
@@ -206,7 +207,7 @@ final class PlanningProgram {
     static Program create() {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
                 NullCalls.PROGRAM, CoalesceCasts.PROGRAM, InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
-                Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), LogicalRewrites.program(),
+                SubQueryLogicRule.SUB_QUERY_REMOVAL, LogicalRewrites.program(),
                 UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), FullJoins.PROGRAM,
                 OneRowJoins.PROGRAM,
                 CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
