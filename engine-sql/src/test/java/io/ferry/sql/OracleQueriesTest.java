@@ -115,6 +115,11 @@ class OracleQueriesTest {
                 // 838: XX000 "Comparison with NULL in pulledUpPredicates"); planned untrimmed
                 "SELECT DISTINCT 0 FROM t1 WHERE CAST(NULL AS BOOLEAN) > flag",
                 "SELECT DISTINCT NULLIF(id, id) >= -v, k FROM t1 WHERE CAST(NULL AS INTEGER) < k OR flag",
+                // a condition that reads three relations and nothing joins two of them: the join order had left
+                // factors out (every row of a cross product, with columns of the wrong relation; fuzzer, seed 45
+                // query 456)
+                "SELECT a.id, b.k, c.w FROM t1 a, t2 b, t2 c WHERE a.k + b.k = c.k AND a.id < 40",
+                "SELECT COUNT(*), SUM(c.w) FROM t2 a CROSS JOIN t2 b CROSS JOIN t2 c WHERE a.k + b.k = c.k OR a.w < 0",
                 "SELECT id, k, v FROM t1 WHERE k = 7",
                 "SELECT id FROM t1 WHERE k IS NULL",
                 // Range conjuncts merged per column, next to other conditions; an empty range; constant first.

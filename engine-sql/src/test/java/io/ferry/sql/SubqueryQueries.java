@@ -219,6 +219,25 @@ public final class SubqueryQueries {
                 "SELECT a.id FROM sa a WHERE NOT (a.k IN (SELECT b.k FROM sb b WHERE b.k = a.k)) "
                         + "AND EXISTS (SELECT 1 FROM sb b)",
                 "SELECT a.id FROM sa a WHERE a.g NOT IN (SELECT b.g FROM sb b WHERE b.k = a.k) "
-                        + "AND 3 IN (SELECT b.nn FROM sb b)");
+                        + "AND 3 IN (SELECT b.nn FROM sb b)",
+                // a NOT NULL left side in a SELECT list: still UNKNOWN where S holds NULLs, so IS NOT TRUE and IS
+                // FALSE differ (fuzzer, seed 45 query 4743, seed 42 query 14608: FALSE, or NULL, for every row)
+                "SELECT a.id, (-7.5E0 IN (SELECT b.d FROM sb b WHERE b.g = a.g)) IS NOT TRUE, "
+                        + "(-7.5E0 IN (SELECT b.d FROM sb b WHERE b.g = a.g)) IS FALSE FROM sa a",
+                "SELECT a.id, (a.nn IN (SELECT b.k FROM sb b WHERE b.g = a.g)) IS NOT TRUE, "
+                        + "NOT (a.nn IN (SELECT b.k FROM sb b)) IS TRUE FROM sa a",
+                "SELECT a.id, CASE WHEN (-7.5E0 IN (SELECT b.d FROM sb b)) IS NOT TRUE THEN a.d END FROM sa a",
+                // an IN compared with a boolean: NULL stays NULL (fuzzer, seed 42 query 13301: every row)
+                "SELECT a.id FROM sa a WHERE (a.d IN (SELECT b.d FROM sb b WHERE b.g = a.g)) NOT IN (FALSE)",
+                "SELECT a.id FROM sa a WHERE (a.nn IN (SELECT b.k FROM sb b WHERE b.g = a.g)) NOT IN (FALSE)",
+                "SELECT a.id FROM sa a WHERE (a.d IN (SELECT b.d FROM sb b)) <> FALSE",
+                "SELECT a.id FROM sa a WHERE NOT ((a.k IN (SELECT b.k FROM sb b WHERE b.g = a.g)) = (a.d > 0))",
+                "SELECT a.id, ((a.k IN (SELECT b.k FROM sb b WHERE b.g = a.g)) = (a.d IN (SELECT b.d FROM sb b))) "
+                        + "IS FALSE FROM sa a",
+                "SELECT a.id FROM sa a WHERE (EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k)) NOT IN (TRUE)",
+                // a scalar subquery compared with an IN list: three copies of it, joined on one condition
+                // that reads all three (fuzzer, seed 45 query 456: the join order lost it, and kept every row)
+                "SELECT a.id FROM sa a WHERE (SELECT MAX(b.g) FROM sb b WHERE b.ts IN (SELECT c.ts FROM sa c "
+                        + "WHERE c.g = b.g AND c.d > 30)) IN ('x', 'q', 'r')");
     }
 }
