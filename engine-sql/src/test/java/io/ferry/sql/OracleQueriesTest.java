@@ -120,6 +120,10 @@ class OracleQueriesTest {
                 // query 456)
                 "SELECT a.id, b.k, c.w FROM t1 a, t2 b, t2 c WHERE a.k + b.k = c.k AND a.id < 40",
                 "SELECT COUNT(*), SUM(c.w) FROM t2 a CROSS JOIN t2 b CROSS JOIN t2 c WHERE a.k + b.k = c.k OR a.w < 0",
+                // COALESCE(SUM(x), 0) under two group keys: Calcite's SUM0 rewrite read a group key instead (fuzzer,
+                // seed 49 query 5138: b's value; seed 47 query 1601: XX000 "Cannot add expression of different type")
+                "SELECT s, k, COALESCE(SUM(d), 0.0E0) FROM t1 GROUP BY s, k",
+                "SELECT k, flag, COALESCE(SUM(id + k), CAST(0 AS BIGINT)), 3 FROM t1 GROUP BY k, flag, s",
                 "SELECT id, k, v FROM t1 WHERE k = 7",
                 "SELECT id FROM t1 WHERE k IS NULL",
                 // Range conjuncts merged per column, next to other conditions; an empty range; constant first.
