@@ -55,6 +55,7 @@ import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -512,11 +513,46 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             return super.validate(topNode);
         }
 
-        /** Calcite's rewrites of NULLIF and COALESCE into CASE, with each repeated subquery a copy of its own. */
+        /**
+         * Calcite's rewrites of NULLIF and COALESCE into CASE, with each repeated subquery a copy of its own; and a
+         * HAVING clause's negations of IN lists as {@link #negationsAsFalse}.
+         */
         @Override
         protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
             SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
+            if (rewritten instanceof SqlSelect select && select.getHaving() != null) {
+                select.setHaving(negationsAsFalse(select.getHaving()));
+            }
             return rewritten != node && rewritten instanceof SqlCall ? RepeatedQueries.separate(rewritten) : rewritten;
+        }
+
+        /**
+         * {@code condition} with each {@code NOT e} that holds an IN (through AND, OR and NOT) written
+         * {@code e = FALSE}, the same in three-valued logic. Calcite's conversion pushes a HAVING clause's NOT into
+         * its IN lists before it looks the expressions up among the GROUP BY's: {@code GROUP BY (g NOT IN ('x', 'y'))
+         * HAVING NOT (g NOT IN ('x', 'y'))} became {@code g IN ('x', 'y')}, which reads g, a column the aggregate
+         * does not have (an IndexOutOfBoundsException in planning).
+         */
+        private static SqlNode negationsAsFalse(SqlNode condition) {
+            if (!(condition instanceof SqlBasicCall call) || !SqlUtil.containsIn(call)) {
+                return condition;
+            }
+            switch (call.getKind()) {
+                case AND, OR -> {
+                    for (int i = 0; i < call.operandCount(); i++) {
+                        call.setOperand(i, negationsAsFalse(call.operand(i)));
+                    }
+                    return call;
+                }
+                case NOT -> {
+                    SqlParserPos pos = call.getParserPosition();
+                    return SqlStdOperatorTable.EQUALS.createCall(pos, negationsAsFalse(call.operand(0)),
+                            SqlLiteral.createBoolean(false, pos));
+                }
+                default -> {
+                    return call;
+                }
+            }
         }
 
         /** Validating a statement of many SELECTs takes seconds: each stops here once the statement is cancelled. */
