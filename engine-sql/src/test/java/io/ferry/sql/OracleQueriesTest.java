@@ -115,6 +115,12 @@ class OracleQueriesTest {
                 // 838: XX000 "Comparison with NULL in pulledUpPredicates"); planned untrimmed
                 "SELECT DISTINCT 0 FROM t1 WHERE CAST(NULL AS BOOLEAN) > flag",
                 "SELECT DISTINCT NULLIF(id, id) >= -v, k FROM t1 WHERE CAST(NULL AS INTEGER) < k OR flag",
+                // the same in the SQL's conversion itself: a DISTINCT over a filter with a BETWEEN … AND NULL, and a
+                // BETWEEN over a CASE without a reachable branch (fuzzer, seed 49 queries 3336 and 3384)
+                "SELECT DISTINCT CAST(dt AS TIMESTAMP) FROM t1 WHERE (id + k) BETWEEN -100 AND CAST(NULL AS INTEGER) "
+                        + "AND flag GROUP BY s, dt HAVING (CAST(NULL AS DECIMAL(12,2)) - -0.001) < ABS(0)",
+                "SELECT id, CASE WHEN (CASE WHEN FALSE THEN s WHEN FALSE THEN s END BETWEEN 'zz' AND 'a') THEN 1 END "
+                        + "FROM t1",
                 // a condition that reads three relations and nothing joins two of them: the join order had left
                 // factors out (every row of a cross product, with columns of the wrong relation; fuzzer, seed 45
                 // query 456)

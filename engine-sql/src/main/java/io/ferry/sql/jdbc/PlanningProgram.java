@@ -68,9 +68,10 @@ import io.ferry.sql.rewrite.UncorrelatedCorrelates;
  * <ol>
  *   <li>Ferry's constant folding, VALUES folding and UPDATE/DELETE rewriting;</li>
  *   <li>IN over a one-row subquery and NULL IN become {@code =} and EXISTS ({@link InSubQueries});</li>
- *   <li>subqueries become joins; Ferry's logical rewrites ({@link LogicalRewrites}); correlations are removed
- *       (before join ordering: a correlation left in place hid the WHERE clause's join conditions from it, and
- *       TPC-DS q6 multiplied 5000 addresses by 18000 items);</li>
+ *   <li>subqueries become joins (Calcite's removal, each call over an IN or EXISTS first put where every answer of
+ *       it counts, {@link SubQueryLogicRule}); Ferry's logical rewrites ({@link LogicalRewrites}); correlations are
+ *       removed (before join ordering: a correlation left in place hid the WHERE clause's join conditions from it,
+ *       and TPC-DS q6 multiplied 5000 addresses by 18000 items);</li>
  *   <li>multi-way inner joins ordered by estimated cardinality ({@link JoinOrderRule}; Calcite's
  *       LoptOptimizeJoinRule where outer joins take part);</li>
  *   <li>unused fields trimmed, then {@link #SIMPLIFY} to a fixpoint; FULL joins become a LEFT join and an ANTI
@@ -125,13 +126,14 @@ final class PlanningProgram {
      * explore to no use. Join orders are chosen before (JoinAssociate, JoinCommute, and rules that move aggregates
      * and sorts across joins multiplied the search space: q6 never finished planning, q58 took 16 s); projections
      * are pushed down by the field trimmer; merge joins are not used (Ferry's hash join is faster on its in-memory
-     * inputs); sorts go below projections by {@link SortBelowProjectRule} instead.
+     * inputs); sorts go below projections by {@link SortBelowProjectRule} instead; and Calcite's
+     * ProjectAggregateMergeRule, which {@link GroupedSumZeroGuardRule} runs where it is right.
      */
     private static final List<RelOptRule> NOT_COST_BASED = Stream.of(HEURISTIC, List.<RelOptRule>of(
             CoreRules.PROJECT_AGGREGATE_MERGE, CoreRules.PROJECT_FILTER_TRANSPOSE, CoreRules.JOIN_ASSOCIATE,
-            CoreRules.JOIN_COMMUTE,
-            CoreRules.AGGREGATE_JOIN_TRANSPOSE, CoreRules.SORT_JOIN_TRANSPOSE, CoreRules.SORT_PROJECT_TRANSPOSE,
-            EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE)).flatMap(List::stream).toList();
+            CoreRules.JOIN_COMMUTE, CoreRules.AGGREGATE_JOIN_TRANSPOSE, CoreRules.SORT_JOIN_TRANSPOSE,
+            CoreRules.SORT_PROJECT_TRANSPOSE, EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE))
+            .flatMap(List::stream).toList();
 
     /**
      * Constants are folded by Ferry's kernels ({@link FerryRexExecutor}). Calcite installs its own executor just

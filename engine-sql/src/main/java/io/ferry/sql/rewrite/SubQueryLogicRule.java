@@ -110,6 +110,7 @@ public final class SubQueryLogicRule extends RelOptRule {
         if (e instanceof RexSubQuery q && LOGICAL.contains(q.getKind())) {
             return true;
         }
-        return e instanceof RexCall call && call.getOperands().stream().anyMatch(SubQueryLogicRule::overLogicalSubQuery);
+        return e instanceof RexCall call
+                && call.getOperands().stream().anyMatch(SubQueryLogicRule::overLogicalSubQuery);
     }
 }
