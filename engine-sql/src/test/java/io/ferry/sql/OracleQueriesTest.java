@@ -130,6 +130,11 @@ class OracleQueriesTest {
                 // seed 49 query 5138: b's value; seed 47 query 1601: XX000 "Cannot add expression of different type")
                 "SELECT s, k, COALESCE(SUM(d), 0.0E0) FROM t1 GROUP BY s, k",
                 "SELECT k, flag, COALESCE(SUM(id + k), CAST(0 AS BIGINT)), 3 FROM t1 GROUP BY k, flag, s",
+                // $SUM0 of DOUBLEs over no rows is 0, also where a union's column is nullable (fuzzer, seed 49 query
+                // 2057: NULL, and the row merged into the union's NULL)
+                "SELECT CAST(NULL AS DOUBLE) FROM t2 UNION SELECT COALESCE(SUM(d), 0.0E0) FROM t1 WHERE id < 0",
+                "SELECT CAST(NULL AS DOUBLE) FROM empty_t UNION ALL SELECT COALESCE(SUM(-2.25E0), 0.0E0) FROM t1 "
+                        + "WHERE FALSE",
                 "SELECT id, k, v FROM t1 WHERE k = 7",
                 "SELECT id FROM t1 WHERE k IS NULL",
                 // Range conjuncts merged per column, next to other conditions; an empty range; constant first.
