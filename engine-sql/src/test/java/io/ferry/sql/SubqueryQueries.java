@@ -249,6 +249,12 @@ public final class SubqueryQueries {
                 "SELECT (a.g NOT IN ('x', 'y', 'z')), COUNT(*) FROM sa a GROUP BY (a.g NOT IN ('x', 'y', 'z')) "
                         + "HAVING NOT (a.g NOT IN ('x', 'y', 'z'))",
                 "SELECT a.k IN (1, 2), COUNT(*) FROM sa a GROUP BY a.k IN (1, 2) "
-                        + "HAVING NOT (a.k IN (1, 2)) OR NOT (NOT (a.k IN (1, 2)))");
+                        + "HAVING NOT (a.k IN (1, 2)) OR NOT (NOT (a.k IN (1, 2)))",
+                // correlated subqueries over a join whose condition computes (fuzzer, seed 49 query 2895: the later
+                // relation's columns read one place to the right, XX000)
+                "SELECT a2.id, a2.nn, (SELECT MAX(b.ts) FROM sb b WHERE b.g = a1.g) FROM sa a1 JOIN sa a2 "
+                        + "ON CHAR_LENGTH(a1.g) = a2.id",
+                "SELECT a2.id, CASE WHEN a2.nn > 3 THEN a1.ts END, a2.d IN (SELECT b.d FROM sb b WHERE b.g = a1.g) "
+                        + "FROM sa a1 JOIN sa a2 ON CHAR_LENGTH(a1.g) IS NOT DISTINCT FROM a2.id");
     }
 }

@@ -196,13 +196,22 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         RelOptCluster cluster = createCluster(planner, new RexBuilder(javaTypes));
         return new CalcitePreparingStmt(this, context, catalogReader, javaTypes, context.getRootSchema(), prefer,
                 cluster, result, createConvertletTable()) {
-            /** As Calcite's own, converting IN subqueries as {@link FerrySqlToRelConverter} says. */
+            /**
+             * As Calcite's own, converting IN subqueries as {@link FerrySqlToRelConverter} says, and keeping a join's
+             * condition as written. Calcite's conversion moves the expressions of a join condition ({@code
+             * CHAR_LENGTH(a1.g) = a2.id}) into a column below the join and projects it away above; a correlated
+             * subquery in the SELECT list then read the later relation's columns one place to the right (fuzzer,
+             * seed 49 query 2895: a DATE read as a BOOLEAN, and "Decorrelation produced a relation with a different
+             * type" for {@code SELECT a2.nn, (SELECT … WHERE b.g = a1.g) FROM sa a1 JOIN sa a2 ON CHAR_LENGTH(a1.g)
+             * = a2.id}). The planner's JoinPushExpressionsRule moves them later, after the subqueries are joins.
+             */
             @Override
             protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
                     SqlToRelConverter.Config config) {
                 return new FerrySqlToRelConverter(this, validator, reader, cluster, convertletTable,
                         config.withTopDownGeneralDecorrelationEnabled(
-                                context.config().topDownGeneralDecorrelationEnabled()));
+                                context.config().topDownGeneralDecorrelationEnabled())
+                                .addRelBuilderConfigTransform(c -> c.withPushJoinCondition(false)));
             }
 
             @Override
