@@ -255,6 +255,11 @@ public final class SubqueryQueries {
                 "SELECT a2.id, a2.nn, (SELECT MAX(b.ts) FROM sb b WHERE b.g = a1.g) FROM sa a1 JOIN sa a2 "
                         + "ON CHAR_LENGTH(a1.g) = a2.id",
                 "SELECT a2.id, CASE WHEN a2.nn > 3 THEN a1.ts END, a2.d IN (SELECT b.d FROM sb b WHERE b.g = a1.g) "
-                        + "FROM sa a1 JOIN sa a2 ON CHAR_LENGTH(a1.g) IS NOT DISTINCT FROM a2.id");
+                        + "FROM sa a1 JOIN sa a2 ON CHAR_LENGTH(a1.g) IS NOT DISTINCT FROM a2.id",
+                // a literal IN over a subquery of NULL literals (fuzzer, seed 50 query 692: XX000 "Comparison with
+                // NULL in pulledUpPredicates")
+                "SELECT a.id FROM sa a WHERE CAST(0 AS BIGINT) IN (SELECT CAST(NULL AS BIGINT) FROM sb b)",
+                "SELECT a.id, 3 IN (SELECT CAST(NULL AS INTEGER) FROM sb b), 3 NOT IN (SELECT CAST(NULL AS INTEGER) "
+                        + "FROM se e) FROM sa a");
     }
 }
