@@ -27,7 +27,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Calcite's conversion of SQL to relational algebra, with each {@code x IN (S)} subquery's operands typed nullable
- * where S's column they are compared with is, and calls that are NULL whatever their other operands hold folded to NULL as they are built.
+ * where S's column they are compared with is, and calls that are NULL whatever their other operands hold folded to
+ * NULL as they are built ({@link #nullCallFolded}).
  *
  * <p>Calcite's simplifier decides whether a boolean can be NULL with {@code RelOptPredicateList.isEffectivelyNotNull},
  * which takes an IN subquery for a comparison of its operands alone: with NOT NULL operands it reads {@code (x IN
