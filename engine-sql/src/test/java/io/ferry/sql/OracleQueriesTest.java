@@ -115,6 +115,26 @@ class OracleQueriesTest {
                 // 838: XX000 "Comparison with NULL in pulledUpPredicates"); planned untrimmed
                 "SELECT DISTINCT 0 FROM t1 WHERE CAST(NULL AS BOOLEAN) > flag",
                 "SELECT DISTINCT NULLIF(id, id) >= -v, k FROM t1 WHERE CAST(NULL AS INTEGER) < k OR flag",
+                // the same in the SQL's conversion itself: a DISTINCT over a filter with a BETWEEN … AND NULL, and a
+                // BETWEEN over a CASE without a reachable branch (fuzzer, seed 49 queries 3336 and 3384)
+                "SELECT DISTINCT CAST(dt AS TIMESTAMP) FROM t1 WHERE (id + k) BETWEEN -100 AND CAST(NULL AS INTEGER) "
+                        + "AND flag GROUP BY s, dt HAVING (CAST(NULL AS DECIMAL(12,2)) - -0.001) < ABS(0)",
+                "SELECT id, CASE WHEN (CASE WHEN FALSE THEN s WHEN FALSE THEN s END BETWEEN 'zz' AND 'a') THEN 1 END "
+                        + "FROM t1",
+                // a condition that reads three relations and nothing joins two of them: the join order had left
+                // factors out (every row of a cross product, with columns of the wrong relation; fuzzer, seed 45
+                // query 456)
+                "SELECT a.id, b.k, c.w FROM t1 a, t2 b, t2 c WHERE a.k + b.k = c.k AND a.id < 40",
+                "SELECT COUNT(*), SUM(c.w) FROM t2 a CROSS JOIN t2 b CROSS JOIN t2 c WHERE a.k + b.k = c.k OR a.w < 0",
+                // COALESCE(SUM(x), 0) under two group keys: Calcite's SUM0 rewrite read a group key instead (fuzzer,
+                // seed 49 query 5138: b's value; seed 47 query 1601: XX000 "Cannot add expression of different type")
+                "SELECT s, k, COALESCE(SUM(d), 0.0E0) FROM t1 GROUP BY s, k",
+                "SELECT k, flag, COALESCE(SUM(id + k), CAST(0 AS BIGINT)), 3 FROM t1 GROUP BY k, flag, s",
+                // $SUM0 of DOUBLEs over no rows is 0, also where a union's column is nullable (fuzzer, seed 49 query
+                // 2057: NULL, and the row merged into the union's NULL)
+                "SELECT CAST(NULL AS DOUBLE) FROM t2 UNION SELECT COALESCE(SUM(d), 0.0E0) FROM t1 WHERE id < 0",
+                "SELECT CAST(NULL AS DOUBLE) FROM empty_t UNION ALL SELECT COALESCE(SUM(-2.25E0), 0.0E0) FROM t1 "
+                        + "WHERE FALSE",
                 "SELECT id, k, v FROM t1 WHERE k = 7",
                 "SELECT id FROM t1 WHERE k IS NULL",
                 // Range conjuncts merged per column, next to other conditions; an empty range; constant first.

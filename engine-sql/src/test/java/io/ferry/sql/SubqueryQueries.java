@@ -223,6 +223,47 @@ public final class SubqueryQueries {
                 "SELECT a.id FROM sa a WHERE NOT (a.k IN (SELECT b.k FROM sb b WHERE b.k = a.k)) "
                         + "AND EXISTS (SELECT 1 FROM sb b)",
                 "SELECT a.id FROM sa a WHERE a.g NOT IN (SELECT b.g FROM sb b WHERE b.k = a.k) "
-                        + "AND 3 IN (SELECT b.nn FROM sb b)");
+                        + "AND 3 IN (SELECT b.nn FROM sb b)",
+                // a NOT NULL left side in a SELECT list: still UNKNOWN where S holds NULLs, so IS NOT TRUE and IS
+                // FALSE differ (fuzzer, seed 45 query 4743, seed 42 query 14608: FALSE, or NULL, for every row)
+                "SELECT a.id, (-7.5E0 IN (SELECT b.d FROM sb b WHERE b.g = a.g)) IS NOT TRUE, "
+                        + "(-7.5E0 IN (SELECT b.d FROM sb b WHERE b.g = a.g)) IS FALSE FROM sa a",
+                "SELECT a.id, (a.nn IN (SELECT b.k FROM sb b WHERE b.g = a.g)) IS NOT TRUE, "
+                        + "NOT (a.nn IN (SELECT b.k FROM sb b)) IS TRUE FROM sa a",
+                "SELECT a.id, CASE WHEN (-7.5E0 IN (SELECT b.d FROM sb b)) IS NOT TRUE THEN a.d END FROM sa a",
+                // an IN compared with a boolean: NULL stays NULL (fuzzer, seed 42 query 13301: every row)
+                "SELECT a.id FROM sa a WHERE (a.d IN (SELECT b.d FROM sb b WHERE b.g = a.g)) NOT IN (FALSE)",
+                "SELECT a.id FROM sa a WHERE (a.nn IN (SELECT b.k FROM sb b WHERE b.g = a.g)) NOT IN (FALSE)",
+                "SELECT a.id FROM sa a WHERE (a.d IN (SELECT b.d FROM sb b)) <> FALSE",
+                "SELECT a.id FROM sa a WHERE NOT ((a.k IN (SELECT b.k FROM sb b WHERE b.g = a.g)) = (a.d > 0))",
+                "SELECT a.id, ((a.k IN (SELECT b.k FROM sb b WHERE b.g = a.g)) = (a.d IN (SELECT b.d FROM sb b))) "
+                        + "IS FALSE FROM sa a",
+                "SELECT a.id FROM sa a WHERE (EXISTS (SELECT 1 FROM sb b WHERE b.k = a.k)) NOT IN (TRUE)",
+                // a scalar subquery compared with an IN list: three copies of it, joined on one condition
+                // that reads all three (fuzzer, seed 45 query 456: the join order lost it, and kept every row)
+                "SELECT a.id FROM sa a WHERE (SELECT MAX(b.g) FROM sb b WHERE b.ts IN (SELECT c.ts FROM sa c "
+                        + "WHERE c.g = b.g AND c.d > 30)) IN ('x', 'q', 'r')",
+                // a correlated NOT EXISTS over a join whose columns the early trimming dropped (fuzzer, seed 41
+                // query 12723, seed 43 query 7108: XX000 "Index -1 out of bounds")
+                "SELECT MAX(CHAR_LENGTH('')) * 0, -(-CAST(NULL AS INTEGER)) FROM sa a0 JOIN sa a1 ON a0.k = a1.k "
+                        + "AND a0.g = a1.g AND TIMESTAMP '2010-06-01 12:30:00' NOT IN (CAST(NULL AS TIMESTAMP), "
+                        + "TIMESTAMP '1999-12-31 23:59:59') WHERE a1.nn > 3 AND NOT EXISTS "
+                        + "(SELECT 1 FROM sb b0 WHERE b0.g = a1.g)",
+                // HAVING NOT over a GROUP BY's NOT IN list: no longer rewritten into an IN the group lacks (XX000)
+                "SELECT (a.g NOT IN ('x', 'y', 'z')), COUNT(*) FROM sa a GROUP BY (a.g NOT IN ('x', 'y', 'z')) "
+                        + "HAVING NOT (a.g NOT IN ('x', 'y', 'z'))",
+                "SELECT a.k IN (1, 2), COUNT(*) FROM sa a GROUP BY a.k IN (1, 2) "
+                        + "HAVING NOT (a.k IN (1, 2)) OR NOT (NOT (a.k IN (1, 2)))",
+                // correlated subqueries over a join whose condition computes (fuzzer, seed 49 query 2895: the later
+                // relation's columns read one place to the right, XX000)
+                "SELECT a2.id, a2.nn, (SELECT MAX(b.ts) FROM sb b WHERE b.g = a1.g) FROM sa a1 JOIN sa a2 "
+                        + "ON CHAR_LENGTH(a1.g) = a2.id",
+                "SELECT a2.id, CASE WHEN a2.nn > 3 THEN a1.ts END, a2.d IN (SELECT b.d FROM sb b WHERE b.g = a1.g) "
+                        + "FROM sa a1 JOIN sa a2 ON CHAR_LENGTH(a1.g) IS NOT DISTINCT FROM a2.id",
+                // a literal IN over a subquery of NULL literals (fuzzer, seed 50 query 692: XX000 "Comparison with
+                // NULL in pulledUpPredicates")
+                "SELECT a.id FROM sa a WHERE CAST(0 AS BIGINT) IN (SELECT CAST(NULL AS BIGINT) FROM sb b)",
+                "SELECT a.id, 3 IN (SELECT CAST(NULL AS INTEGER) FROM sb b), 3 NOT IN (SELECT CAST(NULL AS INTEGER) "
+                        + "FROM se e) FROM sa a");
     }
 }

@@ -69,8 +69,8 @@ abstract class Accumulator {
         Physical input = inputType == null ? Physical.LONG : inputType.physical();
         return switch (kind) {
             case COUNT -> new Count();
-            case SUM, SUM0 -> input == Physical.DOUBLE ? new SumDouble() : new SumLong(kind == AggCall.AggKind.SUM0,
-                    resultType);
+            case SUM, SUM0 -> input == Physical.DOUBLE ? new SumDouble(kind == AggCall.AggKind.SUM0)
+                    : new SumLong(kind == AggCall.AggKind.SUM0, resultType);
             case MIN, MAX -> switch (input) {
                 case LONG -> new MinMaxLong(kind == AggCall.AggKind.MAX);
                 case DOUBLE -> new MinMaxDouble(kind == AggCall.AggKind.MAX);
@@ -185,8 +185,17 @@ abstract class Accumulator {
     }
 
     static final class SumDouble extends Accumulator {
+        /**
+         * SUM0: 0 for a group without values. SUM's NULL there had reached a union of nullable columns as NULL
+         * ({@code COALESCE(SUM(d), 0.0E0)} over no rows, planned as $SUM0: fuzzer, seed 49 query 2057).
+         */
+        private final boolean zeroWhenEmpty;
         private double[] sums = new double[0];
         private boolean[] seen = new boolean[0];
+
+        SumDouble(boolean zeroWhenEmpty) {
+            this.zeroWhenEmpty = zeroWhenEmpty;
+        }
 
         @Override
         void ensure(int groups) {
@@ -210,7 +219,8 @@ abstract class Accumulator {
 
         @Override
         Vector result(int from, int count) {
-            return new DoubleVector(Arrays.copyOfRange(sums, from, from + count), unseen(seen, from, count), count);
+            return new DoubleVector(Arrays.copyOfRange(sums, from, from + count),
+                    zeroWhenEmpty ? null : unseen(seen, from, count), count);
         }
     }
 

@@ -19,6 +19,7 @@ import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
@@ -54,6 +55,7 @@ import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUpdate;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -66,6 +68,7 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.apache.calcite.sql2rel.SqlRexConvertlet;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.util.Holder;
@@ -190,8 +193,27 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         EnumerableRel.Prefer prefer = elementType == Object[].class ? EnumerableRel.Prefer.ARRAY
                 : EnumerableRel.Prefer.CUSTOM;
         Convention result = enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE;
+        RelOptCluster cluster = createCluster(planner, new RexBuilder(javaTypes));
         return new CalcitePreparingStmt(this, context, catalogReader, javaTypes, context.getRootSchema(), prefer,
-                createCluster(planner, new RexBuilder(javaTypes)), result, createConvertletTable()) {
+                cluster, result, createConvertletTable()) {
+            /**
+             * As Calcite's own, converting IN subqueries as {@link FerrySqlToRelConverter} says, and keeping a join's
+             * condition as written. Calcite's conversion moves the expressions of a join condition ({@code
+             * CHAR_LENGTH(a1.g) = a2.id}) into a column below the join and projects it away above; a correlated
+             * subquery in the SELECT list then read the later relation's columns one place to the right (fuzzer,
+             * seed 49 query 2895: a DATE read as a BOOLEAN, and "Decorrelation produced a relation with a different
+             * type" for {@code SELECT a2.nn, (SELECT … WHERE b.g = a1.g) FROM sa a1 JOIN sa a2 ON CHAR_LENGTH(a1.g)
+             * = a2.id}). The planner's JoinPushExpressionsRule moves them later, after the subqueries are joins.
+             */
+            @Override
+            protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
+                    SqlToRelConverter.Config config) {
+                return new FerrySqlToRelConverter(this, validator, reader, cluster, convertletTable,
+                        config.withTopDownGeneralDecorrelationEnabled(
+                                context.config().topDownGeneralDecorrelationEnabled())
+                                .addRelBuilderConfigTransform(c -> c.withPushJoinCondition(false)));
+            }
+
             @Override
             protected SqlValidator createSqlValidator(Prepare.CatalogReader reader,
                     UnaryOperator<SqlValidator.Config> configTransform) {
@@ -502,11 +524,46 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             return super.validate(topNode);
         }
 
-        /** Calcite's rewrites of NULLIF and COALESCE into CASE, with each repeated subquery a copy of its own. */
+        /**
+         * Calcite's rewrites of NULLIF and COALESCE into CASE, with each repeated subquery a copy of its own; and a
+         * HAVING clause's negations of IN lists as {@link #negationsAsFalse}.
+         */
         @Override
         protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
             SqlNode rewritten = super.performUnconditionalRewrites(node, underFrom);
+            if (rewritten instanceof SqlSelect select && select.getHaving() != null) {
+                select.setHaving(negationsAsFalse(select.getHaving()));
+            }
             return rewritten != node && rewritten instanceof SqlCall ? RepeatedQueries.separate(rewritten) : rewritten;
+        }
+
+        /**
+         * {@code condition} with each {@code NOT e} that holds an IN (through AND, OR and NOT) written
+         * {@code e = FALSE}, the same in three-valued logic. Calcite's conversion pushes a HAVING clause's NOT into
+         * its IN lists before it looks the expressions up among the GROUP BY's: {@code GROUP BY (g NOT IN ('x', 'y'))
+         * HAVING NOT (g NOT IN ('x', 'y'))} became {@code g IN ('x', 'y')}, which reads g, a column the aggregate
+         * does not have (an IndexOutOfBoundsException in planning).
+         */
+        private static SqlNode negationsAsFalse(SqlNode condition) {
+            if (!(condition instanceof SqlBasicCall call) || !SqlUtil.containsIn(call)) {
+                return condition;
+            }
+            switch (call.getKind()) {
+                case AND, OR -> {
+                    for (int i = 0; i < call.operandCount(); i++) {
+                        call.setOperand(i, negationsAsFalse(call.operand(i)));
+                    }
+                    return call;
+                }
+                case NOT -> {
+                    SqlParserPos pos = call.getParserPosition();
+                    return SqlStdOperatorTable.EQUALS.createCall(pos, negationsAsFalse(call.operand(0)),
+                            SqlLiteral.createBoolean(false, pos));
+                }
+                default -> {
+                    return call;
+                }
+            }
         }
 
         /** Validating a statement of many SELECTs takes seconds: each stops here once the statement is cancelled. */

@@ -175,8 +175,12 @@ public final class InSubQueries {
         private static RelNode filtered(RelNode rel, RexNode condition) {
             if (rel instanceof LogicalProject project && !RexOver.containsOver(project.getProjects(), null)
                     && project.getProjects().stream().allMatch(RexUtil::isDeterministic)) {
-                return project.copy(project.getTraitSet(),
-                        filtered(project.getInput(), RelOptUtil.pushPastProject(condition, project)),
+                // a NULL column of S makes its comparison NULL: folded, since Calcite's metadata refuses a
+                // predicate that compares with NULL (SubQueryRemoveRule's DISTINCT over the EXISTS failed with
+                // "Comparison with NULL in pulledUpPredicates": fuzzer, seed 50 query 692)
+                RexNode pushed = NullCalls.folded(RelOptUtil.pushPastProject(condition, project),
+                        project.getCluster().getRexBuilder());
+                return project.copy(project.getTraitSet(), filtered(project.getInput(), pushed),
                         project.getProjects(), project.getRowType());
             }
             RelNode below = rel instanceof LogicalFilter filter ? filter.getInput() : rel;

@@ -25,6 +25,11 @@ public final class NullCalls {
     private NullCalls() {
     }
 
+    /** {@code e} with its calls that are NULL whatever their other operands hold folded to NULL literals. */
+    public static RexNode folded(RexNode e, RexBuilder rex) {
+        return e.accept(new Folding(rex));
+    }
+
     static RelNode rewrite(RelNode plan) {
         return BottomUp.rewrite(plan, rel -> rel.accept(new Folding(rel.getCluster().getRexBuilder())));
     }

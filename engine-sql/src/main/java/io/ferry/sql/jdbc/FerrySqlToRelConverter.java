@@ -1,0 +1,126 @@
+package io.ferry.sql.jdbc;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.Strong;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Calcite's conversion of SQL to relational algebra, with each {@code x IN (S)} subquery's operands typed nullable
+ * where S's column they are compared with is, and calls that are NULL whatever their other operands hold folded to
+ * NULL as they are built ({@link #nullCallFolded}).
+ *
+ * <p>Calcite's simplifier decides whether a boolean can be NULL with {@code RelOptPredicateList.isEffectivelyNotNull},
+ * which takes an IN subquery for a comparison of its operands alone: with NOT NULL operands it reads {@code (x IN
+ * (S)) IS NOT TRUE} and {@code IS FALSE} as {@code NOT (x IN (S))}, which is NULL, not TRUE, for an x that S lacks
+ * when S holds a NULL (fuzzer, seed 45 query 4743: {@code (-7.75E0 IN (SELECT d …)) IS NOT TRUE}; seed 42 q14608).
+ * The IN's own type is right (nullable, from S's column); its operands are not, so the operand compared with a
+ * nullable column is cast to its nullable type, which every simplification before subquery removal then sees. The
+ * cast changes no value, and the simplifier drops it once the subquery has become a join.
+ */
+final class FerrySqlToRelConverter extends SqlToRelConverter {
+    FerrySqlToRelConverter(RelOptTable.ViewExpander views, SqlValidator validator, Prepare.CatalogReader catalog,
+            RelOptCluster cluster, SqlRexConvertletTable convertlets, Config config) {
+        super(views, validator, catalog, cluster, convertlets, config);
+    }
+
+    @Override
+    protected Blackboard createBlackboard(SqlValidatorScope scope, @Nullable Map<String, RexNode> nameToNodeMap,
+            boolean top) {
+        return new Blackboard(scope, nameToNodeMap, top) {
+            @Override
+            public RexNode convertExpression(SqlNode expr) {
+                // each operand of a call is converted through here before the call is built and simplified
+                RexNode e = withNullableInOperands(super.convertExpression(expr), rexBuilder);
+                // a BETWEEN is converted to its two comparisons in one step
+                return expr.getKind() == SqlKind.BETWEEN ? e.accept(new RexShuttle() {
+                    @Override
+                    public RexNode visitCall(RexCall call) {
+                        return nullCallFolded(super.visitCall(call), rexBuilder);
+                    }
+                }) : nullCallFolded(e, rexBuilder);
+            }
+        };
+    }
+
+    /**
+     * NULL for {@code e}, a call that is NULL whatever its other operands hold ({@code x <= CAST(NULL AS INTEGER)}
+     * from a BETWEEN, {@code (CAST(NULL AS DECIMAL(12,2)) - -0.001) < 0}), as Ferry's planning folds them later
+     * ({@code NullCalls}). Left in place, such a comparison in a filter below a SELECT DISTINCT failed the conversion
+     * itself: the check whether the DISTINCT's input is already unique derives the filter's predicates, and Calcite
+     * refuses a predicate that compares with NULL (an AssertionError, "Comparison with NULL in pulledUpPredicates":
+     * fuzzer, seed 49 queries 3336 and 3384).
+     */
+    static RexNode nullCallFolded(RexNode e, RexBuilder rex) {
+        if (e instanceof RexCall call && e.getKind() == SqlKind.CASE && unreachableWhens(call)) {
+            // CASE WHEN FALSE THEN s WHEN FALSE THEN g END, whose simplification to NULL under a BETWEEN made
+            // Calcite's simplifier itself derive predicates from comparisons with NULL (seed 49 query 3384)
+            RexNode otherwise = call.getOperands().get(call.getOperands().size() - 1);
+            return RexUtil.isNullLiteral(otherwise, true) ? rex.makeNullLiteral(e.getType())
+                    : rex.makeCast(e.getType(), otherwise, true, false);
+        }
+        if (e instanceof RexCall && !(e instanceof RexSubQuery) && e.getType().isNullable()
+                && Strong.isNull(e, ImmutableBitSet.of())) {
+            return rex.makeNullLiteral(e.getType());
+        }
+        return e;
+    }
+
+    /** Whether every WHEN of a CASE is FALSE or NULL literally. */
+    private static boolean unreachableWhens(RexCall caseCall) {
+        List<RexNode> operands = caseCall.getOperands();
+        for (int i = 0; i < operands.size() - 1; i += 2) {
+            if (!operands.get(i).isAlwaysFalse() && !RexUtil.isNullLiteral(operands.get(i), true)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code e}, an IN subquery or its negation (NOT IN), with the operands cast as the class comment says. */
+    static RexNode withNullableInOperands(RexNode e, RexBuilder rex) {
+        if (e instanceof RexSubQuery in && in.getKind() == SqlKind.IN) {
+            return nullableOperands(in, rex);
+        }
+        if (e.getKind() == SqlKind.NOT && ((RexCall) e).getOperands().get(0) instanceof RexSubQuery in
+                && in.getKind() == SqlKind.IN) {
+            RexSubQuery typed = nullableOperands(in, rex);
+            return typed == in ? e : rex.makeCall(SqlStdOperatorTable.NOT, typed);
+        }
+        return e;
+    }
+
+    private static RexSubQuery nullableOperands(RexSubQuery in, RexBuilder rex) {
+        List<RexNode> operands = new ArrayList<>(in.getOperands());
+        boolean cast = false;
+        for (int i = 0; i < operands.size(); i++) {
+            RexNode operand = operands.get(i);
+            if (!operand.getType().isNullable() && in.rel.getRowType().getFieldList().get(i).getType().isNullable()) {
+                RelDataType nullable = rex.getTypeFactory().createTypeWithNullability(operand.getType(), true);
+                operands.set(i, rex.makeAbstractCast(nullable, operand));
+                cast = true;
+            }
+        }
+        return cast ? in.clone(in.getType(), operands) : in;
+    }
+}
