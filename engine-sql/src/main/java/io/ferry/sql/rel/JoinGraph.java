@@ -237,10 +237,23 @@ final class JoinGraph {
      */
     private int[] exhaustive(long part) {
         int[] members = members(part);
-        int n = members.length;
-        if (n == 1) {
+        if (members.length == 1) {
             return members;
         }
+        int[] order = exhaustive(members, false);
+        return order != null ? order : exhaustive(members, true);
+    }
+
+    /**
+     * The search of {@link #exhaustive(long)}, with cross products ({@code crossProducts}) or without: null where no
+     * order joins the whole part one factor at a time. A part is connected, but a conjunct of three factors with
+     * nothing between two of them joins none of the three alone; left unjoined, the order had missing factors and
+     * the join lost the conjunct (fuzzer, seed 45 query 456). Such a part is searched again with cross products,
+     * only then: allowed everywhere, a cross product of two small dimensions came out cheapest, and a hash join on
+     * two keys over it (TPC-DS q5), a nested-loop join in the row engine.
+     */
+    private int[] exhaustive(int[] members, boolean crossProducts) {
+        int n = members.length;
         int sets = 1 << n;
         double[] setRows = new double[sets];
         double[] cost = new double[sets];
@@ -258,20 +271,18 @@ final class JoinGraph {
                 continue;
             }
             cost[s] = Double.POSITIVE_INFINITY;
-            // a set that no conjunct joins one factor at a time (a conjunct of three factors, and nothing between
-            // two of them) is joined through a cross product; left unjoined, its order had missing factors and the
-            // join lost the conjunct (fuzzer, seed 45 query 456)
-            for (int pass = 0; pass < 2 && cost[s] == Double.POSITIVE_INFINITY; pass++) {
-                for (int bits = s; bits != 0; bits &= bits - 1) {
-                    int i = Integer.numberOfTrailingZeros(bits);
-                    int without = s & ~(1 << i);
-                    if (cost[without] < cost[s] && (pass == 1 || connects(global[without], members[i]))) {
-                        cost[s] = cost[without];
-                        last[s] = (byte) i;
-                    }
+            for (int bits = s; bits != 0; bits &= bits - 1) {
+                int i = Integer.numberOfTrailingZeros(bits);
+                int without = s & ~(1 << i);
+                if (cost[without] < cost[s] && (crossProducts || connects(global[without], members[i]))) {
+                    cost[s] = cost[without];
+                    last[s] = (byte) i;
                 }
             }
             cost[s] += Math.max(1, setRows[s]);
+        }
+        if (cost[sets - 1] == Double.POSITIVE_INFINITY) {
+            return null;
         }
         int[] order = new int[n];
         for (int s = sets - 1, k = n - 1; k >= 0; k--) {
@@ -287,6 +298,12 @@ final class JoinGraph {
      */
     private int[] greedy(long part) {
         int[] members = members(part);
+        int[] order = greedy(members, false);
+        return order != null ? order : greedy(members, true);
+    }
+
+    /** The search of {@link #greedy(long)}, with cross products or without (see {@link #exhaustive(int[], boolean)}). */
+    private int[] greedy(int[] members, boolean crossProducts) {
         int[] best = null;
         double bestCost = Double.POSITIVE_INFINITY;
         for (int start : members) {
@@ -298,17 +315,18 @@ final class JoinGraph {
             for (int k = 1; k < members.length && cost < bestCost; k++) {
                 int pick = -1;
                 double pickRows = Double.POSITIVE_INFINITY;
-                // a cross product only where no conjunct joins a next factor alone (see exhaustive)
-                for (int pass = 0; pass < 2 && pick < 0; pass++) {
-                    for (int f : members) {
-                        if ((set & (1L << f)) == 0 && (pass == 1 || connects(set, f))) {
-                            double r = extended(setRows, set, f);
-                            if (pick < 0 || r < pickRows) {
-                                pick = f;
-                                pickRows = r;
-                            }
+                for (int f : members) {
+                    if ((set & (1L << f)) == 0 && (crossProducts || connects(set, f))) {
+                        double r = extended(setRows, set, f);
+                        if (pick < 0 || r < pickRows) {
+                            pick = f;
+                            pickRows = r;
                         }
                     }
+                }
+                if (pick < 0) {
+                    cost = Double.POSITIVE_INFINITY;
+                    break;
                 }
                 order[k] = pick;
                 set |= 1L << pick;
