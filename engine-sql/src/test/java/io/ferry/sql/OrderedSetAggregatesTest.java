@@ -232,6 +232,73 @@ class OrderedSetAggregatesTest {
         }
     }
 
+    static Stream<String> orderedStringAggregates() {
+        return AggregateQueries.orderedStringAggregates().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("orderedStringAggregates")
+    void orderedStringAggregatesMatchDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
+    @ParameterizedTest
+    @MethodSource("orderedStringAggregates")
+    void orderedStringAggregatesRunInFerrysAggregate(String sql) throws SQLException {
+        String plan = explain(sql);
+        assertFalse(inRowEngine(plan), plan);
+    }
+
+    /** Whether a plan has a node of Calcite's row engine below the converter every plan ends in. */
+    private static boolean inRowEngine(String plan) {
+        return plan.replace("FerryToEnumerableConverter", "").contains("Enumerable");
+    }
+
+    /** LISTAGG's WITHIN GROUP (ORDER BY ...) is the ORDER BY inside DuckDB's STRING_AGG (which has no LISTAGG form). */
+    @Test
+    void listaggWithinGroupJoinsInItsOrder() throws SQLException {
+        String ferrySql = "SELECT g, LISTAGG(CAST(id AS VARCHAR), ',') WITHIN GROUP (ORDER BY dt DESC NULLS LAST, id) "
+                + "FROM q GROUP BY g";
+        ResultComparison.assertSameResult(ferry, ferrySql, duck, "SELECT g, STRING_AGG(CAST(id AS VARCHAR), ',' "
+                + "ORDER BY dt DESC NULLS LAST, id) FROM q GROUP BY g", false);
+        assertFalse(inRowEngine(explain(ferrySql)));
+    }
+
+    /**
+     * Keys at the edges of their types' orders: NaN above every DOUBLE, infinities, -0.0 equal to 0.0 (the next key
+     * breaks the tie), the smallest and largest BIGINT, the empty string, a prefix before its extensions, bytes above
+     * ASCII. Where a key gives no NULLS, Ferry puts NULLs as PostgreSQL does (last ascending, first descending), which
+     * DuckDB's SQL then spells out: DuckDB's own default is last both ways.
+     */
+    @Test
+    void orderedStringAggregatesOrderTheEdgesOfEachType() throws SQLException {
+        for (Connection c : List.of(ferry, duck)) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE edges (id INTEGER, x DOUBLE, n BIGINT, s VARCHAR)");
+                s.execute("INSERT INTO edges VALUES (1, CAST('NaN' AS DOUBLE), -9223372036854775808, 'ab'), "
+                        + "(2, CAST('-0.0' AS DOUBLE), 9223372036854775807, ''), (3, 0.0, 0, 'a'), "
+                        + "(4, CAST('Infinity' AS DOUBLE), -1, 'a b'), (5, CAST('-Infinity' AS DOUBLE), 1, 'B'), "
+                        + "(6, -1.5, NULL, 'é'), (7, NULL, 2, NULL), (8, 1e300, -2, 'b')");
+            }
+        }
+        try {
+            for (String key : List.of("x", "x DESC", "x NULLS FIRST", "n", "n DESC NULLS LAST", "s", "s DESC",
+                    "s NULLS FIRST", "s DESC NULLS LAST", "x, n", "s, x DESC")) {
+                String sql = "SELECT id % 2, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY " + key + ", id) FROM edges "
+                        + "GROUP BY ROLLUP(id % 2)";
+                String duckSql = sql.replaceAll("(\\w) DESC,", "$1 DESC NULLS FIRST,");
+                ResultComparison.assertSameResult(ferry, sql, duck, duckSql, false);
+                assertFalse(inRowEngine(explain(sql)), sql);
+            }
+        } finally {
+            for (Connection c : List.of(ferry, duck)) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("DROP TABLE edges");
+                }
+            }
+        }
+    }
+
     private static TreeMap<String, String> sortedParts(Connection c, String sql) throws SQLException {
         TreeMap<String, String> out = new TreeMap<>();
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {

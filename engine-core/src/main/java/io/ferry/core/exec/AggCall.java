@@ -1,5 +1,7 @@
 package io.ferry.core.exec;
 
+import java.util.List;
+
 import io.ferry.core.types.FerryType;
 
 /**
@@ -12,13 +14,26 @@ import io.ferry.core.types.FerryType;
  * -1: only rows where it is TRUE reach this call ({@code FILTER (WHERE ...)}). {@code distinct} makes the call see
  * each distinct non-NULL argument (tuple) once per group ({@link DistinctAccumulator}); a plain COUNT(DISTINCT x)
  * alone is planned above this level instead, as a grouping on the argument first.
+ *
+ * <p>{@code order} is the ORDER BY inside a STRING_AGG call ({@code STRING_AGG(s, sep ORDER BY k DESC)}, LISTAGG's
+ * {@code WITHIN GROUP (ORDER BY ...)}): the input columns the group's values are joined in the order of; empty for
+ * every other call, and for STRING_AGG without ORDER BY, whose order of joining is unspecified.
  */
 public record AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending, int arg2,
-        int filter, boolean distinct) {
+        int filter, boolean distinct, List<SortKey> order) {
     public AggCall {
         if (!(fraction >= 0 && fraction <= 1)) {
             throw new IllegalArgumentException("quantile fraction " + fraction + " is outside [0, 1]");
         }
+        order = List.copyOf(order);
+        if (!order.isEmpty() && kind != AggKind.STRING_AGG) {
+            throw new IllegalArgumentException(kind + " has no ORDER BY of its own");
+        }
+    }
+
+    public AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending, int arg2, int filter,
+            boolean distinct) {
+        this(kind, arg, type, fraction, descending, arg2, filter, distinct, List.of());
     }
 
     public AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending) {
@@ -31,7 +46,12 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
 
     /** This call reading columns {@code arg}, {@code arg2} and {@code filter} instead (-1 stays -1). */
     public AggCall withColumns(int arg, int arg2, int filter) {
-        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct);
+        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, order);
+    }
+
+    /** This call joining its values in the order of {@code newOrder} instead. */
+    public AggCall withOrder(List<SortKey> newOrder) {
+        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, newOrder);
     }
 
     public enum AggKind {
@@ -90,6 +110,13 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
          * rows would have ({@link StringAggAccumulator}); over such states ({@link #STRING_AGG_MERGE}) it joins them.
          */
         STRING_AGG, STRING_AGG_MERGE,
+        /**
+         * The merge of STRING_AGG ... ORDER BY: its partial ({@link #STRING_AGG} with an {@link AggCall#order})
+         * keeps each row of a group as an entry (an order-preserving encoding of its sort key, its separator, its
+         * value), since the order is known only once every row is; over packed entries this concatenates them, and
+         * the finish sorts and joins ({@link OrderedStringAggAccumulator}).
+         */
+        ORDERED_STRING_AGG_MERGE,
         /** The partial state of a DISTINCT call: each group's set of distinct argument tuples, packed; unions. */
         DISTINCT_SET,
         /**

@@ -77,9 +77,10 @@ public final class AggregatePlan {
             if (state != null) {
                 // a DISTINCT state reads raw arguments in the partial (distinct = true) and packed sets in the merge
                 partial.add(new AggCall(state, c.arg(), FerryType.VARCHAR, 0, false, c.arg2(), c.filter(),
-                        state == AggKind.DISTINCT_SET));
-                merge.add(new AggCall(state == AggKind.STRING_AGG ? AggKind.STRING_AGG_MERGE : state, keys + states++,
-                        FerryType.VARCHAR));
+                        state == AggKind.DISTINCT_SET, c.order()));
+                AggKind mergeKind = state != AggKind.STRING_AGG ? state
+                        : c.order().isEmpty() ? AggKind.STRING_AGG_MERGE : AggKind.ORDERED_STRING_AGG_MERGE;
+                merge.add(new AggCall(mergeKind, keys + states++, FerryType.VARCHAR));
                 continue;
             }
             switch (c.kind()) {
@@ -214,7 +215,9 @@ public final class AggregatePlan {
                 continue;
             }
             if (c.kind() == AggKind.STRING_AGG) {
-                out[keys + i] = StringAggAccumulator.finish((BytesVector) merged.column(keys + stateOf[i]));
+                BytesVector states = (BytesVector) merged.column(keys + stateOf[i]);
+                out[keys + i] = c.order().isEmpty() ? StringAggAccumulator.finish(states)
+                        : OrderedStringAggAccumulator.finish(states);
                 continue;
             }
             if (c.kind().quantile()) {

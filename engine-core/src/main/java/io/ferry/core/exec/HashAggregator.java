@@ -75,9 +75,10 @@ final class HashAggregator {
             Vector arg = c.arg() < 0 ? null : batch.column(c.arg());
             Vector arg2 = c.arg2() < 0 ? null : batch.column(c.arg2());
             accumulators[i].ensure(groups);
+            Vector[] order = orderColumns(c, batch);
             boolean pair = c.kind() == AggCall.AggKind.COUNT && arg2 != null;
             if (c.filter() < 0 && !pair) {
-                accumulators[i].add(groupIds, arg, arg2, n);
+                accumulators[i].add(groupIds, arg, arg2, order, n);
                 continue;
             }
             int m = select((LongVector) (c.filter() < 0 ? null : batch.column(c.filter())), pair ? arg : null,
@@ -86,9 +87,26 @@ final class HashAggregator {
                 selectedGroups[r] = groupIds[selected[r]];
             }
             // COUNT(a, b) counts the rows where neither is NULL: once selected, as COUNT(*)
+            if (order != null) {
+                for (int k = 0; k < order.length; k++) {
+                    order[k] = order[k].gather(selected, m);
+                }
+            }
             accumulators[i].add(selectedGroups, pair || arg == null ? null : arg.gather(selected, m),
-                    pair || arg2 == null ? null : arg2.gather(selected, m), m);
+                    pair || arg2 == null ? null : arg2.gather(selected, m), order, m);
         }
+    }
+
+    /** The columns of a call's own ORDER BY (STRING_AGG ... ORDER BY), or null without one. */
+    private static Vector[] orderColumns(AggCall c, Batch batch) {
+        if (c.order().isEmpty()) {
+            return null;
+        }
+        Vector[] columns = new Vector[c.order().size()];
+        for (int k = 0; k < columns.length; k++) {
+            columns[k] = batch.column(c.order().get(k).column());
+        }
+        return columns;
     }
 
     /**

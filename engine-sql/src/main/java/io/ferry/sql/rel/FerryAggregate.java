@@ -7,6 +7,7 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -21,6 +22,7 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.SampleDesign;
+import io.ferry.core.exec.SortKey;
 import io.ferry.core.expr.Call;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.expr.Literal;
@@ -202,7 +204,7 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
         }
         List<Integer> args = call.getAggregation().getKind() == SqlKind.COUNT && !call.isDistinct() ? nullable(call, inputRow)
                 : call.getArgList();
-        if (args.size() > 2 || !call.collation.getFieldCollations().isEmpty()) {
+        if (args.size() > 2) {
             throw new UnsupportedExpression("aggregate " + call);
         }
         FerryType type = RexTranslator.type(call.getType());
@@ -234,6 +236,10 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             case LISTAGG, STRING_AGG -> AggKind.STRING_AGG;
             default -> throw new UnsupportedExpression(call.getAggregation().getName());
         };
+        List<SortKey> order = order(call);
+        if (!order.isEmpty() && (kind != AggKind.STRING_AGG || distinct)) {
+            throw new UnsupportedExpression(call.getAggregation().getName() + " with ORDER BY");
+        }
         if (kind.approximate() && filter >= 0) {
             throw new UnsupportedExpression(kind + " with FILTER");
         }
@@ -280,7 +286,26 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
                 throw new UnsupportedExpression(kind + " of DOUBLE as " + type);
             }
         }
-        return new AggCall(kind, arg, type, 0, false, arg2, filter, distinct);
+        return new AggCall(kind, arg, type, 0, false, arg2, filter, distinct, order);
+    }
+
+    /**
+     * A call's own ORDER BY (STRING_AGG(s, sep ORDER BY k), LISTAGG's WITHIN GROUP): NULLs last ascending and first
+     * descending unless the query says otherwise, as PostgreSQL and DuckDB (Calcite's converter already fills these
+     * defaults in; an unspecified direction gets the same).
+     */
+    private static List<SortKey> order(AggregateCall call) {
+        List<SortKey> keys = new ArrayList<>();
+        for (RelFieldCollation c : call.collation.getFieldCollations()) {
+            boolean desc = c.getDirection().isDescending();
+            boolean nullsFirst = switch (c.nullDirection) {
+                case FIRST -> true;
+                case LAST -> false;
+                default -> desc;
+            };
+            keys.add(new SortKey(c.getFieldIndex(), desc, nullsFirst));
+        }
+        return keys;
     }
 
     /**
