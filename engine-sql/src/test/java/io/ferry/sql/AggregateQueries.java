@@ -169,6 +169,9 @@ public final class AggregateQueries {
                 "SELECT SUM(i), COUNT(DISTINCT i) FROM q_empty",
                 "SELECT g, SUM(i), COUNT(DISTINCT d) FROM q_empty GROUP BY g",
                 "SELECT g, COUNT(DISTINCT (i % 5, d > 0)) FROM q GROUP BY g",
+                // two row values: Calcite expands them over grouping sets, whose outer COUNT has four arguments each
+                "SELECT g, COUNT(DISTINCT (i % 5, dt)), COUNT(DISTINCT (b % 7, p)), SUM(i) FROM q GROUP BY g",
+                "SELECT COUNT(DISTINCT (i % 3, g, id % 4)), COUNT(DISTINCT (g, dt)) FROM q",
                 "SELECT g, COVAR_POP(d, i), COVAR_SAMP(i, d), CORR(d, b), REGR_SLOPE(d, i), REGR_INTERCEPT(d, i), "
                         + "REGR_R2(d, i), REGR_COUNT(d, i), REGR_AVGX(d, i), REGR_AVGY(d, i), REGR_SXX(d, i), "
                         + "REGR_SYY(d, i), REGR_SXY(d, p) FROM q GROUP BY g",

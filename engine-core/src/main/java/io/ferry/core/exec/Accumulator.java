@@ -27,10 +27,11 @@ abstract class Accumulator {
     }
 
     /**
-     * Adds rows of a call with an ORDER BY of its own ({@code order}: its columns, null without one); the kinds that
-     * do not order their input ignore it.
+     * Adds rows of a call with columns beyond its two arguments ({@code rest}, null without any): the keys of its
+     * own ORDER BY ({@link OrderedStringAggAccumulator}), or its further arguments ({@link DistinctAccumulator}); the
+     * other kinds have none.
      */
-    void add(int[] groups, Vector v, Vector v2, Vector[] order, int n) {
+    void add(int[] groups, Vector v, Vector v2, Vector[] rest, int n) {
         add(groups, v, v2, n);
     }
 

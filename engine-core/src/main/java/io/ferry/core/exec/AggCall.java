@@ -18,9 +18,13 @@ import io.ferry.core.types.FerryType;
  * <p>{@code order} is the ORDER BY inside a STRING_AGG call ({@code STRING_AGG(s, sep ORDER BY k DESC)}, LISTAGG's
  * {@code WITHIN GROUP (ORDER BY ...)}): the input columns the group's values are joined in the order of; empty for
  * every other call, and for STRING_AGG without ORDER BY, whose order of joining is unspecified.
+ *
+ * <p>{@code moreArgs} are the third and later argument columns of COUNT(a, b, c, ...) and COUNT(DISTINCT a, b, c,
+ * ...), and of the partial state of the latter; empty for every other call. (A row value arrives as its fields,
+ * each nullable one as two columns: {@code f IS NULL} and {@code COALESCE(f, zero)}.)
  */
 public record AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending, int arg2,
-        int filter, boolean distinct, List<SortKey> order) {
+        int filter, boolean distinct, List<SortKey> order, List<Integer> moreArgs) {
     public AggCall {
         if (!(fraction >= 0 && fraction <= 1)) {
             throw new IllegalArgumentException("quantile fraction " + fraction + " is outside [0, 1]");
@@ -29,11 +33,20 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
         if (!order.isEmpty() && kind != AggKind.STRING_AGG) {
             throw new IllegalArgumentException(kind + " has no ORDER BY of its own");
         }
+        moreArgs = List.copyOf(moreArgs);
+        if (!moreArgs.isEmpty() && (arg2 < 0 || !(kind == AggKind.COUNT || kind == AggKind.DISTINCT_SET))) {
+            throw new IllegalArgumentException(kind + " of " + (moreArgs.size() + 2) + " arguments");
+        }
     }
 
     public AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending, int arg2, int filter,
             boolean distinct) {
-        this(kind, arg, type, fraction, descending, arg2, filter, distinct, List.of());
+        this(kind, arg, type, fraction, descending, arg2, filter, distinct, List.of(), List.of());
+    }
+
+    public AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending, int arg2, int filter,
+            boolean distinct, List<SortKey> order) {
+        this(kind, arg, type, fraction, descending, arg2, filter, distinct, order, List.of());
     }
 
     public AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending) {
@@ -46,12 +59,17 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
 
     /** This call reading columns {@code arg}, {@code arg2} and {@code filter} instead (-1 stays -1). */
     public AggCall withColumns(int arg, int arg2, int filter) {
-        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, order);
+        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, order, moreArgs);
     }
 
     /** This call joining its values in the order of {@code newOrder} instead. */
     public AggCall withOrder(List<SortKey> newOrder) {
-        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, newOrder);
+        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, newOrder, moreArgs);
+    }
+
+    /** This call reading {@code newMoreArgs} as its third and later arguments instead. */
+    public AggCall withMoreArgs(List<Integer> newMoreArgs) {
+        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, order, newMoreArgs);
     }
 
     public enum AggKind {

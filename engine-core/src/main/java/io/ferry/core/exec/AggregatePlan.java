@@ -77,7 +77,7 @@ public final class AggregatePlan {
             if (state != null) {
                 // a DISTINCT state reads raw arguments in the partial (distinct = true) and packed sets in the merge
                 partial.add(new AggCall(state, c.arg(), FerryType.VARCHAR, 0, false, c.arg2(), c.filter(),
-                        state == AggKind.DISTINCT_SET, c.order()));
+                        state == AggKind.DISTINCT_SET, c.order(), c.moreArgs()));
                 AggKind mergeKind = state != AggKind.STRING_AGG ? state
                         : c.order().isEmpty() ? AggKind.STRING_AGG_MERGE : AggKind.ORDERED_STRING_AGG_MERGE;
                 merge.add(new AggCall(mergeKind, keys + states++, FerryType.VARCHAR));
@@ -115,7 +115,7 @@ public final class AggregatePlan {
             return List.of("moments", c.arg());
         }
         if (c.distinct()) {
-            return List.of("set", c.arg(), c.arg2(), c.filter());
+            return List.of("set", c.arg(), c.arg2(), c.moreArgs(), c.filter());
         }
         if (c.kind().quantile()) {
             return List.of(c.kind() == AggKind.APPROX_PERCENTILE ? "sketch" : "values", c.arg(), c.filter());

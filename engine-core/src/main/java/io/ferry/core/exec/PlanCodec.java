@@ -344,6 +344,7 @@ public final class PlanCodec {
                     bool(k.descending());
                     bool(k.nullsFirst());
                 }
+                ints(c.moreArgs().stream().mapToInt(Integer::intValue).toArray());
             }
         }
 
@@ -741,8 +742,10 @@ public final class PlanCodec {
                     order.add(new SortKey(index(kind + " order column", width), bool("the descending flag"),
                             bool("the nulls-first flag")));
                 }
+                List<Integer> moreArgs = java.util.Arrays.stream(indexes(kind + " further argument", width)).boxed()
+                        .toList();
                 calls.add(checked("aggregate call", () -> new AggCall(kind, arg, type, fraction, descending, arg2,
-                        filter, distinct, order)));
+                        filter, distinct, order, moreArgs)));
             }
             return checked("aggregate", () -> new PlanNode.Aggregate(input, groupKeys, groupSets, calls));
         }

@@ -162,6 +162,8 @@ class PlanCodecTest {
         calls.add(new AggCall(AggCall.AggKind.PERCENTILE_DISC, 2, FerryType.BIGINT, 0.28, true));
         calls.add(new AggCall(AggCall.AggKind.STRING_AGG, 7, FerryType.VARCHAR, 0, false, 7, 2, false,
                 List.of(new SortKey(2, true, false), new SortKey(7, false, true))));
+        calls.add(new AggCall(AggCall.AggKind.COUNT, 2, FerryType.BIGINT, 0, false, 7, -1, true, List.of(),
+                List.of(0, 11)));
         // ROLLUP(0, 11) and the empty set again
         PlanNode.Aggregate agg = new PlanNode.Aggregate(project, new int[] {0, 11}, new long[] {0b11, 0b01, 0, 0},
                 calls);

@@ -38,9 +38,9 @@ import io.ferry.sql.translate.UnsupportedExpression;
 /**
  * Hash aggregation, partial per thread then final. DISTINCT aggregates are planned as a grouping on (keys, argument)
  * below a plain aggregation when they are the only calls and share one argument; beside other calls, each keeps its
- * set of distinct values in the aggregate. FILTER, two-argument calls (COUNT(a, b), CORR(y, x), STRING_AGG(s, sep))
- * and ANY_VALUE (as MIN) run here too, and GROUPING SETS, ROLLUP and CUBE with GROUPING() and GROUPING_ID()
- * ({@link PlanNode.Aggregate#groupSets}).
+ * set of distinct values in the aggregate. FILTER, calls of several arguments (COUNT(a, b, c), COUNT(DISTINCT a, b,
+ * c), CORR(y, x), STRING_AGG(s, sep)), STRING_AGG's own ORDER BY and ANY_VALUE (as MIN) run here too, and GROUPING
+ * SETS, ROLLUP and CUBE with GROUPING() and GROUPING_ID() ({@link PlanNode.Aggregate#groupSets}).
  */
 public final class FerryAggregate extends Aggregate implements FerryRel {
     public FerryAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,
@@ -204,7 +204,7 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
         }
         List<Integer> args = call.getAggregation().getKind() == SqlKind.COUNT && !call.isDistinct() ? nullable(call, inputRow)
                 : call.getArgList();
-        if (args.size() > 2) {
+        if (args.size() > 2 && call.getAggregation().getKind() != SqlKind.COUNT) {
             throw new UnsupportedExpression("aggregate " + call);
         }
         FerryType type = RexTranslator.type(call.getType());
@@ -286,7 +286,8 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
                 throw new UnsupportedExpression(kind + " of DOUBLE as " + type);
             }
         }
-        return new AggCall(kind, arg, type, 0, false, arg2, filter, distinct, order);
+        List<Integer> moreArgs = args.size() > 2 ? args.subList(2, args.size()) : List.of();
+        return new AggCall(kind, arg, type, 0, false, arg2, filter, distinct, order, moreArgs);
     }
 
     /**
