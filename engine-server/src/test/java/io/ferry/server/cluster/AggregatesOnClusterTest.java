@@ -27,9 +27,9 @@ import io.ferry.sql.WindowQueries;
  * The quantile, grouping-set and other aggregate queries of {@code OrderedSetAggregatesTest} (FILTER, DISTINCT
  * beside other calls, CORR and REGR_*, STRING_AGG with and without ORDER BY: their partial states merged) on a
  * coordinator and two workers over the tcp fabric, in forced function shipping (partial states, values and sketches,
- * cross the network) and forced data shipping, each against DuckDB on the same rows; and the subqueries of {@code SubqueryOracleTest}
- * (three-valued IN and NOT IN, literal GROUP BY keys under NOT EXISTS), whose rewrites come before planning and
- * must hold once the plan is split between nodes; and the window functions of {@code WindowFunctionsTest}, which
+ * cross the network) and forced data shipping, each against DuckDB on the same rows; and the subqueries of
+ * {@code SubqueryOracleTest} (three-valued IN and NOT IN, literal GROUP BY keys under NOT EXISTS), whose rewrites
+ * come before planning and must hold once the plan is split between nodes; and the window functions of {@code WindowFunctionsTest}, which
  * the coordinator computes in Ferry's window operator over the rows it gathered.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
