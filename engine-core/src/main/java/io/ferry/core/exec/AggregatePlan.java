@@ -63,8 +63,10 @@ public final class AggregatePlan {
             }
             stateOf[i] = states;
             if (c.kind().approximate()) {
+                // under FILTER a unit's rows that fail it add nothing to its sums, as if the argument were NULL
+                // there: the estimates of the subpopulation where the filter holds (a domain estimate), exact
                 partial.add(new AggCall(design.clustered() ? AggKind.BLOCK_MOMENTS : AggKind.ROW_MOMENTS, c.arg(),
-                        FerryType.DOUBLE));
+                        FerryType.DOUBLE, 0, false, -1, c.filter(), false));
                 for (int k = 0; k < MOMENTS; k++) {
                     merge.add(new AggCall(AggKind.SUM, keys + states++, FerryType.DOUBLE));
                 }
@@ -112,7 +114,7 @@ public final class AggregatePlan {
     /** What identifies the state a call shares with others that read it too; null if it has its own. */
     private static List<Object> shareKey(AggCall c) {
         if (c.kind().approximate()) {
-            return List.of("moments", c.arg());
+            return List.of("moments", c.arg(), c.filter());
         }
         if (c.distinct()) {
             return List.of("set", c.arg(), c.arg2(), c.moreArgs(), c.filter());

@@ -240,9 +240,6 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
         if (!order.isEmpty() && (kind != AggKind.STRING_AGG || distinct)) {
             throw new UnsupportedExpression(call.getAggregation().getName() + " with ORDER BY");
         }
-        if (kind.approximate() && filter >= 0) {
-            throw new UnsupportedExpression(kind + " with FILTER");
-        }
         if (kind == AggKind.MIN || kind == AggKind.MAX) {
             distinct = false; // the extremes of the distinct values are the extremes
         }
