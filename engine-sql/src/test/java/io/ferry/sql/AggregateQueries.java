@@ -223,6 +223,14 @@ public final class AggregateQueries {
                 "SELECT CAST(g AS VARCHAR), STRING_AGG(CAST(i AS VARCHAR) || 'x', '-' ORDER BY p, id) FROM q "
                         + "WHERE id % 97 < 5 GROUP BY CAST(g AS VARCHAR)",
                 "SELECT g, i % 3, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY id DESC), COUNT(*) FROM q "
-                        + "WHERE id < 1200 GROUP BY ROLLUP(g, i % 3)");
+                        + "WHERE id < 1200 GROUP BY ROLLUP(g, i % 3)",
+                // DISTINCT orders by its arguments only, as in PostgreSQL and DuckDB
+                "SELECT g, STRING_AGG(DISTINCT CAST(i % 7 AS VARCHAR), ',' ORDER BY CAST(i % 7 AS VARCHAR) DESC "
+                        + "NULLS LAST), SUM(i) FROM q GROUP BY g",
+                "SELECT STRING_AGG(DISTINCT CAST(g AS VARCHAR), '-' ORDER BY CAST(g AS VARCHAR)), COUNT(*), "
+                        + "STRING_AGG(DISTINCT CAST(b % 4 AS VARCHAR), '' ORDER BY CAST(b % 4 AS VARCHAR)) FILTER "
+                        + "(WHERE d > 0) FROM q",
+                "SELECT g % 2, STRING_AGG(DISTINCT CAST(i % 5 AS VARCHAR), ';' ORDER BY CAST(i % 5 AS VARCHAR)) "
+                        + "FROM q GROUP BY CUBE(g % 2)");
     }
 }

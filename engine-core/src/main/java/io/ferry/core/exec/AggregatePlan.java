@@ -72,6 +72,19 @@ public final class AggregatePlan {
                 }
                 continue;
             }
+            if (c.kind() == AggKind.STRING_AGG && c.distinct()) {
+                // its entries sorted by (ORDER BY, value, separator) put equal ones side by side: the finish keeps
+                // the first of each run, so the DISTINCT needs no set of its own
+                List<SortKey> order = new ArrayList<>(c.order());
+                order.add(new SortKey(c.arg(), false, false));
+                if (c.arg2() >= 0) {
+                    order.add(new SortKey(c.arg2(), false, false));
+                }
+                partial.add(new AggCall(AggKind.STRING_AGG, c.arg(), FerryType.VARCHAR, 0, false, c.arg2(),
+                        c.filter(), false, order));
+                merge.add(new AggCall(AggKind.ORDERED_STRING_AGG_MERGE, keys + states++, FerryType.VARCHAR));
+                continue;
+            }
             AggKind state = c.distinct() ? AggKind.DISTINCT_SET
                     : c.kind().quantile() ? (c.kind() == AggKind.APPROX_PERCENTILE ? AggKind.KLL : AggKind.VALUES)
                     : c.kind().bivariate() ? AggKind.CO_MOMENTS
@@ -116,7 +129,7 @@ public final class AggregatePlan {
         if (c.kind().approximate()) {
             return List.of("moments", c.arg(), c.filter());
         }
-        if (c.distinct()) {
+        if (c.distinct() && c.kind() != AggKind.STRING_AGG) {
             return List.of("set", c.arg(), c.arg2(), c.moreArgs(), c.filter());
         }
         if (c.kind().quantile()) {
@@ -208,7 +221,7 @@ public final class AggregatePlan {
                 out[keys + i] = estimate(c.kind(), merged, keys + stateOf[i]);
                 continue;
             }
-            if (c.distinct()) {
+            if (c.distinct() && c.kind() != AggKind.STRING_AGG) {
                 out[keys + i] = distinct(c, (BytesVector) merged.column(keys + stateOf[i]), in.get(c.arg()));
                 continue;
             }
@@ -218,8 +231,8 @@ public final class AggregatePlan {
             }
             if (c.kind() == AggKind.STRING_AGG) {
                 BytesVector states = (BytesVector) merged.column(keys + stateOf[i]);
-                out[keys + i] = c.order().isEmpty() ? StringAggAccumulator.finish(states)
-                        : OrderedStringAggAccumulator.finish(states);
+                out[keys + i] = c.order().isEmpty() && !c.distinct() ? StringAggAccumulator.finish(states)
+                        : OrderedStringAggAccumulator.finish(states, c.distinct());
                 continue;
             }
             if (c.kind().quantile()) {

@@ -111,8 +111,11 @@ final class OrderedStringAggAccumulator extends Accumulator {
         return out.build();
     }
 
-    /** Each packed state's values, sorted by their keys and joined. */
-    static Vector finish(BytesVector states) {
+    /**
+     * Each packed state's values, sorted by their keys and joined; with {@code distinct}, only the first of the
+     * entries whose keys are equal (their keys end with the value and the separator: STRING_AGG(DISTINCT ...)).
+     */
+    static Vector finish(BytesVector states, boolean distinct) {
         int n = states.size();
         BytesVector.Builder out = new BytesVector.Builder(n);
         byte[] data = states.data();
@@ -126,6 +129,9 @@ final class OrderedStringAggAccumulator extends Accumulator {
             int[] order = entries.sorted(data, m);
             for (int i = 0; i < m; i++) {
                 int e = order[i];
+                if (distinct && i > 0 && entries.compareKeys(data, order[i - 1], e) == 0) {
+                    continue;
+                }
                 if (i > 0) {
                     out.appendPart(data, entries.at[3 * e + 1] + Integer.BYTES,
                             (int) INTS.get(data, entries.at[3 * e + 1]));
@@ -168,14 +174,16 @@ final class OrderedStringAggAccumulator extends Accumulator {
             for (int i = 0; i < m; i++) {
                 index[i] = i;
             }
-            int[] a = at;
-            Sorter.mergeSort(index, scratch, 0, m, (x, y) -> {
-                int kx = a[3 * x];
-                int ky = a[3 * y];
-                return Arrays.compareUnsigned(data, kx + Integer.BYTES, kx + Integer.BYTES + (int) INTS.get(data, kx),
-                        data, ky + Integer.BYTES, ky + Integer.BYTES + (int) INTS.get(data, ky));
-            });
+            Sorter.mergeSort(index, scratch, 0, m, (x, y) -> compareKeys(data, x, y));
             return index;
+        }
+
+        /** The order of the keys of entries {@code x} and {@code y}: their encodings as unsigned bytes. */
+        int compareKeys(byte[] data, int x, int y) {
+            int kx = at[3 * x];
+            int ky = at[3 * y];
+            return Arrays.compareUnsigned(data, kx + Integer.BYTES, kx + Integer.BYTES + (int) INTS.get(data, kx),
+                    data, ky + Integer.BYTES, ky + Integer.BYTES + (int) INTS.get(data, ky));
         }
     }
 }

@@ -236,14 +236,17 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             case LISTAGG, STRING_AGG -> AggKind.STRING_AGG;
             default -> throw new UnsupportedExpression(call.getAggregation().getName());
         };
-        List<SortKey> order = order(call);
-        if (!order.isEmpty() && (kind != AggKind.STRING_AGG || distinct)) {
+        List<SortKey> order = order(call, argMap);
+        // as in PostgreSQL and DuckDB, a DISTINCT call orders by its arguments only
+        if (!order.isEmpty() && (kind != AggKind.STRING_AGG || call.isDistinct()
+                && !order.stream().allMatch(k -> k.column() == arg || k.column() == arg2))) {
             throw new UnsupportedExpression(call.getAggregation().getName() + " with ORDER BY");
         }
         if (kind == AggKind.MIN || kind == AggKind.MAX) {
             distinct = false; // the extremes of the distinct values are the extremes
         }
-        if (distinct && kind != AggKind.COUNT && kind != AggKind.SUM && kind != AggKind.SUM0 && kind != AggKind.AVG) {
+        if (distinct && kind != AggKind.COUNT && kind != AggKind.SUM && kind != AggKind.SUM0 && kind != AggKind.AVG
+                && kind != AggKind.STRING_AGG) {
             throw new UnsupportedExpression(kind + "(DISTINCT ...)");
         }
         if (kind.bivariate()) {
@@ -290,9 +293,10 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
     /**
      * A call's own ORDER BY (STRING_AGG(s, sep ORDER BY k), LISTAGG's WITHIN GROUP): NULLs last ascending and first
      * descending unless the query says otherwise, as PostgreSQL and DuckDB (Calcite's converter already fills these
-     * defaults in; an unspecified direction gets the same).
+     * defaults in; an unspecified direction gets the same). {@code argMap} (or null) maps the columns below a
+     * lone-DISTINCT grouping, where they can only be the argument.
      */
-    private static List<SortKey> order(AggregateCall call) {
+    private static List<SortKey> order(AggregateCall call, int[] argMap) {
         List<SortKey> keys = new ArrayList<>();
         for (RelFieldCollation c : call.collation.getFieldCollations()) {
             boolean desc = c.getDirection().isDescending();
@@ -301,7 +305,11 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
                 case LAST -> false;
                 default -> desc;
             };
-            keys.add(new SortKey(c.getFieldIndex(), desc, nullsFirst));
+            int column = argMap == null ? c.getFieldIndex() : argMap[c.getFieldIndex()];
+            if (column < 0) {
+                throw new UnsupportedExpression(call.getAggregation().getName() + " ordered by no argument");
+            }
+            keys.add(new SortKey(column, desc, nullsFirst));
         }
         return keys;
     }
