@@ -29,8 +29,8 @@ import io.ferry.sql.WindowQueries;
  * coordinator and two workers over the tcp fabric, in forced function shipping (partial states, values and sketches,
  * cross the network) and forced data shipping, each against DuckDB on the same rows; and the subqueries of
  * {@code SubqueryOracleTest} (three-valued IN and NOT IN, literal GROUP BY keys under NOT EXISTS), whose rewrites
- * come before planning and must hold once the plan is split between nodes; and the window functions of {@code WindowFunctionsTest}, which
- * the coordinator computes in Ferry's window operator over the rows it gathered.
+ * come before planning and must hold once the plan is split between nodes; and the window functions of
+ * {@code WindowFunctionsTest}, which the coordinator computes in Ferry's window operator over the rows it gathered.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AggregatesOnClusterTest {
