@@ -169,6 +169,9 @@ public final class AggregateQueries {
                 "SELECT SUM(i), COUNT(DISTINCT i) FROM q_empty",
                 "SELECT g, SUM(i), COUNT(DISTINCT d) FROM q_empty GROUP BY g",
                 "SELECT g, COUNT(DISTINCT (i % 5, d > 0)) FROM q GROUP BY g",
+                // two row values: Calcite expands them over grouping sets, whose outer COUNT has four arguments each
+                "SELECT g, COUNT(DISTINCT (i % 5, dt)), COUNT(DISTINCT (b % 7, p)), SUM(i) FROM q GROUP BY g",
+                "SELECT COUNT(DISTINCT (i % 3, g, id % 4)), COUNT(DISTINCT (g, dt)) FROM q",
                 "SELECT g, COVAR_POP(d, i), COVAR_SAMP(i, d), CORR(d, b), REGR_SLOPE(d, i), REGR_INTERCEPT(d, i), "
                         + "REGR_R2(d, i), REGR_COUNT(d, i), REGR_AVGX(d, i), REGR_AVGY(d, i), REGR_SXX(d, i), "
                         + "REGR_SYY(d, i), REGR_SXY(d, p) FROM q GROUP BY g",
@@ -184,5 +187,50 @@ public final class AggregateQueries {
                 "SELECT STRING_AGG(CAST(i AS VARCHAR), ',') FROM q_empty",
                 // many values: their order of joining is unspecified, their total length is not
                 "SELECT g, CHAR_LENGTH(STRING_AGG(CAST(id AS VARCHAR), ',')) FROM q WHERE id % 97 = 0 GROUP BY g");
+    }
+
+    /**
+     * STRING_AGG(... ORDER BY ...) over every key type Ferry has (integers, DECIMAL, DOUBLE with -0.0 beside 0.0,
+     * VARCHAR, DATE, TIMESTAMP, BOOLEAN), several keys, DESC, NULLS FIRST and LAST, FILTER, beside other calls, with
+     * and without GROUP BY, under ROLLUP, over NULL values and empty input. Every ORDER BY ends with the unique id, so
+     * that no two rows tie and the order of joining is DuckDB's too. A DESC key names where its NULLs go: DuckDB puts
+     * them last by default, PostgreSQL (and Ferry, with Calcite) first.
+     */
+    public static List<String> orderedStringAggregates() {
+        return List.of(
+                "SELECT g, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY id) FROM q GROUP BY g",
+                "SELECT g, STRING_AGG(CAST(id AS VARCHAR), ';' ORDER BY i DESC NULLS FIRST, id) FROM q GROUP BY g",
+                "SELECT g, STRING_AGG(CAST(id AS VARCHAR), '' ORDER BY b, id DESC) FROM q WHERE id < 2000 GROUP BY g",
+                "SELECT g, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY d NULLS FIRST, id) FROM q GROUP BY g",
+                "SELECT g, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY d DESC NULLS LAST, id DESC) FROM q GROUP BY g",
+                "SELECT g, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY p DESC NULLS LAST, id) FROM q GROUP BY g",
+                "SELECT g, STRING_AGG(CAST(i AS VARCHAR), '|' ORDER BY dt, id), STRING_AGG(CAST(id AS VARCHAR), '|' "
+                        + "ORDER BY ts DESC NULLS FIRST, id) FROM q GROUP BY g",
+                "SELECT g, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY CAST(i AS VARCHAR) NULLS FIRST, id) FROM q "
+                        + "GROUP BY g",
+                "SELECT g, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY CAST(b AS VARCHAR) DESC NULLS LAST, id) "
+                        + "FROM q GROUP BY g",
+                "SELECT g, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY i > 0 DESC NULLS LAST, d > 0, id) FROM q "
+                        + "GROUP BY g",
+                "SELECT g % 5, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY g % 3 DESC NULLS LAST, dt NULLS FIRST, "
+                        + "i, id) FROM q GROUP BY g % 5",
+                "SELECT g, COUNT(*), STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY d, id) FILTER (WHERE i > 0), SUM(i), "
+                        + "STRING_AGG(CAST(i AS VARCHAR), ', ' ORDER BY id DESC), STRING_AGG(CAST(g AS VARCHAR), '') "
+                        + "FILTER (WHERE id = 7), MEDIAN(d) FROM q GROUP BY g",
+                "SELECT STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY b NULLS FIRST, id) FROM q WHERE id < 700",
+                "SELECT STRING_AGG(CAST(i AS VARCHAR), ',' ORDER BY d) FROM q_empty",
+                "SELECT g, STRING_AGG(CAST(i AS VARCHAR), ',' ORDER BY d DESC NULLS LAST) FROM q_empty GROUP BY g",
+                "SELECT CAST(g AS VARCHAR), STRING_AGG(CAST(i AS VARCHAR) || 'x', '-' ORDER BY p, id) FROM q "
+                        + "WHERE id % 97 < 5 GROUP BY CAST(g AS VARCHAR)",
+                "SELECT g, i % 3, STRING_AGG(CAST(id AS VARCHAR), ',' ORDER BY id DESC), COUNT(*) FROM q "
+                        + "WHERE id < 1200 GROUP BY ROLLUP(g, i % 3)",
+                // DISTINCT orders by its arguments only, as in PostgreSQL and DuckDB
+                "SELECT g, STRING_AGG(DISTINCT CAST(i % 7 AS VARCHAR), ',' ORDER BY CAST(i % 7 AS VARCHAR) DESC "
+                        + "NULLS LAST), SUM(i) FROM q GROUP BY g",
+                "SELECT STRING_AGG(DISTINCT CAST(g AS VARCHAR), '-' ORDER BY CAST(g AS VARCHAR)), COUNT(*), "
+                        + "STRING_AGG(DISTINCT CAST(b % 4 AS VARCHAR), '' ORDER BY CAST(b % 4 AS VARCHAR)) FILTER "
+                        + "(WHERE d > 0) FROM q",
+                "SELECT g % 2, STRING_AGG(DISTINCT CAST(i % 5 AS VARCHAR), ';' ORDER BY CAST(i % 5 AS VARCHAR)) "
+                        + "FROM q GROUP BY CUBE(g % 2)");
     }
 }

@@ -1,6 +1,7 @@
 package io.ferry.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,8 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -110,6 +113,54 @@ class ApproxAggregatesTest {
         assertEquals(approx[6], approx[8], 0);
         assertEquals(exact[3], approx[9], 0);
         assertEquals(exact[4], approx[10], 1e-6);
+    }
+
+    /**
+     * An estimate with FILTER is the estimate of the argument where the filter holds and NULL elsewhere, bounds and
+     * all, on the same sample (BERNOULLI and SYSTEM, grouped and not); without a sample it is the exact aggregate
+     * with the same FILTER. In Ferry's aggregate, not the row engine.
+     */
+    @Test
+    void aFilterEstimatesWhereItHolds() throws Exception {
+        String[] calls = {"APPROX_COUNT(*)", "APPROX_COUNT_UPPER(*)", "APPROX_SUM(x)", "APPROX_SUM_LOWER(x)",
+            "APPROX_AVG(d)", "APPROX_AVG_UPPER(d)", "APPROX_COUNT(n)"};
+        for (String sample : List.of("TABLESAMPLE BERNOULLI(10) REPEATABLE(3)", "TABLESAMPLE SYSTEM(20) REPEATABLE(5)",
+                "WHERE g < 4")) {
+            List<String> filtered = new ArrayList<>();
+            List<String> masked = new ArrayList<>();
+            for (String call : calls) {
+                String arg = call.substring(call.indexOf('(') + 1, call.length() - 1);
+                filtered.add(call + " FILTER (WHERE k % 3 = 0 AND x > 100)");
+                masked.add(call.replace("(" + arg + ")", "(CASE WHEN k % 3 = 0 AND x > 100 THEN "
+                        + (arg.equals("*") ? "1" : arg) + " END)"));
+            }
+            for (String groupBy : List.of("", " GROUP BY g")) {
+                String sql = "SELECT " + String.join(", ", filtered) + ", " + String.join(", ", masked)
+                        + ", APPROX_SUM(x) FROM t " + sample + groupBy;
+                try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                    int rows = 0;
+                    while (rs.next()) {
+                        rows++;
+                        for (int i = 1; i <= calls.length; i++) {
+                            assertEquals(rs.getDouble(calls.length + i), rs.getDouble(i),
+                                    1e-9 * Math.abs(rs.getDouble(i)), sql + ": " + calls[i - 1]);
+                        }
+                        // the unfiltered call beside them sees every row
+                        assertTrue(rs.getDouble(2 * calls.length + 1) > rs.getDouble(3), sql);
+                    }
+                    assertTrue(rows > 0, sql);
+                }
+                String plan = ResultComparison.plan(conn, sql);
+                assertFalse(plan.contains("EnumerableAggregate"), plan);
+            }
+        }
+        double[] exact = row("SELECT COUNT(*) FILTER (WHERE g = 2), SUM(x) FILTER (WHERE g = 2), AVG(d) FILTER "
+                + "(WHERE n > 3) FROM t");
+        double[] approx = row("SELECT APPROX_COUNT(*) FILTER (WHERE g = 2), APPROX_SUM(x) FILTER (WHERE g = 2), "
+                + "APPROX_AVG(d) FILTER (WHERE n > 3) FROM t");
+        assertEquals(exact[0], approx[0], 0);
+        assertEquals(exact[1], approx[1], 1e-9 * exact[1]);
+        assertEquals(exact[2], approx[2], 1e-9 * exact[2]);
     }
 
     @Test

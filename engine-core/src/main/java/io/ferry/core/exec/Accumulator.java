@@ -26,6 +26,15 @@ abstract class Accumulator {
         add(groups, v, n);
     }
 
+    /**
+     * Adds rows of a call with columns beyond its two arguments ({@code rest}, null without any): the keys of its
+     * own ORDER BY ({@link OrderedStringAggAccumulator}), or its further arguments ({@link DistinctAccumulator}); the
+     * other kinds have none.
+     */
+    void add(int[] groups, Vector v, Vector v2, Vector[] rest, int n) {
+        add(groups, v, v2, n);
+    }
+
     /** Releases what the state holds outside the heap's arrays (the hash table of a DISTINCT call). */
     void close() {
     }
@@ -59,7 +68,10 @@ abstract class Accumulator {
     static Accumulator create(AggCall call, FerryType inputType, FerryType input2Type, QueryMemory memory) {
         return switch (call.kind()) {
             case CO_MOMENTS -> new CoMomentsAccumulator(inputType, input2Type);
-            case STRING_AGG, STRING_AGG_MERGE -> new StringAggAccumulator(call.kind() == AggCall.AggKind.STRING_AGG);
+            case STRING_AGG, STRING_AGG_MERGE -> call.order().isEmpty()
+                    ? new StringAggAccumulator(call.kind() == AggCall.AggKind.STRING_AGG)
+                    : new OrderedStringAggAccumulator(call.order(), true);
+            case ORDERED_STRING_AGG_MERGE -> new OrderedStringAggAccumulator(java.util.List.of(), false);
             case DISTINCT_SET -> new DistinctAccumulator(call.distinct(), memory);
             default -> create(call.kind(), inputType, call.type());
         };

@@ -1,5 +1,7 @@
 package io.ferry.core.exec;
 
+import java.util.List;
+
 import io.ferry.core.types.FerryType;
 
 /**
@@ -12,13 +14,39 @@ import io.ferry.core.types.FerryType;
  * -1: only rows where it is TRUE reach this call ({@code FILTER (WHERE ...)}). {@code distinct} makes the call see
  * each distinct non-NULL argument (tuple) once per group ({@link DistinctAccumulator}); a plain COUNT(DISTINCT x)
  * alone is planned above this level instead, as a grouping on the argument first.
+ *
+ * <p>{@code order} is the ORDER BY inside a STRING_AGG call ({@code STRING_AGG(s, sep ORDER BY k DESC)}, LISTAGG's
+ * {@code WITHIN GROUP (ORDER BY ...)}): the input columns the group's values are joined in the order of; empty for
+ * every other call, and for STRING_AGG without ORDER BY, whose order of joining is unspecified.
+ *
+ * <p>{@code moreArgs} are the third and later argument columns of COUNT(a, b, c, ...) and COUNT(DISTINCT a, b, c,
+ * ...), and of the partial state of the latter; empty for every other call. (A row value arrives as its fields,
+ * each nullable one as two columns: {@code f IS NULL} and {@code COALESCE(f, zero)}.)
  */
 public record AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending, int arg2,
-        int filter, boolean distinct) {
+        int filter, boolean distinct, List<SortKey> order, List<Integer> moreArgs) {
     public AggCall {
         if (!(fraction >= 0 && fraction <= 1)) {
             throw new IllegalArgumentException("quantile fraction " + fraction + " is outside [0, 1]");
         }
+        order = List.copyOf(order);
+        if (!order.isEmpty() && kind != AggKind.STRING_AGG) {
+            throw new IllegalArgumentException(kind + " has no ORDER BY of its own");
+        }
+        moreArgs = List.copyOf(moreArgs);
+        if (!moreArgs.isEmpty() && (arg2 < 0 || !(kind == AggKind.COUNT || kind == AggKind.DISTINCT_SET))) {
+            throw new IllegalArgumentException(kind + " of " + (moreArgs.size() + 2) + " arguments");
+        }
+    }
+
+    public AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending, int arg2, int filter,
+            boolean distinct) {
+        this(kind, arg, type, fraction, descending, arg2, filter, distinct, List.of(), List.of());
+    }
+
+    public AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending, int arg2, int filter,
+            boolean distinct, List<SortKey> order) {
+        this(kind, arg, type, fraction, descending, arg2, filter, distinct, order, List.of());
     }
 
     public AggCall(AggKind kind, int arg, FerryType type, double fraction, boolean descending) {
@@ -31,7 +59,17 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
 
     /** This call reading columns {@code arg}, {@code arg2} and {@code filter} instead (-1 stays -1). */
     public AggCall withColumns(int arg, int arg2, int filter) {
-        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct);
+        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, order, moreArgs);
+    }
+
+    /** This call joining its values in the order of {@code newOrder} instead. */
+    public AggCall withOrder(List<SortKey> newOrder) {
+        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, newOrder, moreArgs);
+    }
+
+    /** This call reading {@code newMoreArgs} as its third and later arguments instead. */
+    public AggCall withMoreArgs(List<Integer> newMoreArgs) {
+        return new AggCall(kind, arg, type, fraction, descending, arg2, filter, distinct, order, newMoreArgs);
     }
 
     public enum AggKind {
@@ -90,6 +128,13 @@ public record AggCall(AggKind kind, int arg, FerryType type, double fraction, bo
          * rows would have ({@link StringAggAccumulator}); over such states ({@link #STRING_AGG_MERGE}) it joins them.
          */
         STRING_AGG, STRING_AGG_MERGE,
+        /**
+         * The merge of STRING_AGG ... ORDER BY: its partial ({@link #STRING_AGG} with an {@link AggCall#order})
+         * keeps each row of a group as an entry (an order-preserving encoding of its sort key, its separator, its
+         * value), since the order is known only once every row is; over packed entries this concatenates them, and
+         * the finish sorts and joins ({@link OrderedStringAggAccumulator}).
+         */
+        ORDERED_STRING_AGG_MERGE,
         /** The partial state of a DISTINCT call: each group's set of distinct argument tuples, packed; unions. */
         DISTINCT_SET,
         /**

@@ -63,11 +63,26 @@ public final class AggregatePlan {
             }
             stateOf[i] = states;
             if (c.kind().approximate()) {
+                // under FILTER a unit's rows that fail it add nothing to its sums, as if the argument were NULL
+                // there: the estimates of the subpopulation where the filter holds (a domain estimate), exact
                 partial.add(new AggCall(design.clustered() ? AggKind.BLOCK_MOMENTS : AggKind.ROW_MOMENTS, c.arg(),
-                        FerryType.DOUBLE));
+                        FerryType.DOUBLE, 0, false, -1, c.filter(), false));
                 for (int k = 0; k < MOMENTS; k++) {
                     merge.add(new AggCall(AggKind.SUM, keys + states++, FerryType.DOUBLE));
                 }
+                continue;
+            }
+            if (c.kind() == AggKind.STRING_AGG && c.distinct()) {
+                // its entries sorted by (ORDER BY, value, separator) put equal ones side by side: the finish keeps
+                // the first of each run, so the DISTINCT needs no set of its own
+                List<SortKey> order = new ArrayList<>(c.order());
+                order.add(new SortKey(c.arg(), false, false));
+                if (c.arg2() >= 0) {
+                    order.add(new SortKey(c.arg2(), false, false));
+                }
+                partial.add(new AggCall(AggKind.STRING_AGG, c.arg(), FerryType.VARCHAR, 0, false, c.arg2(),
+                        c.filter(), false, order));
+                merge.add(new AggCall(AggKind.ORDERED_STRING_AGG_MERGE, keys + states++, FerryType.VARCHAR));
                 continue;
             }
             AggKind state = c.distinct() ? AggKind.DISTINCT_SET
@@ -77,9 +92,10 @@ public final class AggregatePlan {
             if (state != null) {
                 // a DISTINCT state reads raw arguments in the partial (distinct = true) and packed sets in the merge
                 partial.add(new AggCall(state, c.arg(), FerryType.VARCHAR, 0, false, c.arg2(), c.filter(),
-                        state == AggKind.DISTINCT_SET));
-                merge.add(new AggCall(state == AggKind.STRING_AGG ? AggKind.STRING_AGG_MERGE : state, keys + states++,
-                        FerryType.VARCHAR));
+                        state == AggKind.DISTINCT_SET, c.order(), c.moreArgs()));
+                AggKind mergeKind = state != AggKind.STRING_AGG ? state
+                        : c.order().isEmpty() ? AggKind.STRING_AGG_MERGE : AggKind.ORDERED_STRING_AGG_MERGE;
+                merge.add(new AggCall(mergeKind, keys + states++, FerryType.VARCHAR));
                 continue;
             }
             switch (c.kind()) {
@@ -111,10 +127,10 @@ public final class AggregatePlan {
     /** What identifies the state a call shares with others that read it too; null if it has its own. */
     private static List<Object> shareKey(AggCall c) {
         if (c.kind().approximate()) {
-            return List.of("moments", c.arg());
+            return List.of("moments", c.arg(), c.filter());
         }
-        if (c.distinct()) {
-            return List.of("set", c.arg(), c.arg2(), c.filter());
+        if (c.distinct() && c.kind() != AggKind.STRING_AGG) {
+            return List.of("set", c.arg(), c.arg2(), c.moreArgs(), c.filter());
         }
         if (c.kind().quantile()) {
             return List.of(c.kind() == AggKind.APPROX_PERCENTILE ? "sketch" : "values", c.arg(), c.filter());
@@ -205,7 +221,7 @@ public final class AggregatePlan {
                 out[keys + i] = estimate(c.kind(), merged, keys + stateOf[i]);
                 continue;
             }
-            if (c.distinct()) {
+            if (c.distinct() && c.kind() != AggKind.STRING_AGG) {
                 out[keys + i] = distinct(c, (BytesVector) merged.column(keys + stateOf[i]), in.get(c.arg()));
                 continue;
             }
@@ -214,7 +230,9 @@ public final class AggregatePlan {
                 continue;
             }
             if (c.kind() == AggKind.STRING_AGG) {
-                out[keys + i] = StringAggAccumulator.finish((BytesVector) merged.column(keys + stateOf[i]));
+                BytesVector states = (BytesVector) merged.column(keys + stateOf[i]);
+                out[keys + i] = c.order().isEmpty() && !c.distinct() ? StringAggAccumulator.finish(states)
+                        : OrderedStringAggAccumulator.finish(states, c.distinct());
                 continue;
             }
             if (c.kind().quantile()) {

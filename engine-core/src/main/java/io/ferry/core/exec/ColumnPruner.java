@@ -79,6 +79,10 @@ public final class ColumnPruner {
                         need.set(col);
                     }
                 }
+                for (SortKey k : c.order()) {
+                    need.set(k.column());
+                }
+                c.moreArgs().forEach(need::set);
             }
             Pruned in = prune(agg.input(), need);
             int[] keys = new int[agg.groupKeys().length];
@@ -88,8 +92,16 @@ public final class ColumnPruner {
             List<AggCall> calls = new ArrayList<>();
             for (AggCall c : agg.calls()) {
                 int[] map = in.mapping();
+                List<SortKey> order = new ArrayList<>();
+                for (SortKey k : c.order()) {
+                    order.add(new SortKey(map[k.column()], k.descending(), k.nullsFirst()));
+                }
+                List<Integer> moreArgs = new ArrayList<>();
+                for (int a : c.moreArgs()) {
+                    moreArgs.add(map[a]);
+                }
                 calls.add(c.withColumns(c.arg() < 0 ? -1 : map[c.arg()], c.arg2() < 0 ? -1 : map[c.arg2()],
-                        c.filter() < 0 ? -1 : map[c.filter()]));
+                        c.filter() < 0 ? -1 : map[c.filter()]).withOrder(order).withMoreArgs(moreArgs));
             }
             return new Pruned(agg.over(in.node(), keys, calls), identity(agg.types().size()));
         }

@@ -51,6 +51,12 @@ final class DistinctAccumulator extends Accumulator {
 
     @Override
     void add(int[] groups, Vector v, Vector v2, int n) {
+        add(groups, v, v2, null, n);
+    }
+
+    /** {@code rest}: the third and later arguments of COUNT(DISTINCT a, b, c, ...), or null. */
+    @Override
+    void add(int[] groups, Vector v, Vector v2, Vector[] rest, int n) {
         if (!raw) {
             Vector[] unpacked = unpack((BytesVector) v, groups, n);
             if (unpacked != null) {
@@ -62,6 +68,14 @@ final class DistinctAccumulator extends Accumulator {
         int m = 0;
         for (int i = 0; i < n; i++) {
             keep[i] = !v.isNull(i) && (v2 == null || !v2.isNull(i));
+        }
+        for (int k = 0; rest != null && k < rest.length; k++) {
+            boolean[] nulls = rest[k].nulls();
+            for (int i = 0; nulls != null && i < n; i++) {
+                keep[i] &= !nulls[i];
+            }
+        }
+        for (int i = 0; i < n; i++) {
             m += keep[i] ? 1 : 0;
         }
         if (groupColumn.length < n) {
@@ -71,7 +85,16 @@ final class DistinctAccumulator extends Accumulator {
             groupColumn[i] = groups[i];
         }
         Vector g = new LongVector(groupColumn, null, n);
-        Vector[] keys = v2 == null ? new Vector[] {g, v} : new Vector[] {g, v, v2};
+        int more = rest == null ? 0 : rest.length;
+        Vector[] keys = new Vector[(v2 == null ? 2 : 3) + more];
+        keys[0] = g;
+        keys[1] = v;
+        if (v2 != null) {
+            keys[2] = v2;
+            for (int k = 0; k < more; k++) {
+                keys[3 + k] = rest[k];
+            }
+        }
         if (m < n) {
             for (int k = 0; k < keys.length; k++) {
                 keys[k] = keys[k].compact(keep, m);

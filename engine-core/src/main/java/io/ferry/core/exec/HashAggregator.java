@@ -12,7 +12,7 @@ import io.ferry.core.vector.Vector;
 /**
  * Groups rows by key columns and folds each group with plain accumulators (COUNT, SUM, SUM0, MIN, MAX, and the
  * moments of sample estimates). The same class serves as the partial aggregation every thread runs and as the final
- * merge of their outputs. A call with a FILTER, and COUNT(a, b), sees only its selected rows: their group ids and
+ * merge of their outputs. A call with a FILTER, and COUNT(a, b, ...), sees only its selected rows: their group ids and
  * arguments are gathered once per batch for it.
  */
 final class HashAggregator {
@@ -75,27 +75,52 @@ final class HashAggregator {
             Vector arg = c.arg() < 0 ? null : batch.column(c.arg());
             Vector arg2 = c.arg2() < 0 ? null : batch.column(c.arg2());
             accumulators[i].ensure(groups);
+            Vector[] rest = restColumns(c, batch);
             boolean pair = c.kind() == AggCall.AggKind.COUNT && arg2 != null;
             if (c.filter() < 0 && !pair) {
-                accumulators[i].add(groupIds, arg, arg2, n);
+                accumulators[i].add(groupIds, arg, arg2, rest, n);
                 continue;
             }
             int m = select((LongVector) (c.filter() < 0 ? null : batch.column(c.filter())), pair ? arg : null,
-                    pair ? arg2 : null, n);
+                    pair ? arg2 : null, pair ? rest : null, n);
             for (int r = 0; r < m; r++) {
                 selectedGroups[r] = groupIds[selected[r]];
             }
-            // COUNT(a, b) counts the rows where neither is NULL: once selected, as COUNT(*)
+            if (rest != null && !pair) {
+                for (int k = 0; k < rest.length; k++) {
+                    rest[k] = rest[k].gather(selected, m);
+                }
+            }
+            // COUNT(a, b, ...) counts the rows where none is NULL: once selected, as COUNT(*)
             accumulators[i].add(selectedGroups, pair || arg == null ? null : arg.gather(selected, m),
-                    pair || arg2 == null ? null : arg2.gather(selected, m), m);
+                    pair || arg2 == null ? null : arg2.gather(selected, m), pair ? null : rest, m);
         }
     }
 
     /**
-     * Writes into {@link #selected} the rows among {@code n} where {@code filter} (if any) is TRUE and neither
-     * {@code a} nor {@code b} (if given) is NULL; returns how many.
+     * A call's columns beyond its two arguments: the keys of its own ORDER BY (STRING_AGG ... ORDER BY), or its
+     * third and later arguments (COUNT(DISTINCT a, b, c)); null when it has none.
      */
-    private int select(LongVector filter, Vector a, Vector b, int n) {
+    private static Vector[] restColumns(AggCall c, Batch batch) {
+        int n = c.order().size() + c.moreArgs().size();
+        if (n == 0) {
+            return null;
+        }
+        Vector[] columns = new Vector[n];
+        for (int k = 0; k < c.order().size(); k++) {
+            columns[k] = batch.column(c.order().get(k).column());
+        }
+        for (int k = 0; k < c.moreArgs().size(); k++) {
+            columns[c.order().size() + k] = batch.column(c.moreArgs().get(k));
+        }
+        return columns;
+    }
+
+    /**
+     * Writes into {@link #selected} the rows among {@code n} where {@code filter} (if any) is TRUE and none of
+     * {@code a}, {@code b} and {@code rest} (where given) is NULL; returns how many.
+     */
+    private int select(LongVector filter, Vector a, Vector b, Vector[] rest, int n) {
         long[] f = filter == null ? null : filter.values();
         boolean[] fNulls = filter == null ? null : filter.nulls();
         boolean[] aNulls = a == null ? null : a.nulls();
@@ -106,6 +131,23 @@ final class HashAggregator {
                     && (aNulls == null || !aNulls[r]) && (bNulls == null || !bNulls[r]);
             selected[m] = r;
             m += keep ? 1 : 0;
+        }
+        if (rest == null) {
+            return m;
+        }
+        // each further column drops the selected rows where it is NULL, in place
+        for (Vector column : rest) {
+            boolean[] nulls = column.nulls();
+            if (nulls == null) {
+                continue;
+            }
+            int kept = 0;
+            for (int s = 0; s < m; s++) {
+                int r = selected[s];
+                selected[kept] = r;
+                kept += nulls[r] ? 0 : 1;
+            }
+            m = kept;
         }
         return m;
     }

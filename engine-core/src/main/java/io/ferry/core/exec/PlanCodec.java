@@ -52,7 +52,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 7;
+    static final short VERSION = 8;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -338,6 +338,13 @@ public final class PlanCodec {
                 i32(c.arg2());
                 i32(c.filter());
                 bool(c.distinct());
+                i32(c.order().size());
+                for (SortKey k : c.order()) {
+                    i32(k.column());
+                    bool(k.descending());
+                    bool(k.nullsFirst());
+                }
+                ints(c.moreArgs().stream().mapToInt(Integer::intValue).toArray());
             }
         }
 
@@ -728,7 +735,17 @@ public final class PlanCodec {
                 boolean descending = bool("descending");
                 int arg2 = column(kind + " second argument", width);
                 int filter = column(kind + " filter", width);
-                calls.add(new AggCall(kind, arg, type, fraction, descending, arg2, filter, bool("distinct")));
+                boolean distinct = bool("distinct");
+                int keys = count(kind + " order key count", 6);
+                List<SortKey> order = new ArrayList<>();
+                for (int k = 0; k < keys; k++) {
+                    order.add(new SortKey(index(kind + " order column", width), bool("the descending flag"),
+                            bool("the nulls-first flag")));
+                }
+                List<Integer> moreArgs = java.util.Arrays.stream(indexes(kind + " further argument", width)).boxed()
+                        .toList();
+                calls.add(checked("aggregate call", () -> new AggCall(kind, arg, type, fraction, descending, arg2,
+                        filter, distinct, order, moreArgs)));
             }
             return checked("aggregate", () -> new PlanNode.Aggregate(input, groupKeys, groupSets, calls));
         }

@@ -74,7 +74,8 @@ final class Sorter {
         };
     }
 
-    private static void mergeSort(int[] a, int[] tmp, int from, int to, RowComparator cmp) {
+    /** A stable merge sort of {@code a[from .. to)} by {@code cmp}, {@code tmp} as large as {@code a}. */
+    static void mergeSort(int[] a, int[] tmp, int from, int to, RowComparator cmp) {
         if (to - from <= 16) {
             for (int i = from + 1; i < to; i++) {
                 int x = a[i];

@@ -160,6 +160,10 @@ class PlanCodecTest {
         }
         calls.add(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT));
         calls.add(new AggCall(AggCall.AggKind.PERCENTILE_DISC, 2, FerryType.BIGINT, 0.28, true));
+        calls.add(new AggCall(AggCall.AggKind.STRING_AGG, 7, FerryType.VARCHAR, 0, false, 7, 2, false,
+                List.of(new SortKey(2, true, false), new SortKey(7, false, true))));
+        calls.add(new AggCall(AggCall.AggKind.COUNT, 2, FerryType.BIGINT, 0, false, 7, -1, true, List.of(),
+                List.of(0, 11)));
         // ROLLUP(0, 11) and the empty set again
         PlanNode.Aggregate agg = new PlanNode.Aggregate(project, new int[] {0, 11}, new long[] {0b11, 0b01, 0, 0},
                 calls);
@@ -491,6 +495,10 @@ class PlanCodecTest {
         PlanNode avgStar = new PlanNode.Aggregate(values(), new int[0],
                 List.of(new AggCall(AggCall.AggKind.AVG, -1, FerryType.DOUBLE)));
         assertViolation(PlanCodec.encode(avgStar), "AVG argument -1");
+        PlanNode orderedBeyond = new PlanNode.Aggregate(values(), new int[0], List.of(new AggCall(
+                AggCall.AggKind.STRING_AGG, 0, FerryType.VARCHAR, 0, false, -1, -1, false,
+                List.of(new SortKey(40, false, false)))));
+        assertViolation(PlanCodec.encode(orderedBeyond), "STRING_AGG order column 40");
         // a grouping set naming a third key of two, and GROUPING of a column that is no key, each as the wire has it
         byte[] rollup = PlanCodec.encode(new PlanNode.Aggregate(values(), new int[] {0, 1}, new long[] {0b11, 0b10},
                 List.of(new AggCall(AggCall.AggKind.GROUPING, 1, FerryType.BIGINT))));

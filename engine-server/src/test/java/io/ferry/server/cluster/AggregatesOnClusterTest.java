@@ -25,12 +25,12 @@ import io.ferry.sql.WindowQueries;
 
 /**
  * The quantile, grouping-set and other aggregate queries of {@code OrderedSetAggregatesTest} (FILTER, DISTINCT
- * beside other calls, CORR and REGR_*, STRING_AGG: their partial states merged) on a coordinator and two workers over
- * the tcp fabric, in forced function shipping (partial states, values and sketches, cross the network) and forced
- * data shipping, each against DuckDB on the same rows; and the subqueries of {@code SubqueryOracleTest}
- * (three-valued IN and NOT IN, literal GROUP BY keys under NOT EXISTS), whose rewrites come before planning and
- * must hold once the plan is split between nodes; and the window functions of {@code WindowFunctionsTest}, which
- * the coordinator computes in Ferry's window operator over the rows it gathered.
+ * beside other calls, CORR and REGR_*, STRING_AGG with and without ORDER BY: their partial states merged) on a
+ * coordinator and two workers over the tcp fabric, in forced function shipping (partial states, values and sketches,
+ * cross the network) and forced data shipping, each against DuckDB on the same rows; and the subqueries of
+ * {@code SubqueryOracleTest} (three-valued IN and NOT IN, literal GROUP BY keys under NOT EXISTS), whose rewrites
+ * come before planning and must hold once the plan is split between nodes; and the window functions of
+ * {@code WindowFunctionsTest}, which the coordinator computes in Ferry's window operator over the rows it gathered.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AggregatesOnClusterTest {
@@ -65,6 +65,9 @@ class AggregatesOnClusterTest {
                 out.add(Arguments.of(mode, sql));
             }
             for (String sql : AggregateQueries.moreAggregates()) {
+                out.add(Arguments.of(mode, sql));
+            }
+            for (String sql : AggregateQueries.orderedStringAggregates()) {
                 out.add(Arguments.of(mode, sql));
             }
             for (String sql : SubqueryQueries.queries()) {
@@ -131,6 +134,29 @@ class AggregatesOnClusterTest {
     void groupingSetsRunInFerrysAggregate(String sql) throws SQLException {
         String plan = ResultComparison.plan(ferry, sql);
         assertFalse(plan.contains("EnumerableAggregate"), plan);
+    }
+
+    Stream<Arguments> orderedStringAggregates() {
+        List<Arguments> out = new ArrayList<>();
+        for (String mode : List.of("function", "data")) {
+            for (String sql : AggregateQueries.orderedStringAggregates()) {
+                out.add(Arguments.of(mode, sql));
+            }
+        }
+        return out.stream();
+    }
+
+    /**
+     * STRING_AGG ... ORDER BY runs in Ferry's aggregate in either shipping mode (in function shipping its entries,
+     * keys and all, cross the network as partial states): no node of the row engine below the converter at the top.
+     */
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("orderedStringAggregates")
+    void orderedStringAggregatesRunInFerrysAggregate(String mode, String sql) throws SQLException {
+        cluster.shipping(mode);
+        String plan = ResultComparison.plan(ferry, sql);
+        assertTrue(plan.contains("FerryAggregate"), plan);
+        assertFalse(plan.replace("FerryToEnumerableConverter", "").contains("Enumerable"), plan);
     }
 
     Stream<String> windows() {

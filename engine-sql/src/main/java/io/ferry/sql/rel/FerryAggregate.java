@@ -7,6 +7,7 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -21,6 +22,7 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.SampleDesign;
+import io.ferry.core.exec.SortKey;
 import io.ferry.core.expr.Call;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.expr.Literal;
@@ -36,9 +38,9 @@ import io.ferry.sql.translate.UnsupportedExpression;
 /**
  * Hash aggregation, partial per thread then final. DISTINCT aggregates are planned as a grouping on (keys, argument)
  * below a plain aggregation when they are the only calls and share one argument; beside other calls, each keeps its
- * set of distinct values in the aggregate. FILTER, two-argument calls (COUNT(a, b), CORR(y, x), STRING_AGG(s, sep))
- * and ANY_VALUE (as MIN) run here too, and GROUPING SETS, ROLLUP and CUBE with GROUPING() and GROUPING_ID()
- * ({@link PlanNode.Aggregate#groupSets}).
+ * set of distinct values in the aggregate. FILTER, calls of several arguments (COUNT(a, b, c), COUNT(DISTINCT a, b,
+ * c), CORR(y, x), STRING_AGG(s, sep)), STRING_AGG's own ORDER BY and ANY_VALUE (as MIN) run here too, and GROUPING
+ * SETS, ROLLUP and CUBE with GROUPING() and GROUPING_ID() ({@link PlanNode.Aggregate#groupSets}).
  */
 public final class FerryAggregate extends Aggregate implements FerryRel {
     public FerryAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,
@@ -202,7 +204,7 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
         }
         List<Integer> args = call.getAggregation().getKind() == SqlKind.COUNT && !call.isDistinct() ? nullable(call, inputRow)
                 : call.getArgList();
-        if (args.size() > 2 || !call.collation.getFieldCollations().isEmpty()) {
+        if (args.size() > 2 && call.getAggregation().getKind() != SqlKind.COUNT) {
             throw new UnsupportedExpression("aggregate " + call);
         }
         FerryType type = RexTranslator.type(call.getType());
@@ -234,13 +236,17 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             case LISTAGG, STRING_AGG -> AggKind.STRING_AGG;
             default -> throw new UnsupportedExpression(call.getAggregation().getName());
         };
-        if (kind.approximate() && filter >= 0) {
-            throw new UnsupportedExpression(kind + " with FILTER");
+        List<SortKey> order = order(call, argMap);
+        // as in PostgreSQL and DuckDB, a DISTINCT call orders by its arguments only
+        if (!order.isEmpty() && (kind != AggKind.STRING_AGG || call.isDistinct()
+                && !order.stream().allMatch(k -> k.column() == arg || k.column() == arg2))) {
+            throw new UnsupportedExpression(call.getAggregation().getName() + " with ORDER BY");
         }
         if (kind == AggKind.MIN || kind == AggKind.MAX) {
             distinct = false; // the extremes of the distinct values are the extremes
         }
-        if (distinct && kind != AggKind.COUNT && kind != AggKind.SUM && kind != AggKind.SUM0 && kind != AggKind.AVG) {
+        if (distinct && kind != AggKind.COUNT && kind != AggKind.SUM && kind != AggKind.SUM0 && kind != AggKind.AVG
+                && kind != AggKind.STRING_AGG) {
             throw new UnsupportedExpression(kind + "(DISTINCT ...)");
         }
         if (kind.bivariate()) {
@@ -280,7 +286,32 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
                 throw new UnsupportedExpression(kind + " of DOUBLE as " + type);
             }
         }
-        return new AggCall(kind, arg, type, 0, false, arg2, filter, distinct);
+        List<Integer> moreArgs = args.size() > 2 ? args.subList(2, args.size()) : List.of();
+        return new AggCall(kind, arg, type, 0, false, arg2, filter, distinct, order, moreArgs);
+    }
+
+    /**
+     * A call's own ORDER BY (STRING_AGG(s, sep ORDER BY k), LISTAGG's WITHIN GROUP): NULLs last ascending and first
+     * descending unless the query says otherwise, as PostgreSQL and DuckDB (Calcite's converter already fills these
+     * defaults in; an unspecified direction gets the same). {@code argMap} (or null) maps the columns below a
+     * lone-DISTINCT grouping, where they can only be the argument.
+     */
+    private static List<SortKey> order(AggregateCall call, int[] argMap) {
+        List<SortKey> keys = new ArrayList<>();
+        for (RelFieldCollation c : call.collation.getFieldCollations()) {
+            boolean desc = c.getDirection().isDescending();
+            boolean nullsFirst = switch (c.nullDirection) {
+                case FIRST -> true;
+                case LAST -> false;
+                default -> desc;
+            };
+            int column = argMap == null ? c.getFieldIndex() : argMap[c.getFieldIndex()];
+            if (column < 0) {
+                throw new UnsupportedExpression(call.getAggregation().getName() + " ordered by no argument");
+            }
+            keys.add(new SortKey(column, desc, nullsFirst));
+        }
+        return keys;
     }
 
     /**
