@@ -43,7 +43,13 @@ class DecimalTypesTest {
                 "INSERT INTO m VALUES (1, 1, -801.06, 1234.0123456789, 1234567.12345), "
                         + "(2, 1, 3468.53, -0.0000000001, -0.5), (3, 2, NULL, NULL, NULL), "
                         + "(4, 2, 0.01, 9999.9999999999, 0), (5, 3, -0.01, 0, 12.34567), "
-                        + "(6, 3, 9999.99, -1234.0123456789, 7.5)");
+                        + "(6, 3, 9999.99, -1234.0123456789, 7.5)",
+                // averages that are exactly a half at scale 2 (-1000.095, -1000.115), which a CAST rounds away from
+                // zero only if the average was divided once (fuzzer, seed 54 query 2627)
+                "CREATE TABLE av (g INTEGER, x DECIMAL(12, 2))",
+                "INSERT INTO av VALUES (1, -1000.09), (1, -1000.09), (1, -1000.09), (1, -1000.09), (1, -1000.09), "
+                        + "(1, -1000.12), (2, -1000.11), (2, -1000.11), (2, -1000.11), (2, -1000.11), "
+                        + "(2, -1000.11), (2, -1000.14)");
     }
 
     @AfterAll
@@ -64,7 +70,8 @@ class DecimalTypesTest {
                 "SELECT w, COUNT(*) FROM m GROUP BY w",
                 "SELECT CAST(p AS DECIMAL(30, 5)), CAST(w AS DECIMAL(20, 2)), CAST(q AS DOUBLE) FROM m",
                 "SELECT id, p FROM m UNION ALL SELECT id, w FROM m",
-                "SELECT a.id, b.id FROM m a JOIN m b ON a.p = b.w");
+                "SELECT a.id, b.id FROM m a JOIN m b ON a.p = b.w",
+                "SELECT g, CAST(AVG(x) AS DECIMAL(12, 2)), AVG(x) FROM av GROUP BY g");
     }
 
     @ParameterizedTest(name = "{0}")
