@@ -111,6 +111,20 @@ public final class SubqueryQueries {
                 "SELECT a.id, (a.k + 1, a.g) NOT IN (SELECT b.nn, b.g FROM sb b) FROM sa a",
                 "SELECT a.id, (a.k, a.g) IN (SELECT b.k, b.g FROM sb b WHERE b.d > 0) FROM sa a",
                 "SELECT a.id FROM sa a WHERE (a.k, a.g) NOT IN (SELECT b.nn, b.g FROM sb b WHERE b.d > 0)",
+                // a literal IN an uncorrelated subquery, and uncorrelated (NOT) EXISTS: semi- and anti-joins on TRUE,
+                // joined on a constant key in Ferry (had run in the row engine; seed 44 q2194 then failed there)
+                "SELECT a.id, COALESCE(EXTRACT(MONTH FROM CAST(a.ts AS DATE)), EXTRACT(MONTH FROM (SELECT DATE "
+                        + "'2024-12-31' FROM sb b WHERE b.id = 3 AND CAST(0 AS BIGINT) IN (SELECT CAST(0 AS BIGINT) "
+                        + "FROM sb c)))) "
+                        + "FROM sa a",
+                "SELECT a.id FROM sa a WHERE 3 IN (SELECT b.k FROM sb b) AND a.k > 5",
+                "SELECT a.id FROM sa a WHERE NOT EXISTS (SELECT 1 FROM sb b WHERE b.k > 1000)",
+                "SELECT a.id FROM sa a WHERE EXISTS (SELECT 1 FROM se e)",
+                // a plan that runs in Ferry, which Ferry's implementations alone did not cover in the cost-based
+                // phase (the ORDER BY ... LIMIT below a projection): chosen again among both (had been 0A000, fuzzer
+                // seed 59 q2819, seed 57 q103)
+                "SELECT a.ts, MAX(a.d), CAST(CASE WHEN FALSE THEN MIN(a.ts) ELSE a.ts END AS DATE) FROM sa a "
+                        + "GROUP BY a.ts, a.k ORDER BY 1 DESC NULLS FIRST, 2 ASC NULLS LAST, 3 ASC NULLS LAST LIMIT 5",
                 // literals IN a correlated aggregate: a filter over the aggregate (had been refused with 0A000)
                 "SELECT a.id, 12.345 IN (SELECT SUM(b.d) FROM sb b WHERE b.k = a.k) FROM sa a",
                 "SELECT a.id FROM sa a WHERE (2 IN (SELECT COUNT(b.nn) FROM sb b WHERE b.g = a.g GROUP BY b.k)) "

@@ -8,6 +8,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
@@ -188,24 +189,36 @@ final class PlanningProgram {
         }
     }
 
-    /** Calcite's cost-based phase: the cheapest implementation of the plan with the required traits. */
+    /**
+     * Calcite's cost-based phase: the cheapest implementation of the plan with the required traits. A plan that runs
+     * entirely in Ferry is chosen among Ferry's implementations alone ({@link FerryRules#runsEntirely}); should one of
+     * this phase's own rewrites leave a node only the row engine implements in the place of one Ferry ran (a
+     * rewrite that prunes what it replaced), the choice is made again among both.
+     */
     private static final Program CHOOSE = (planner, rel, traits, materializations, lattices) -> {
         // costs are re-estimated whenever a cheaper input appears: estimates that are cheap to redo
         rel.getCluster().setMetadataProvider(PlannerMetadata.PROVIDER);
         rel.getCluster().invalidateMetadataQuery();
-        // a plan that runs entirely in Ferry is chosen among Ferry's implementations alone
-        boolean ferryOnly = FerryRules.runsEntirely(rel);
-        if (ferryOnly) {
-            FerryRules.rowEngineRules(planner).forEach(planner::removeRule);
-            traits = traits.replace(FerryRel.CONVENTION);
-        }
-        planner.setRoot(rel);
         // a result of at most one row is in every order: the ORDER BY over a grand total (TPC-DS q16, q94, q95)
         // would otherwise be enforced by a sort in the row engine
         Double most = rel.getCluster().getMetadataQuery().getMaxRowCount(rel);
-        if (most != null && most <= 1) {
-            traits = traits.replace(RelCollations.EMPTY);
+        RelTraitSet wanted = most != null && most <= 1 ? traits.replace(RelCollations.EMPTY) : traits;
+        if (!FerryRules.runsEntirely(rel)) {
+            return cheapest(planner, rel, wanted);
         }
+        List<RelOptRule> rules = List.copyOf(planner.getRules());
+        FerryRules.rowEngineRules(planner).forEach(planner::removeRule);
+        try {
+            return FerryRules.toRowEngine(cheapest(planner, rel, wanted.replace(FerryRel.CONVENTION)));
+        } catch (RelOptPlanner.CannotPlanException e) {
+            planner.clear();
+            rules.forEach(planner::addRule);
+            return cheapest(planner, rel, wanted);
+        }
+    };
+
+    private static RelNode cheapest(RelOptPlanner planner, RelNode rel, RelTraitSet traits) {
+        planner.setRoot(rel);
         if (!rel.getTraitSet().equals(traits)) {
             planner.setRoot(planner.changeTraits(rel, traits));
         }
@@ -213,8 +226,8 @@ final class PlanningProgram {
         if (best == null) {
             throw new IllegalStateException("the planner found no implementation");
         }
-        return ferryOnly ? FerryRules.toRowEngine(best) : best;
-    };
+        return best;
+    }
 
     /** The phases in order, each first checking that the statement was not cancelled ({@link PlanningCancel}). */
     static Program create() {
