@@ -39,6 +39,8 @@ public final class SqlStates {
     public static final String UNDEFINED_OBJECT = "42704";
     public static final String INTERNAL_ERROR = "XX000";
     public static final String DUPLICATE_COLUMN = "42701";
+    /** A GROUP BY or ORDER BY position past the select list, as PostgreSQL reports it. */
+    public static final String INVALID_COLUMN_REFERENCE = "42P10";
     public static final String INVALID_SCHEMA_NAME = "3F000";
     public static final String WRONG_NUMBER_OF_PARAMETERS = "07001";
     public static final String DATETIME_FIELD_OVERFLOW = "22008";

@@ -170,6 +170,12 @@ public final class SqlErrors {
         if (inner.contains("TABLESAMPLE percentage")) {
             return new Translated(SqlStates.INVALID_PARAMETER_VALUE, text);
         }
+        if (inner.startsWith("Ordinal out of range")) {
+            // GROUP BY 3 or ORDER BY 3 over fewer select items; a constant expression there (GROUP BY - -2.25) is a
+            // position too
+            return new Translated(SqlStates.INVALID_COLUMN_REFERENCE, "a GROUP BY or ORDER BY position is not in the "
+                    + "select list" + tail(text, inner) + "; number the select items from 1, or write the expression");
+        }
         if (inner.contains("out of range")) {
             return new Translated(SqlStates.NUMERIC_OUT_OF_RANGE, text + "; use a wider type (BIGINT, DECIMAL, DOUBLE)");
         }

@@ -24,6 +24,8 @@ class EmbeddedErrorsTest {
         "SELECT * FROM nope            | 42P01 | 'nope'",
         "SELECT nope FROM t            | 42703 | 'nope'",
         "SELECT 1 / 0                  | 22012 | division by zero",
+        "SELECT a FROM t GROUP BY 2    | 42P10 | position",
+        "SELECT a FROM t ORDER BY 3    | 42P10 | select list",
         "INSERT INTO t VALUES (1)      | 23505 | (a)=(1)",
         "UPDATE t SET a = NULL         | 23502 | NOT NULL"})
     void mistakesCarryTheirSqlState(String sql, String state, String mentions) throws SQLException {
