@@ -184,10 +184,10 @@ public final class InSubQueries {
                         project.getProjects(), project.getRowType());
             }
             RelNode below = rel instanceof LogicalFilter filter ? filter.getInput() : rel;
-            if (!RelOptUtil.getVariablesUsed(below).isEmpty() && !RexUtil.containsCorrelation(condition)) {
-                return LogicalFilter.create(rel, condition);
-            }
             if (!RelOptUtil.getVariablesUsed(below).isEmpty()) {
+                if (!RexUtil.containsCorrelation(condition)) {
+                    return LogicalFilter.create(rel, condition);
+                }
                 throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "an IN of several columns over a correlated "
                         + "subquery with an aggregate, a join or a set operation is not supported yet: write it as "
                         + "EXISTS (SELECT … WHERE <its conditions> AND b.x = a.x AND b.y = a.y)");

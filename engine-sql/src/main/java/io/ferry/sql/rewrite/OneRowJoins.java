@@ -44,9 +44,11 @@ public final class OneRowJoins {
                 || join.getJoinType() == JoinRelType.LEFT && join.getCondition().isAlwaysTrue())) {
             return rel;
         }
-        Double max = join.getCluster().getMetadataQuery().getMaxRowCount(join.getRight());
-        if (!existence && (max == null || max > 1)) {
-            return rel;
+        if (!existence) {
+            Double max = join.getCluster().getMetadataQuery().getMaxRowCount(join.getRight());
+            if (max == null || max > 1) {
+                return rel;
+            }
         }
         RelBuilder b = RelFactories.LOGICAL_BUILDER.create(join.getCluster(), null);
         int left = join.getLeft().getRowType().getFieldCount();
