@@ -17,6 +17,7 @@ import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /** Copies a Ferry table, row for row and type for type, into a DuckDB table of the same name (DuckDB's appender). */
 public final class DuckDbMirror {
@@ -56,7 +57,8 @@ public final class DuckDbMirror {
             case DOUBLE -> app.append(((DoubleVector) v).get(r));
             case INTEGER -> app.append((int) ((LongVector) v).get(r));
             case BOOLEAN -> app.append(((LongVector) v).get(r) != 0);
-            case DECIMAL -> app.append(java.math.BigDecimal.valueOf(((LongVector) v).get(r), type.scale()));
+            case DECIMAL -> app.append(v instanceof BytesVector wide ? WideDecimal.get(wide, r, type.scale())
+                    : java.math.BigDecimal.valueOf(((LongVector) v).get(r), type.scale()));
             case DATE -> app.append(LocalDate.ofEpochDay(((LongVector) v).get(r)));
             case TIMESTAMP -> {
                 long ms = ((LongVector) v).get(r);

@@ -28,9 +28,7 @@ public class FerryException extends RuntimeException {
     }
 
     public static FerryException overflow(String typeName) {
-        // Ferry's own type names: a DECIMAL's precision may reach 38, but its values hold 18 digits
-        String limit = typeName.startsWith("DECIMAL") ? " (a DECIMAL value holds at most 18 digits)" : "";
         return new FerryException(SqlStates.NUMERIC_OUT_OF_RANGE, "numeric overflow: the result does not fit in "
-                + typeName + limit + "; cast the operands to a wider type (BIGINT, DOUBLE or DECIMAL)");
+                + typeName + "; cast the operands to a wider type (BIGINT, DOUBLE or DECIMAL, of up to 38 digits)");
     }
 }

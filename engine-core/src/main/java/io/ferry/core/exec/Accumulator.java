@@ -10,6 +10,7 @@ import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * The running state of one aggregate for every group, in arrays indexed by group id. {@code add} takes a whole
@@ -66,6 +67,13 @@ abstract class Accumulator {
      * @param input2Type the second argument's type, or null
      */
     static Accumulator create(AggCall call, FerryType inputType, FerryType input2Type, QueryMemory memory) {
+        boolean wide = (inputType != null && inputType.isWideDecimal())
+                || (input2Type != null && input2Type.isWideDecimal());
+        if (wide && (call.kind().approximate() || call.kind() == AggCall.AggKind.CO_MOMENTS
+                || call.kind() == AggCall.AggKind.KLL)) {
+            return new WideAsDouble(create(call, asDouble(inputType), asDouble(input2Type), memory),
+                    inputType == null ? 0 : inputType.scale(), input2Type == null ? 0 : input2Type.scale());
+        }
         return switch (call.kind()) {
             case CO_MOMENTS -> new CoMomentsAccumulator(inputType, input2Type);
             case STRING_AGG, STRING_AGG_MERGE -> call.order().isEmpty()
@@ -77,11 +85,76 @@ abstract class Accumulator {
         };
     }
 
+    private static FerryType asDouble(FerryType t) {
+        return t != null && t.isWideDecimal() ? FerryType.DOUBLE : t;
+    }
+
+    /**
+     * Moments, co-moments and sketches of wide DECIMALs: they are computed in doubles anyway, so the values are
+     * converted once per batch and handed to the accumulator of DOUBLEs.
+     */
+    static final class WideAsDouble extends Accumulator {
+        private final Accumulator inner;
+        private final int scale;
+        private final int scale2;
+
+        WideAsDouble(Accumulator inner, int scale, int scale2) {
+            this.inner = inner;
+            this.scale = scale;
+            this.scale2 = scale2;
+        }
+
+        private static Vector converted(Vector v, int scale, int n) {
+            return v instanceof BytesVector b ? WideDecimal.toDoubles(b, scale, n) : v;
+        }
+
+        @Override
+        void add(int[] groups, Vector v, int n) {
+            inner.add(groups, converted(v, scale, n), n);
+        }
+
+        @Override
+        void add(int[] groups, Vector v, Vector v2, int n) {
+            inner.add(groups, converted(v, scale, n), v2 == null ? null : converted(v2, scale2, n), n);
+        }
+
+        @Override
+        void close() {
+            inner.close();
+        }
+
+        @Override
+        void ensure(int groups) {
+            inner.ensure(groups);
+        }
+
+        @Override
+        Vector result(int from, int count) {
+            return inner.result(from, count);
+        }
+
+        @Override
+        int width() {
+            return inner.width();
+        }
+
+        @Override
+        void results(int from, int count, Vector[] out, int at) {
+            inner.results(from, count, out, at);
+        }
+
+        @Override
+        void endUnit() {
+            inner.endUnit();
+        }
+    }
+
     static Accumulator create(AggCall.AggKind kind, FerryType inputType, FerryType resultType) {
         Physical input = inputType == null ? Physical.LONG : inputType.physical();
         return switch (kind) {
             case COUNT -> new Count();
             case SUM, SUM0 -> input == Physical.DOUBLE ? new SumDouble(kind == AggCall.AggKind.SUM0)
+                    : resultType.isWideDecimal() ? new SumWide(kind == AggCall.AggKind.SUM0, resultType)
                     : new SumLong(kind == AggCall.AggKind.SUM0, resultType);
             case MIN, MAX -> switch (input) {
                 case LONG -> new MinMaxLong(kind == AggCall.AggKind.MAX);
@@ -193,6 +266,90 @@ abstract class Accumulator {
                 }
             }
             return new LongVector(Arrays.copyOfRange(sums, from, from + count), nulls, count);
+        }
+    }
+
+    /**
+     * SUM into a wide DECIMAL (DECIMAL(38, s), the type of every DECIMAL sum, as DuckDB's): 128-bit sums of longs or
+     * of wide values, two arrays of halves per group. A long input cannot pass 128 bits in fewer than 2^64 rows; a
+     * wide one is checked per row, and the total against 38 digits when the result is built (22003).
+     */
+    static final class SumWide extends Accumulator {
+        private final boolean zeroWhenEmpty;
+        private final FerryType type;
+        private long[] hi = new long[0];
+        private long[] lo = new long[0];
+        private boolean[] seen = new boolean[0];
+
+        SumWide(boolean zeroWhenEmpty, FerryType type) {
+            this.zeroWhenEmpty = zeroWhenEmpty;
+            this.type = type;
+        }
+
+        @Override
+        void ensure(int groups) {
+            if (groups > capacity) {
+                capacity = grown(capacity, groups);
+                hi = Arrays.copyOf(hi, capacity);
+                lo = Arrays.copyOf(lo, capacity);
+                seen = Arrays.copyOf(seen, capacity);
+            }
+        }
+
+        @Override
+        void add(int[] groups, Vector v, int n) {
+            boolean[] nulls = v.nulls();
+            long[] h = hi;
+            long[] l = lo;
+            if (v instanceof LongVector lv) {
+                long[] x = lv.values();
+                for (int i = 0; i < n; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        int g = groups[i];
+                        long s = l[g] + x[i];
+                        h[g] += (x[i] >> 63) + (Long.compareUnsigned(s, x[i]) < 0 ? 1 : 0);
+                        l[g] = s;
+                        seen[g] = true;
+                    }
+                }
+                return;
+            }
+            BytesVector b = (BytesVector) v;
+            byte[] data = b.data();
+            long overflow = 0;
+            for (int i = 0; i < n; i++) {
+                if (nulls == null || !nulls[i]) {
+                    int g = groups[i];
+                    int at = b.start(i);
+                    long xh = WideDecimal.hi(data, at);
+                    long xl = WideDecimal.lo(data, at);
+                    long s = l[g] + xl;
+                    long r = h[g] + xh + (Long.compareUnsigned(s, xl) < 0 ? 1 : 0);
+                    overflow |= (h[g] ^ r) & (xh ^ r);
+                    h[g] = r;
+                    l[g] = s;
+                    seen[g] = true;
+                }
+            }
+            if (overflow < 0) {
+                throw FerryException.overflow(type.sqlName() + " (SUM)");
+            }
+        }
+
+        @Override
+        Vector result(int from, int count) {
+            WideDecimal.Builder out = new WideDecimal.Builder(count);
+            for (int i = from; i < from + count; i++) {
+                if (!seen[i] && !zeroWhenEmpty) {
+                    out.appendNull();
+                    continue;
+                }
+                if (!WideDecimal.fits(hi[i], lo[i], type.precision())) {
+                    throw FerryException.overflow(type.sqlName() + " (SUM)");
+                }
+                out.append(hi[i], lo[i]);
+            }
+            return out.build();
         }
     }
 

@@ -1,5 +1,7 @@
 package io.ferry.core.exec;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +17,7 @@ import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * Splits an aggregate into the partial aggregation each thread (later: each worker) runs and the final merge:
@@ -118,10 +121,14 @@ public final class AggregatePlan {
         }
     }
 
-    /** What AVG sums its argument as: DOUBLE, a DECIMAL of its scale, or BIGINT. */
+    /**
+     * What AVG sums its argument as: DOUBLE, or an exact number as a 38-digit DECIMAL of its scale, so that AVG of
+     * BIGINTs or of DECIMALs does not overflow where their sum passes a long (DuckDB sums them in 128 bits too).
+     */
     private static FerryType sumType(FerryType argType) {
         return argType.physical() == Physical.DOUBLE ? FerryType.DOUBLE
-                : argType.kind() == TypeKind.DECIMAL ? FerryType.decimal(18, argType.scale()) : FerryType.BIGINT;
+                : FerryType.decimal(FerryType.MAX_DECIMAL_PRECISION,
+                        argType.kind() == TypeKind.DECIMAL ? argType.scale() : 0);
     }
 
     /** What identifies the state a call shares with others that read it too; null if it has its own. */
@@ -271,11 +278,25 @@ public final class AggregatePlan {
                 nulls[r] = true;
                 continue;
             }
-            avg[r] = state instanceof DoubleVector d ? d.get(r) / cnt : ((LongVector) state).get(r) / (cnt * scale);
+            avg[r] = state instanceof DoubleVector d ? d.get(r) / cnt : exactAverage((BytesVector) state, r, cnt, scale);
         }
         return new DoubleVector(avg, nulls, n);
     }
 
+
+    /** A 128-bit sum over {@code cnt * scale}: in doubles where the sum is a long, else in 34 significant digits. */
+    private static double exactAverage(BytesVector sums, int r, long cnt, double scale) {
+        int at = sums.start(r);
+        long hi = WideDecimal.hi(sums.data(), at);
+        long lo = WideDecimal.lo(sums.data(), at);
+        if (WideDecimal.isLong(hi, lo)) {
+            return lo / (cnt * scale);
+        }
+        return new BigDecimal(WideDecimal.toBigInteger(hi, lo))
+                .divide(BigDecimal.valueOf(cnt).multiply(BigDecimal.valueOf(scale)),
+                        MathContext.DECIMAL128)
+                .doubleValue();
+    }
 
     /**
      * A DISTINCT call's function over each group's final set of distinct tuples: COUNT counts them; SUM, SUM0 and

@@ -52,7 +52,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 8;
+    static final short VERSION = 9;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -371,6 +371,8 @@ public final class PlanCodec {
                     f64(v);
                 } else if (l.value() instanceof String v) {
                     string(v);
+                } else if (l.value() instanceof java.math.BigInteger v) {
+                    string(v.toString());
                 }
             } else {
                 Call c = (Call) e; // Expr is sealed: InputRef, Literal, Call
@@ -949,8 +951,14 @@ public final class PlanCodec {
             return switch (type.physical()) {
                 case LONG -> new Literal(i64(), type);
                 case DOUBLE -> new Literal(f64(), type);
-                case BYTES -> new Literal(string("string literal"), type);
+                case BYTES -> type.isWideDecimal() ? wideLiteral(type) : new Literal(string("string literal"), type);
             };
+        }
+
+        /** A wide DECIMAL's unscaled value, written as its digits. */
+        private Literal wideLiteral(FerryType type) {
+            String digits = string("decimal literal");
+            return checked("decimal literal", () -> new Literal(new java.math.BigInteger(digits), type));
         }
 
         private FerryType type() {

@@ -9,6 +9,7 @@ import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.WideDecimal;
 import io.ferry.core.vector.Vector;
 
 /**
@@ -69,7 +70,8 @@ final class WindowOperator {
             case PERCENT_RANK, CUME_DIST -> distribution(call.kind() == WindowCall.Kind.CUME_DIST, p);
             case COUNT -> count(arg, lo, hi);
             case SUM, SUM0 -> arg instanceof DoubleVector d ? sumDouble(d, call.kind() == WindowCall.Kind.SUM0, lo,
-                    hi) : sumLong((LongVector) arg, call.kind() == WindowCall.Kind.SUM0, call.type(), lo, hi);
+                    hi) : call.type().isWideDecimal() ? sumWide(arg, call.kind() == WindowCall.Kind.SUM0, call.type(),
+                    lo, hi) : sumLong((LongVector) arg, call.kind() == WindowCall.Kind.SUM0, call.type(), lo, hi);
             case MIN, MAX -> arg.gather(best(arg, call.kind() == WindowCall.Kind.MAX, lo, hi), lo.length);
             case FIRST_VALUE, LAST_VALUE -> arg.gather(edge(call.kind() == WindowCall.Kind.LAST_VALUE, lo, hi),
                     lo.length);
@@ -193,6 +195,67 @@ final class WindowOperator {
             throw FerryException.overflow(type.sqlName() + " (SUM)");
         }
         return new LongVector(out, outNulls, n);
+    }
+
+    /**
+     * SUM of DECIMALs into a wide DECIMAL (a DECIMAL's SUM is DECIMAL(38, s)): as {@link #sumLong}, in 128 bits,
+     * each frame's sum checked against the type's 38 digits. Sums of values below 10^38 cannot wrap 128 bits on the
+     * way between two frames of fewer than 2^33 rows.
+     */
+    private static Vector sumWide(Vector arg, boolean zeroWhenEmpty, FerryType type, int[] lo, int[] hi) {
+        int n = lo.length;
+        long[][] x = WideDecimal.halves(arg, arg.size());
+        long[] xh = x[0];
+        long[] xl = x[1];
+        boolean[] nulls = arg.nulls();
+        long[] outHi = new long[n];
+        long[] outLo = new long[n];
+        boolean[] outNulls = null;
+        long sh = 0;
+        long sl = 0;
+        long count = 0;
+        int from = 0;
+        int to = 0;
+        for (int i = 0; i < n; i++) {
+            int l = lo[i];
+            int h = Math.max(hi[i], l);
+            if (l >= to) {
+                from = l;
+                to = l;
+                sh = 0;
+                sl = 0;
+                count = 0;
+            }
+            for (; from < l; from++) {
+                if (nulls == null || !nulls[from]) {
+                    long d = sl - xl[from];
+                    sh = sh - xh[from] - (Long.compareUnsigned(sl, xl[from]) < 0 ? 1 : 0);
+                    sl = d;
+                    count--;
+                }
+            }
+            for (; to < h; to++) {
+                if (nulls == null || !nulls[to]) {
+                    long s = sl + xl[to];
+                    sh = sh + xh[to] + (Long.compareUnsigned(s, xl[to]) < 0 ? 1 : 0);
+                    sl = s;
+                    count++;
+                }
+            }
+            if (count == 0 && !zeroWhenEmpty) {
+                if (outNulls == null) {
+                    outNulls = new boolean[n];
+                }
+                outNulls[i] = true;
+                continue;
+            }
+            if (!WideDecimal.fits(sh, sl, type.precision())) {
+                throw FerryException.overflow(type.sqlName() + " (SUM)");
+            }
+            outHi[i] = sh;
+            outLo[i] = sl;
+        }
+        return WideDecimal.of(outHi, outLo, outNulls, n);
     }
 
     /**

@@ -57,7 +57,11 @@ public final class CastKernels {
             return b.build();
         }
         if (from.kind() == TypeKind.VARCHAR) {
-            return parse((BytesVector) v, to, n, orNull);
+            return to.isWideDecimal() ? WideDecimalKernels.parse((BytesVector) v, to, n, orNull)
+                    : parse((BytesVector) v, to, n, orNull);
+        }
+        if (WideDecimalKernels.involved(from, to)) {
+            return WideDecimalKernels.cast(v, from, to, n, orNull);
         }
         if (to.kind() == TypeKind.DOUBLE) {
             if (v instanceof DoubleVector d) {
@@ -224,6 +228,9 @@ public final class CastKernels {
 
     /** The SQL text of one value, as CAST(x AS VARCHAR) gives it. */
     public static String format(Vector v, int i, FerryType type) {
+        if (type.isWideDecimal()) {
+            return WideDecimalKernels.format((BytesVector) v, i, type);
+        }
         if (v instanceof BytesVector b) {
             return b.getString(i);
         }

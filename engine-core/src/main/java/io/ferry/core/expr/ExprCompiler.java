@@ -1,6 +1,5 @@
 package io.ferry.core.expr;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -62,7 +61,7 @@ public final class ExprCompiler {
                 };
             }
             case BYTES -> {
-                byte[] x = ((String) v).getBytes(StandardCharsets.UTF_8);
+                byte[] x = lit.bytes();
                 yield b -> BytesVector.constant(x, b.rowCount());
             }
         };
@@ -82,6 +81,9 @@ public final class ExprCompiler {
                     return batch -> ArithmeticKernels.doubleOp(op, (DoubleVector) a.eval(batch),
                             (DoubleVector) b.eval(batch), batch.rowCount());
                 }
+                if (type.isWideDecimal() || WideDecimalKernels.involved(ta, tb)) {
+                    return wideArithmetic(op, a, b, scale(ta), scale(tb), type);
+                }
                 if (type.kind() == TypeKind.DECIMAL && op == Op.TIMES) {
                     return batch -> ArithmeticKernels.decimalTimes((LongVector) a.eval(batch),
                             (LongVector) b.eval(batch), scale(ta), scale(tb), type, batch.rowCount());
@@ -93,13 +95,14 @@ public final class ExprCompiler {
                 return batch -> ArithmeticKernels.longOp(op, (LongVector) a.eval(batch), (LongVector) b.eval(batch),
                         type, batch.rowCount());
             }
-            case NEGATE -> {
+            case NEGATE, ABS -> {
                 Evaluator a = compile(args.get(0));
-                return batch -> ArithmeticKernels.negate(a.eval(batch), type, batch.rowCount());
-            }
-            case ABS -> {
-                Evaluator a = compile(args.get(0));
-                return batch -> ArithmeticKernels.abs(a.eval(batch), type, batch.rowCount());
+                if (WideDecimalKernels.involved(args.get(0).type(), type)) {
+                    return batch -> WideDecimalKernels.negateOrAbs(op == Op.ABS, a.eval(batch), type,
+                            batch.rowCount());
+                }
+                return op == Op.ABS ? batch -> ArithmeticKernels.abs(a.eval(batch), type, batch.rowCount())
+                        : batch -> ArithmeticKernels.negate(a.eval(batch), type, batch.rowCount());
             }
             case EQ, NE, LT, LE, GT, GE -> {
                 return comparison(op, args.get(0), args.get(1));
@@ -224,17 +227,29 @@ public final class ExprCompiler {
             }
             case SIGN -> {
                 Evaluator a = compile(args.get(0));
+                if (WideDecimalKernels.involved(args.get(0).type(), type)) {
+                    return batch -> WideDecimalKernels.sign(a.eval(batch), type, batch.rowCount());
+                }
                 return batch -> MathKernels.sign(a.eval(batch), type, batch.rowCount());
             }
             case ROUND, TRUNCATE -> {
                 Evaluator a = compile(args.get(0));
                 Evaluator digits = compile(args.get(1));
+                if (WideDecimalKernels.involved(args.get(0).type(), type)) {
+                    return batch -> WideDecimalKernels.round(a.eval(batch), (LongVector) digits.eval(batch), type,
+                            op == Op.TRUNCATE, batch.rowCount());
+                }
                 return batch -> RoundingKernels.round(a.eval(batch), (LongVector) digits.eval(batch), type,
                         op == Op.TRUNCATE, batch.rowCount());
             }
             case CEIL, FLOOR -> {
                 Evaluator a = compile(args.get(0));
-                int scale = scale(args.get(0).type());
+                FerryType from = args.get(0).type();
+                if (WideDecimalKernels.involved(from, type)) {
+                    return batch -> WideDecimalKernels.ceilOrFloor(a.eval(batch), op == Op.CEIL, from, type,
+                            batch.rowCount());
+                }
+                int scale = scale(from);
                 return batch -> RoundingKernels.ceilOrFloor(a.eval(batch), op == Op.CEIL, scale, batch.rowCount());
             }
             case SQRT, EXP, LN, POWER -> {
@@ -272,6 +287,18 @@ public final class ExprCompiler {
         }
     }
 
+    /** +, -, *, / or % where an operand or the result is a wide DECIMAL (operands of + and - at its scale). */
+    private static Evaluator wideArithmetic(Op op, Evaluator a, Evaluator b, int scaleA, int scaleB, FerryType type) {
+        return switch (op) {
+            case PLUS, MINUS -> batch -> WideDecimalKernels.plusOrMinus(op == Op.MINUS, a.eval(batch), b.eval(batch),
+                    type, batch.rowCount());
+            case TIMES -> batch -> WideDecimalKernels.times(a.eval(batch), b.eval(batch), scaleA, scaleB, type,
+                    batch.rowCount());
+            default -> batch -> WideDecimalKernels.divideOrModulo(op == Op.MOD, a.eval(batch), b.eval(batch),
+                    scaleA, scaleB, type, batch.rowCount());
+        };
+    }
+
     /** A {@link MathKernels} function of one or two DOUBLEs. */
     private static Evaluator doubleFunction(Op op, List<Expr> args) {
         Evaluator a = compile(args.get(0));
@@ -306,7 +333,7 @@ public final class ExprCompiler {
                     return batch -> ComparisonKernels.longConst(op, (LongVector) a.eval(batch), y, batch.rowCount());
                 }
                 case BYTES -> {
-                    byte[] y = ((String) lit.value()).getBytes(StandardCharsets.UTF_8);
+                    byte[] y = lit.bytes();
                     return batch -> ComparisonKernels.bytesConst(op, (BytesVector) a.eval(batch), y, batch.rowCount());
                 }
                 default -> {

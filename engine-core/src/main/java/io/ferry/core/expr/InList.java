@@ -1,6 +1,5 @@
 package io.ferry.core.expr;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -22,12 +21,14 @@ final class InList {
         boolean listHasNull = false;
         int k = 0;
         Object[] constants = new Object[list.size()];
+        Literal[] literals = new Literal[list.size()];
         for (Expr e : list) {
-            Object v = ((Literal) e).value();
-            if (v == null) {
+            Literal lit = (Literal) e;
+            if (lit.value() == null) {
                 listHasNull = true;
             } else {
-                constants[k++] = v;
+                literals[k] = lit;
+                constants[k++] = lit.value();
             }
         }
         boolean nullIfMiss = listHasNull;
@@ -69,7 +70,7 @@ final class InList {
             default -> {
                 byte[][] set = new byte[count][];
                 for (int i = 0; i < count; i++) {
-                    set[i] = ((String) constants[i]).getBytes(StandardCharsets.UTF_8);
+                    set[i] = literals[i].bytes();
                 }
                 Arrays.sort(set, Arrays::compareUnsigned);
                 return batch -> {

@@ -12,10 +12,12 @@ import java.util.zip.CRC32C;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.compression.CompressionUtil;
@@ -43,7 +45,8 @@ import io.ferry.core.vector.Vector;
  * Result tables as an Arrow IPC stream, optionally LZ4-compressed ({@link Lz4FrameCodec}): what a worker writes into
  * the coordinator's region under function shipping. Types: BOOLEAN as Bit, INTEGER as Int32, BIGINT as Int64, DATE
  * as DateDay, TIMESTAMP as millisecond timestamps, DOUBLE as Float8, VARCHAR as Utf8, and DECIMAL as its unscaled
- * Int64 (both ends know the scale from the plan; Ferry's decimals hold at most 18 digits).
+ * Int64 (both ends know the scale from the plan), or of more than 18 digits as Binary, the 16 bytes of
+ * {@link io.ferry.core.vector.WideDecimal}.
  *
  * <p>The stream sits behind a 12-byte header — magic, length and a CRC32C of the stream — checked before Arrow parses
  * a byte: Arrow's readers trust buffer offsets (with unchecked memory access on, a corrupt offset reads outside the
@@ -144,7 +147,9 @@ public final class BatchIpc {
         return switch (t.kind()) {
             case BOOLEAN -> ArrowType.Bool.INSTANCE;
             case INTEGER -> new ArrowType.Int(32, true);
-            case BIGINT, DECIMAL -> new ArrowType.Int(64, true);
+            case BIGINT -> new ArrowType.Int(64, true);
+            // a wide DECIMAL travels as its 16 order-preserving bytes (WideDecimal), as it is held
+            case DECIMAL -> t.isWideDecimal() ? ArrowType.Binary.INSTANCE : new ArrowType.Int(64, true);
             case DATE -> new ArrowType.Date(DateUnit.DAY);
             case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MILLISECOND, null);
             case DOUBLE -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
@@ -154,7 +159,7 @@ public final class BatchIpc {
 
     private static void fill(FieldVector target, Vector v, int n) {
         target.reset();
-        if (target instanceof VarCharVector s) {
+        if (target instanceof BaseVariableWidthVector s) {
             BytesVector b = (BytesVector) v;
             s.allocateNew(Math.max(1, b.offsets()[n] - b.offsets()[0]), n);
             for (int i = 0; i < n; i++) {
@@ -217,7 +222,11 @@ public final class BatchIpc {
                 nulls[i] = true;
             }
         }
-        if (v instanceof VarCharVector s) {
+        if (v instanceof VarCharVector || v instanceof VarBinaryVector) {
+            if ((v instanceof VarBinaryVector) != type.isWideDecimal()) {
+                throw corrupt("column of " + type + " arrived as " + v.getField().getType());
+            }
+            BaseVariableWidthVector s = (BaseVariableWidthVector) v;
             BytesVector.Builder b = new BytesVector.Builder(n);
             for (int i = 0; i < n; i++) {
                 if (nulls != null && nulls[i]) {

@@ -22,6 +22,7 @@ import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.PendingColumn;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * Reads a block in the {@link BlockFormat} layout in place: either as Arrow vectors over the block's own bytes
@@ -221,7 +222,20 @@ public final class BlockReader {
                 yield new LongVector(values, nulls, count);
             }
             default -> {
-                // BIGINT and TIMESTAMP are 8 bytes; DECIMAL is 16, its low 8 bytes hold the unscaled value.
+                if (type.isWideDecimal()) {
+                    long[] hi = new long[count];
+                    long[] lo = new long[count];
+                    for (int i = 0; i < count; i++) {
+                        int p = positions[i];
+                        if (p >= 0) {
+                            lo[i] = buf.getLong(data + 16L * (from + p));
+                            hi[i] = buf.getLong(data + 16L * (from + p) + 8);
+                        }
+                    }
+                    yield WideDecimal.of(hi, lo, nulls, count);
+                }
+                // BIGINT and TIMESTAMP are 8 bytes; DECIMAL is 16 (Arrow's little-endian Decimal128), its low 8
+                // bytes the unscaled long of a DECIMAL of up to 18 digits.
                 int width = type.kind() == TypeKind.DECIMAL ? 16 : 8;
                 long[] values = new long[count];
                 for (int i = 0; i < count; i++) {
@@ -315,7 +329,14 @@ public final class BlockReader {
                 for (int i = 0; i < count; i++) {
                     values[i] = buf.getLong(data + 16L * (from + i));
                 }
-                return new LongVector(values, nulls, count);
+                if (!type.isWideDecimal()) {
+                    return new LongVector(values, nulls, count);
+                }
+                long[] hi = new long[count];
+                for (int i = 0; i < count; i++) {
+                    hi[i] = buf.getLong(data + 16L * (from + i) + 8);
+                }
+                return WideDecimal.of(hi, values, nulls, count);
             }
             case DOUBLE -> {
                 double[] values = new double[count];

@@ -14,6 +14,7 @@ import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /** Lays rows of a {@link Batch} out as one block in the {@link BlockFormat} layout. */
 public final class BlockWriter {
@@ -126,8 +127,18 @@ public final class BlockWriter {
                     }
                 }
                 case DECIMAL -> {
-                    long[] values = ((LongVector) v).values();
                     dataLen = 16 * count;
+                    if (v instanceof BytesVector wide) {
+                        byte[] d = wide.data();
+                        for (int i = 0; i < count; i++) {
+                            boolean isNull = wide.isNull(from + i);
+                            int at = wide.start(from + i);
+                            dst.setLong(pos + 16L * i, isNull ? 0 : WideDecimal.lo(d, at));
+                            dst.setLong(pos + 16L * i + 8, isNull ? 0 : WideDecimal.hi(d, at));
+                        }
+                        break;
+                    }
+                    long[] values = ((LongVector) v).values();
                     for (int i = 0; i < count; i++) {
                         long x = values[from + i];
                         dst.setLong(pos + 16L * i, x);

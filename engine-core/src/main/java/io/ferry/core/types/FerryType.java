@@ -7,14 +7,15 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * A SQL type. DECIMAL keeps its precision (at most 38, as DuckDB and SQL Server) and scale (at most 18). Its
- * unscaled value is a long, so a DECIMAL value holds at most {@link #MAX_DECIMAL_DIGITS} digits whatever its
- * precision: a wider value is an overflow (22003), never a silently rounded one;
+ * unscaled value is a long up to {@link #MAX_DECIMAL_DIGITS} digits of precision, and 128 bits beyond
+ * ({@link #isWideDecimal()}, {@link io.ferry.core.vector.WideDecimal}); a value wider than its type is an overflow
+ * (22003), never a silently rounded one;
  * DATE is days since 1970-01-01; TIMESTAMP is milliseconds since the epoch, without time zone.
  */
 public record FerryType(TypeKind kind, int precision, int scale) {
     public static final int MAX_DECIMAL_PRECISION = 38;
     public static final int MAX_DECIMAL_SCALE = 18;
-    /** Digits every unscaled long holds (10^18 - 1 < 2^63). */
+    /** Digits every unscaled long holds (10^18 - 1 < 2^63): the widest DECIMAL kept in a long. */
     public static final int MAX_DECIMAL_DIGITS = 18;
 
     public static final FerryType BOOLEAN = new FerryType(TypeKind.BOOLEAN, 0, 0);
@@ -50,8 +51,14 @@ public record FerryType(TypeKind kind, int precision, int scale) {
         return switch (kind) {
             case DOUBLE -> Physical.DOUBLE;
             case VARCHAR -> Physical.BYTES;
+            case DECIMAL -> precision > MAX_DECIMAL_DIGITS ? Physical.BYTES : Physical.LONG;
             default -> Physical.LONG;
         };
+    }
+
+    /** A DECIMAL of more than 18 digits: its values are 128-bit, encoded as {@link io.ferry.core.vector.WideDecimal}. */
+    public boolean isWideDecimal() {
+        return kind == TypeKind.DECIMAL && precision > MAX_DECIMAL_DIGITS;
     }
 
     /** Bytes one value takes in a block's data buffer (VARCHAR: per-row offset only). */

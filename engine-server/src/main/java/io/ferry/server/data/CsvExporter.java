@@ -20,6 +20,7 @@ import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * Writes rows as CSV in UTF-8: a header line with the column names, then one line per row. Quoting follows
@@ -125,7 +126,13 @@ public final class CsvExporter implements AutoCloseable {
                     }
                     case DOUBLE -> writeAscii(Double.toString(((DoubleVector) v).get(r)));
                     case BOOLEAN -> writeBytes(((LongVector) v).get(r) != 0 ? TRUE : FALSE);
-                    case DECIMAL -> writeDecimal(((LongVector) v).get(r), scales[c]);
+                    case DECIMAL -> {
+                        if (v instanceof BytesVector wide) {
+                            writeAscii(WideDecimal.get(wide, r, scales[c]).toPlainString());
+                        } else {
+                            writeDecimal(((LongVector) v).get(r), scales[c]);
+                        }
+                    }
                     case DATE -> writeDate(((LongVector) v).get(r));
                     case TIMESTAMP -> writeTimestamp(((LongVector) v).get(r));
                     default -> writeLong(((LongVector) v).get(r));

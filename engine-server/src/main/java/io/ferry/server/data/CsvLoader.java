@@ -25,6 +25,7 @@ import io.ferry.core.types.TableSchema;
 import io.ferry.core.types.TypeKind;
 import io.ferry.core.vector.BatchBuilder;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * Loads CSV (RFC 4180, UTF-8) into a table — the one named, if it exists, else a new one with the schema given or
@@ -301,8 +302,13 @@ public final class CsvLoader {
             }
             case DECIMAL -> {
                 FerryType type = schema.type(c);
-                status = parser.parseDecimal(b, from, len, type.precision(), type.scale());
-                batch.setLong(c, parser.value);
+                if (type.isWideDecimal()) {
+                    status = parser.parseWideDecimal(b, from, len, type.precision(), type.scale());
+                    batch.appendBytes(c, status == FieldParser.OK ? parser.wide : new byte[WideDecimal.BYTES]);
+                } else {
+                    status = parser.parseDecimal(b, from, len, type.precision(), type.scale());
+                    batch.setLong(c, parser.value);
+                }
             }
             case DATE -> {
                 status = parser.parseDate(b, from, len);

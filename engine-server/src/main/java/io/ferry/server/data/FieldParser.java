@@ -1,8 +1,12 @@
 package io.ferry.server.data;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 
 import io.ferry.core.types.CivilCalendar;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * Parses typed values from UTF-8 text in place ({@code bytes[from .. from + len)}), with no objects on the common
@@ -34,6 +38,8 @@ final class FieldParser {
     }
 
     long value;
+    /** The last wide DECIMAL {@link #parseWideDecimal} read. */
+    byte[] wide;
     double doubleValue;
 
     /** The text's bounds after trimming blanks. */
@@ -211,7 +217,7 @@ final class FieldParser {
         if (b[i] == '-' || b[i] == '+') {
             i++;
         }
-        // a value holds at most 18 digits, whatever the type's precision (FerryType.MAX_DECIMAL_DIGITS)
+        // a DECIMAL of up to 18 digits (FerryType.MAX_DECIMAL_DIGITS) is a long; a wider one is parseWideDecimal's
         int digitsHeld = Math.min(precision, LONG_POWERS_OF_TEN.length - 1);
         long limit = LONG_POWERS_OF_TEN[digitsHeld];
         long integerLimit = LONG_POWERS_OF_TEN[digitsHeld - scale];
@@ -254,6 +260,26 @@ final class FieldParser {
             return RANGE;
         }
         value = negative ? -acc : acc;
+        return OK;
+    }
+
+    /**
+     * A decimal number of a wide DECIMAL (precision 19 to 38) as its 16 bytes in {@link #wide}, rounded and checked
+     * as {@link #parseDecimal} does. Such columns are rare, so the text goes through BigDecimal.
+     */
+    int parseWideDecimal(byte[] b, int from, int len, int precision, int scale) {
+        trim(b, from, len);
+        BigDecimal d;
+        try {
+            d = new BigDecimal(new String(b, start, end - start, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return SYNTAX;
+        }
+        BigInteger unscaled = d.setScale(scale, RoundingMode.HALF_UP).unscaledValue();
+        if (unscaled.abs().compareTo(BigInteger.TEN.pow(precision)) >= 0) {
+            return RANGE;
+        }
+        wide = WideDecimal.encode(unscaled);
         return OK;
     }
 

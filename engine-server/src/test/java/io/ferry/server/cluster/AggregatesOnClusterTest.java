@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.ferry.sql.AggregateQueries;
 import io.ferry.sql.ResultComparison;
 import io.ferry.sql.SubqueryQueries;
+import io.ferry.sql.WideDecimalQueries;
 import io.ferry.sql.WindowQueries;
 
 /**
@@ -30,7 +31,8 @@ import io.ferry.sql.WindowQueries;
  * cross the network) and forced data shipping, each against DuckDB on the same rows; and the subqueries of
  * {@code SubqueryOracleTest} (three-valued IN and NOT IN, literal GROUP BY keys under NOT EXISTS), whose rewrites
  * come before planning and must hold once the plan is split between nodes; and the window functions of
- * {@code WindowFunctionsTest}, which the coordinator computes in Ferry's window operator over the rows it gathered.
+ * {@code WindowFunctionsTest}, which the coordinator computes in Ferry's window operator over the rows it gathered;
+ * and the DECIMALs past 18 digits of {@code DecimalTypesTest}, whose 128-bit values and sums cross the network.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AggregatesOnClusterTest {
@@ -46,6 +48,7 @@ class AggregatesOnClusterTest {
         AggregateQueries.load(ferry, duck);
         SubqueryQueries.load(ferry, duck);
         WindowQueries.load(ferry, duck);
+        WideDecimalQueries.load(ferry, duck);
     }
 
     @AfterAll
@@ -74,6 +77,9 @@ class AggregatesOnClusterTest {
                 out.add(Arguments.of(mode, sql));
             }
             for (String sql : WindowQueries.queries()) {
+                out.add(Arguments.of(mode, sql));
+            }
+            for (String sql : WideDecimalQueries.queries()) {
                 out.add(Arguments.of(mode, sql));
             }
         }

@@ -359,17 +359,18 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     };
 
     /**
-     * A numeric literal with more digits than a DECIMAL value holds (18), such as {@code 0.0026848210680345784}, is a
-     * DOUBLE, as DuckDB reads one beyond its DECIMAL's 38 digits, rather than an error; an integer that fits a BIGINT
-     * stays exact (FerryValidator.validateLiteral), and one that does not is out of range.
+     * A numeric literal with a fraction that no DECIMAL holds (more than 38 digits, or more than 18 after the point,
+     * such as {@code 0.0026848210680345784}) is a DOUBLE, as DuckDB reads one beyond its DECIMAL's 38 digits, rather
+     * than an error. An integer stays exact: a BIGINT where it fits one (FerryValidator.validateLiteral), else a
+     * DECIMAL of up to 38 digits (DuckDB's HUGEINT, PostgreSQL's numeric), and past that it is out of range (a DOUBLE
+     * would silently round it).
      */
     private static SqlNode widenLiteral(SqlNode node) {
         if (node instanceof SqlNumericLiteral n && n.isExact()) {
             BigDecimal value = n.getValueAs(BigDecimal.class);
-            // An integer beyond BIGINT stays an error (22003): DuckDB answers it exactly, as a HUGEINT, and a DOUBLE
-            // would silently round it
             boolean integer = value.scale() <= 0;
-            if (!integer && Math.max(value.precision(), value.scale()) > FerryType.MAX_DECIMAL_DIGITS) {
+            if (!integer && (value.scale() > FerryType.MAX_DECIMAL_SCALE
+                    || Math.max(value.precision(), value.scale()) > FerryType.MAX_DECIMAL_PRECISION)) {
                 return SqlLiteral.createApproxNumeric(value.toString(), n.getParserPosition());
             }
         }
@@ -442,9 +443,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 if (value.scale() == 0 && value.unscaledValue().bitLength() < 64) {
                     return;
                 }
-                // DECIMAL types reach 38 digits, but a value holds 18: a longer exact literal is out of range
-                // (one with a fraction was read as a DOUBLE before validation, widenLiteral)
-                if (value.precision() > FerryType.MAX_DECIMAL_DIGITS) {
+                // DECIMAL types reach 38 digits: a longer exact literal is out of range (one with a fraction was
+                // read as a DOUBLE before validation, widenLiteral)
+                if (value.precision() > FerryType.MAX_DECIMAL_PRECISION) {
                     throw newValidationError(literal, RESOURCE.numberLiteralOutOfRange(value.toString()));
                 }
             }

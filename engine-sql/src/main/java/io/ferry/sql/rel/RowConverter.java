@@ -11,6 +11,7 @@ import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /** Reads values out of result vectors as the Java objects Calcite's Enumerable convention expects. */
 final class RowConverter {
@@ -53,6 +54,9 @@ final class RowConverter {
             }
             default -> {
             }
+        }
+        if (v instanceof BytesVector wide) {
+            return WideDecimal.get(wide, row, scales[column]);
         }
         return fromLong(((LongVector) v).get(row), column);
     }

@@ -19,6 +19,7 @@ import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.WideDecimal;
 import io.ferry.core.vector.Vector;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.translate.RexTranslator;
@@ -72,7 +73,8 @@ public final class FerryRexExecutor implements RexExecutor {
         Object value = switch (type.kind()) {
             case BOOLEAN -> ((LongVector) v).get(0) != 0;
             case INTEGER, BIGINT -> BigDecimal.valueOf(((LongVector) v).get(0));
-            case DECIMAL -> BigDecimal.valueOf(((LongVector) v).get(0), type.scale());
+            case DECIMAL -> v instanceof BytesVector wide ? WideDecimal.get(wide, 0, type.scale())
+                    : BigDecimal.valueOf(((LongVector) v).get(0), type.scale());
             case DOUBLE -> {
                 double d = ((DoubleVector) v).get(0);
                 yield Double.isFinite(d) ? BigDecimal.valueOf(d) : null;

@@ -1,6 +1,7 @@
 package io.ferry.sql.schema;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 
@@ -18,6 +19,7 @@ import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BatchBuilder;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * Writes the rows of INSERT, DELETE and UPDATE (as Java objects, from Calcite's row engine) to a table. All rows are
@@ -127,7 +129,9 @@ public final class TableWriter {
                 switch (t.physical()) {
                     case LONG -> builder.setLong(c, toLong(v, t, col.name()));
                     case DOUBLE -> builder.setDouble(c, ((Number) v).doubleValue());
-                    case BYTES -> builder.appendBytes(c, v.toString().getBytes(StandardCharsets.UTF_8));
+                    case BYTES -> builder.appendBytes(c, t.isWideDecimal()
+                            ? WideDecimal.encode(unscaled(v, t, col.name()))
+                            : v.toString().getBytes(StandardCharsets.UTF_8));
                 }
             }
             builder.endRow();
@@ -136,21 +140,24 @@ public final class TableWriter {
         public Batch build() {
             return builder.build();
         }
+        /** A DECIMAL column's value, rounded half away from zero to its scale; 22003 past its precision. */
+        private static BigInteger unscaled(Object v, FerryType t, String column) {
+            BigDecimal d = v instanceof BigDecimal b ? b : new BigDecimal(v.toString());
+            BigDecimal scaled = d.setScale(t.scale(), RoundingMode.HALF_UP);
+            if (scaled.precision() - scaled.scale() > t.precision() - t.scale()) {
+                throw new FerryException(SqlStates.NUMERIC_OUT_OF_RANGE, "value " + d + " does not fit column '"
+                        + column + "' of type " + t.sqlName());
+            }
+            return scaled.unscaledValue();
+        }
+
         private static long toLong(Object v, FerryType t, String column) {
             switch (t.kind()) {
                 case BOOLEAN -> {
                     return Boolean.TRUE.equals(v) ? 1 : 0;
                 }
                 case DECIMAL -> {
-                    BigDecimal d = v instanceof BigDecimal b ? b : new BigDecimal(v.toString());
-                    BigDecimal scaled = d.setScale(t.scale(), RoundingMode.HALF_UP);
-                    if (scaled.precision() - scaled.scale() > t.precision() - t.scale()
-                            || scaled.precision() > FerryType.MAX_DECIMAL_DIGITS) {
-                        throw new FerryException(SqlStates.NUMERIC_OUT_OF_RANGE, "value " + d + " does not fit column '"
-                                + column + "' of type " + t.sqlName() + (scaled.precision() > FerryType.MAX_DECIMAL_DIGITS
-                                ? " (a DECIMAL value holds at most " + FerryType.MAX_DECIMAL_DIGITS + " digits)" : ""));
-                    }
-                    return scaled.unscaledValue().longValue();
+                    return unscaled(v, t, column).longValueExact();
                 }
                 case DATE -> {
                     if (v instanceof java.sql.Date sd) {

@@ -1,6 +1,8 @@
 package io.ferry.sql.translate;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -85,13 +87,16 @@ public final class RexTranslator {
         throw new UnsupportedExpression(node.getKind().toString());
     }
 
-    /** The unscaled long of a DECIMAL constant; one with more digits than a long holds is out of range (22003). */
-    public static long unscaled(BigDecimal value, FerryType type) {
-        java.math.BigInteger unscaled = value.setScale(type.scale(), java.math.RoundingMode.HALF_UP).unscaledValue();
-        if (unscaled.bitLength() > 63) {
+    /**
+     * A DECIMAL constant in its physical form at its type's scale: the unscaled long, or for a wide DECIMAL the
+     * unscaled BigInteger; one with more digits than its type holds is out of range (22003).
+     */
+    public static Object unscaled(BigDecimal value, FerryType type) {
+        BigInteger unscaled = value.setScale(type.scale(), RoundingMode.HALF_UP).unscaledValue();
+        if (unscaled.abs().compareTo(BigInteger.TEN.pow(type.precision())) >= 0) {
             throw FerryException.overflow(type.sqlName());
         }
-        return unscaled.longValue();
+        return type.isWideDecimal() ? unscaled : (Object) unscaled.longValue();
     }
 
     private Literal literal(RexLiteral lit) {
@@ -639,7 +644,8 @@ public final class RexTranslator {
         }
         return switch (lit.type().kind()) {
             case DOUBLE -> (Double) lit.value() == 0.5;
-            case DECIMAL -> BigDecimal.valueOf((Long) lit.value(), lit.type().scale()).compareTo(ONE_HALF) == 0;
+            case DECIMAL -> lit.value() instanceof Long v && BigDecimal.valueOf(v, lit.type().scale())
+                    .compareTo(ONE_HALF) == 0;
             default -> false;
         };
     }
@@ -719,7 +725,7 @@ public final class RexTranslator {
             default -> Op.MOD;
         };
         if (type.kind() == TypeKind.DECIMAL && (op == Op.TIMES || op == Op.DIVIDE)) {
-            if (a.type().physical() != Physical.LONG || b.type().physical() != Physical.LONG) {
+            if (a.type().physical() == Physical.DOUBLE || b.type().physical() == Physical.DOUBLE) {
                 throw new UnsupportedExpression("decimal arithmetic with a double");
             }
             return new Call(op, List.of(a, b), type);
@@ -730,10 +736,13 @@ public final class RexTranslator {
             FerryType wide = a.type().kind() == TypeKind.BIGINT ? a.type() : b.type();
             return cast(new Call(op, List.of(cast(a, wide), cast(b, wide)), wide), type);
         }
-        if (op == Op.MOD && type.kind() == TypeKind.DECIMAL) {
+        if (op == Op.MOD && type.kind() != TypeKind.DOUBLE) {
             // MOD's type has the divisor's integral digits, which the dividend may exceed (MOD(12.345, 1.2) is a
-            // DECIMAL(4, 3)): both operands at the result's scale in the widest DECIMAL, the remainder cast back
-            FerryType wide = FerryType.decimal(FerryType.MAX_DECIMAL_PRECISION, type.scale());
+            // DECIMAL(4, 3), MOD(DECIMAL(20, 0), 7) an INTEGER): both operands at the result's scale in a DECIMAL
+            // with the larger integral digits of the two, the remainder cast back
+            int integral = Math.max(integralDigits(a.type()), integralDigits(b.type()));
+            int scale = scaleOf(type);
+            FerryType wide = FerryType.decimal(Math.min(FerryType.MAX_DECIMAL_PRECISION, integral + scale), scale);
             return cast(new Call(op, List.of(cast(a, wide), cast(b, wide)), wide), type);
         }
         return new Call(op, List.of(cast(a, type), cast(b, type)), type);
@@ -789,10 +798,32 @@ public final class RexTranslator {
             throw new UnsupportedExpression("comparison of " + a + " with " + b);
         }
         if (ka == TypeKind.DECIMAL || kb == TypeKind.DECIMAL) {
-            int scale = Math.max(a.kind() == TypeKind.DECIMAL ? a.scale() : 0, b.kind() == TypeKind.DECIMAL ? b.scale() : 0);
-            return FerryType.decimal(FerryType.MAX_DECIMAL_PRECISION, scale);
+            return commonDecimal(a, b);
         }
         return FerryType.BIGINT;
+    }
+
+    /**
+     * The narrowest DECIMAL that holds every value of two exact types: the larger scale and the larger number of
+     * integral digits (INTEGER 10, BIGINT 19), at most 38. Most comparisons of DECIMALs so stay within 18 digits, a
+     * long, and only those that need more compare 128-bit values.
+     */
+    static FerryType commonDecimal(FerryType a, FerryType b) {
+        int scale = Math.max(scaleOf(a), scaleOf(b));
+        int integral = Math.max(integralDigits(a), integralDigits(b));
+        return FerryType.decimal(Math.min(FerryType.MAX_DECIMAL_PRECISION, integral + scale), scale);
+    }
+
+    private static int scaleOf(FerryType t) {
+        return t.kind() == TypeKind.DECIMAL ? t.scale() : 0;
+    }
+
+    private static int integralDigits(FerryType t) {
+        return switch (t.kind()) {
+            case DECIMAL -> t.precision() - t.scale();
+            case INTEGER -> 10;
+            default -> 19;
+        };
     }
 
     /** {@code e} as type {@code to}: a CAST only where the physical value changes. */
@@ -809,8 +840,7 @@ public final class RexTranslator {
         }
         if (e instanceof Literal lit && lit.value() != null && from.physical() == Physical.LONG
                 && TypeMapping.isExactInteger(from) && to.kind() == TypeKind.DECIMAL) {
-            long v = (Long) lit.value();
-            return new Literal(BigDecimal.valueOf(v).setScale(to.scale()).unscaledValue().longValueExact(), to);
+            return new Literal(unscaled(BigDecimal.valueOf((Long) lit.value()), to), to);
         }
         return new Call(Op.CAST, List.of(e), to);
     }
