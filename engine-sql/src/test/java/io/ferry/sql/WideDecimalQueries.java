@@ -108,6 +108,12 @@ public final class WideDecimalQueries {
                 "SELECT hw.id, h.id FROM hw JOIN h ON hw.c = h.c",
                 "SELECT COUNT(*), SUM(a * 10), SUM(a - b) FROM hw WHERE a > b",
                 "SELECT id, SUM(a) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) "
-                        + "FROM hw");
+                        + "FROM hw",
+                "SELECT g, MEDIAN(a), PERCENTILE_DISC(0.25) WITHIN GROUP (ORDER BY b), "
+                        + "PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY a) FROM hw GROUP BY g",
+                "SELECT id, LAG(a) OVER (ORDER BY id), FIRST_VALUE(b) OVER (PARTITION BY k ORDER BY id), "
+                        + "MIN(a) OVER (PARTITION BY k) FROM h",
+                "SELECT g, STRING_AGG(CAST(b AS VARCHAR), ',' ORDER BY b, id) FROM hw WHERE id < 200 GROUP BY g",
+                "SELECT g, COUNT(*) FROM hw GROUP BY g HAVING MAX(a) > 1000000000000000000000");
     }
 }

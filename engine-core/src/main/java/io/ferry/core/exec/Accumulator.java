@@ -162,7 +162,7 @@ abstract class Accumulator {
                 case BYTES -> new MinMaxBytes(kind == AggCall.AggKind.MAX);
             };
             case ROW_MOMENTS, BLOCK_MOMENTS -> new Moments(kind == AggCall.AggKind.BLOCK_MOMENTS, inputType);
-            case VALUES -> new ValuesAccumulator();
+            case VALUES -> new ValuesAccumulator(inputType != null && inputType.isWideDecimal());
             case KLL -> new KllAccumulator(inputType);
             default -> throw new IllegalArgumentException(kind + " is split into partial states before accumulation");
         };

@@ -1,6 +1,7 @@
 package io.ferry.core.exec;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Arrays;
 
@@ -11,6 +12,7 @@ import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * The merged {@link ValuesAccumulator} states of one batch of groups, each group's values sorted once, from which
@@ -21,14 +23,18 @@ final class SortedValues {
     private final FerryType type;
     private final long[][] longs;
     private final double[][] doubles;
+    /** A wide DECIMAL's values, exact; few groups hold many of them, so BigInteger's objects are affordable. */
+    private final BigInteger[][] wides;
     private final boolean[] empty;
 
     SortedValues(BytesVector states, FerryType type) {
         this.type = type;
         int n = states.size();
         boolean floating = type.physical() == Physical.DOUBLE;
-        longs = floating ? null : new long[n][];
+        boolean wide = type.isWideDecimal();
+        longs = floating || wide ? null : new long[n][];
         doubles = floating ? new double[n][] : null;
+        wides = wide ? new BigInteger[n][] : null;
         empty = new boolean[n];
         for (int r = 0; r < n; r++) {
             if (states.isNull(r)) {
@@ -36,7 +42,14 @@ final class SortedValues {
                 continue;
             }
             long[] bits = ValuesAccumulator.unpack(states, r);
-            if (floating) {
+            if (wide) {
+                BigInteger[] w = new BigInteger[bits.length / 2];
+                for (int i = 0; i < w.length; i++) {
+                    w[i] = WideDecimal.toBigInteger(bits[2 * i], bits[2 * i + 1]);
+                }
+                Arrays.sort(w);
+                wides[r] = w;
+            } else if (floating) {
                 double[] d = new double[bits.length];
                 for (int i = 0; i < d.length; i++) {
                     // +0.0 for -0.0: the two are one value to SQL, and Arrays.sort would put -0.0 first
@@ -60,6 +73,9 @@ final class SortedValues {
                 nulls = nulls == null ? new boolean[n] : nulls;
                 nulls[r] = true;
             }
+        }
+        if (wides != null) {
+            return wideQuantile(call, nulls);
         }
         if (call.kind() == AggCall.AggKind.PERCENTILE_CONT && type.kind() == TypeKind.DECIMAL) {
             // in the DECIMAL's unscaled units, cut toward zero to its scale, as DuckDB does
@@ -98,8 +114,43 @@ final class SortedValues {
         return new LongVector(out, nulls, n);
     }
 
+    /**
+     * A quantile of wide DECIMALs, exact: PERCENTILE_DISC picks a value; PERCENTILE_CONT interpolates between two in
+     * exact decimal arithmetic, to the scale.
+     */
+    private Vector wideQuantile(AggCall call, boolean[] nulls) {
+        int n = empty.length;
+        long[] hi = new long[n];
+        long[] lo = new long[n];
+        for (int r = 0; r < n; r++) {
+            if (empty[r]) {
+                continue;
+            }
+            BigInteger v;
+            if (call.kind() == AggCall.AggKind.PERCENTILE_CONT) {
+                BigDecimal position = BigDecimal.valueOf(call.fraction()).multiply(BigDecimal.valueOf(size(r) - 1));
+                int below = position.setScale(0, RoundingMode.FLOOR).intValueExact();
+                int above = position.setScale(0, RoundingMode.CEILING).intValueExact();
+                BigInteger a = wideAt(r, below, call.descending());
+                BigInteger b = wideAt(r, above, call.descending());
+                // the step from the lower value is cut toward zero, as DuckDB interpolates its 128-bit DECIMALs
+                v = a.add(new BigDecimal(b.subtract(a)).multiply(position.subtract(BigDecimal.valueOf(below)))
+                        .setScale(0, RoundingMode.DOWN).toBigIntegerExact());
+            } else {
+                v = wides[r][discreteIndex(r, call.fraction(), call.descending())];
+            }
+            hi[r] = v.shiftRight(64).longValue();
+            lo[r] = v.longValue();
+        }
+        return WideDecimal.of(hi, lo, nulls, n);
+    }
+
+    private BigInteger wideAt(int r, int i, boolean descending) {
+        return wides[r][descending ? wides[r].length - 1 - i : i];
+    }
+
     private int size(int r) {
-        return doubles != null ? doubles[r].length : longs[r].length;
+        return wides != null ? wides[r].length : doubles != null ? doubles[r].length : longs[r].length;
     }
 
     /** Value {@code i} of group {@code r} in the call's order. */

@@ -6,16 +6,24 @@ import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * Every non-NULL value of the argument, per group: the state exact quantiles need, since no smaller summary gives an
- * exact order statistic. A value is kept as its 64 bits (the long, or a DOUBLE's raw bits); the state leaves as
- * bytes, eight little-endian per value, so that it travels between threads and nodes in an ordinary column. Over a
- * column of such bytes (the merge) it concatenates. A group without values has a NULL state.
+ * exact order statistic. A value is kept as its 64 bits (the long, or a DOUBLE's raw bits), a wide DECIMAL as two
+ * longs (high, low); the state leaves as bytes, eight little-endian per long, so that it travels between threads and
+ * nodes in an ordinary column. Over a column of such bytes (the merge) it concatenates. A group without values has
+ * a NULL state.
  */
 final class ValuesAccumulator extends Accumulator {
+    /** The argument is a wide DECIMAL: a BytesVector of values, not of states to merge. */
+    private final boolean wide;
     private long[][] values = new long[0][];
     private int[] sizes = new int[0];
+
+    ValuesAccumulator(boolean wide) {
+        this.wide = wide;
+    }
 
     @Override
     void ensure(int groups) {
@@ -40,6 +48,15 @@ final class ValuesAccumulator extends Accumulator {
             for (int i = 0; i < n; i++) {
                 if (!d.isNull(i)) {
                     append(groups[i], Double.doubleToRawLongBits(x[i]));
+                }
+            }
+        } else if (wide) {
+            BytesVector b = (BytesVector) v;
+            for (int i = 0; i < n; i++) {
+                if (!b.isNull(i)) {
+                    int at = b.start(i);
+                    append(groups[i], WideDecimal.hi(b.data(), at));
+                    append(groups[i], WideDecimal.lo(b.data(), at));
                 }
             }
         } else {
