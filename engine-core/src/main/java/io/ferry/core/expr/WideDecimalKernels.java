@@ -138,7 +138,11 @@ final class WideDecimalKernels {
             }
             return new LongVector(r, v.nulls(), n);
         }
-        if (to.kind() != TypeKind.DECIMAL && to.kind() != TypeKind.INTEGER && to.kind() != TypeKind.BIGINT) {
+        boolean numericFrom = from.kind() == TypeKind.DECIMAL || from.kind() == TypeKind.INTEGER
+                || from.kind() == TypeKind.BIGINT || from.kind() == TypeKind.DOUBLE;
+        boolean exactTo = to.kind() == TypeKind.DECIMAL || to.kind() == TypeKind.INTEGER
+                || to.kind() == TypeKind.BIGINT;
+        if (!numericFrom || !exactTo) {
             throw new FerryException(io.ferry.core.SqlStates.DATATYPE_MISMATCH, "cannot cast " + from + " to " + to);
         }
         if (v instanceof DoubleVector d) {
@@ -248,6 +252,10 @@ final class WideDecimalKernels {
 
     /** {@code a * b}: the product has scale sa + sb, then is rescaled to the result's. */
     static Vector times(Vector a, Vector b, int scaleA, int scaleB, FerryType type, int n) {
+        if (a instanceof LongVector x && b instanceof LongVector y && type.isWideDecimal()
+                && type.scale() == scaleA + scaleB) {
+            return longTimes(x, y, type, n);
+        }
         long[][] x = WideDecimal.halves(a, n);
         long[][] y = WideDecimal.halves(b, n);
         long[] hi = x[0];
@@ -274,6 +282,26 @@ final class WideDecimalKernels {
             }
         }
         return exact(hi, lo, nulls, null, type, n, false);
+    }
+
+    /**
+     * The common wide product, two longs (a DECIMAL(15, 2) times a BIGINT): Math.multiplyHigh gives the exact 128
+     * bits, written straight into the result's bytes. Two values below 10^18 multiply to less than 10^36; only a
+     * product past the type's precision (a BIGINT operand near its bounds) fails.
+     */
+    private static Vector longTimes(LongVector a, LongVector b, FerryType type, int n) {
+        long[] x = a.values();
+        long[] y = b.values();
+        boolean[] nulls = Nulls.or(a.nulls(), b.nulls(), n);
+        long[] hi = new long[n];
+        long[] lo = new long[n];
+        for (int i = 0; i < n; i++) {
+            hi[i] = Math.multiplyHigh(x[i], y[i]);
+            lo[i] = x[i] * y[i];
+        }
+        // |x * y| <= 2^126 < 10^38 for any two longs: a DECIMAL(38) holds every product unchecked
+        return type.precision() < WideDecimal.MAX_PRECISION ? exact(hi, lo, nulls, null, type, n, false)
+                : WideDecimal.of(hi, lo, nulls, n);
     }
 
     /**

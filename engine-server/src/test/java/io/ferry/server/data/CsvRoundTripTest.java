@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ferry.core.FerryException;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
@@ -139,6 +140,28 @@ class CsvRoundTripTest {
         assertArrayEquals(new Object[] {1L, "a|b", null}, got.get(0));
         assertArrayEquals(new Object[] {2L, null, "x"}, got.get(1));
         assertArrayEquals(new Object[] {3L, "", "it's"}, got.get(2), "an empty field is a string when NULL is \\N");
+    }
+
+    /** DECIMALs past 18 digits load exactly (rounded half away from zero to the scale) and export as they loaded. */
+    @Test
+    void decimalsPastEighteenDigitsLoadAndExportExactly(@TempDir Path dir) throws Exception {
+        String csv = "1,12345678901234567890123456789012.123456\n2,-9999999999999999999999999999999.9999995\n3,\n"
+                + "4,0.0000005\n5,+18446744073709551616\n";
+        TableSchema schema = TableSchema.of(new Column("id", FerryType.INTEGER, false),
+                new Column("w", FerryType.decimal(38, 6), true));
+        CsvLoader.load(catalog, "wide", new StringReader(csv), "wide", CsvLoader.Options.DEFAULT.withHeader(false),
+                schema);
+        Path file = dir.resolve("wide.csv");
+        CsvExporter.export(catalog.require("wide"), file, ProgressListener.NONE);
+        assertEquals(List.of("id,w", "1,12345678901234567890123456789012.123456",
+                "2,-10000000000000000000000000000000.000000", "3,", "4,0.000001", "5,18446744073709551616.000000"),
+                Files.readAllLines(file, StandardCharsets.UTF_8));
+        String tooWide = "1,1000000000000000000000000000000000\n";
+        FerryException e = org.junit.jupiter.api.Assertions.assertThrows(FerryException.class, () -> CsvLoader.load(
+                catalog, "wide", new StringReader(tooWide), "too wide", CsvLoader.Options.DEFAULT.withHeader(false),
+                null));
+        assertEquals("22003", e.sqlState(), e.getMessage());
+        assertEquals(5, catalog.require("wide").rowCount(), "a failed load leaves the table as it was");
     }
 
     @Test
