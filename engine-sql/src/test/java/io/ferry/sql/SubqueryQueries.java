@@ -125,6 +125,15 @@ public final class SubqueryQueries {
                 // seed 59 q2819, seed 57 q103)
                 "SELECT a.ts, MAX(a.d), CAST(CASE WHEN FALSE THEN MIN(a.ts) ELSE a.ts END AS DATE) FROM sa a "
                         + "GROUP BY a.ts, a.k ORDER BY 1 DESC NULLS FIRST, 2 ASC NULLS LAST, 3 ASC NULLS LAST LIMIT 5",
+                // DISTINCT over constants above a GROUP BY of a constant, beside a branch with a correlated IN: the
+                // decorrelator dropped every key of the first (XX000 "Cannot compute compatible row type for
+                // arguments to set op", fuzzer seed 70 q2594); over an empty table it gives no row
+                "SELECT DISTINCT CAST(-5 AS BIGINT), CAST(CAST(-5 AS BIGINT) AS VARCHAR) FROM sa a GROUP BY "
+                        + "CAST(-5 AS BIGINT), a.d EXCEPT ALL SELECT CAST(0 AS BIGINT), '' FROM sa a JOIN sb b ON TRUE "
+                        + "WHERE (3 - b.id) IN (SELECT MAX(ABS(c.k)) FROM sa c WHERE c.k = b.k)",
+                "SELECT DISTINCT CAST(-5 AS BIGINT), CAST(CAST(-5 AS BIGINT) AS VARCHAR) FROM se a GROUP BY "
+                        + "CAST(-5 AS BIGINT), a.d UNION ALL SELECT b.k, b.g FROM sb b WHERE b.k IN (SELECT c.k "
+                        + "FROM sa c WHERE c.g = b.g)",
                 // literals IN a correlated aggregate: a filter over the aggregate (had been refused with 0A000)
                 "SELECT a.id, 12.345 IN (SELECT SUM(b.d) FROM sb b WHERE b.k = a.k) FROM sa a",
                 "SELECT a.id FROM sa a WHERE (2 IN (SELECT COUNT(b.nn) FROM sb b WHERE b.g = a.g GROUP BY b.k)) "

@@ -7,12 +7,14 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -20,7 +22,7 @@ import org.apache.calcite.util.ImmutableBitSet;
 import io.ferry.sql.rel.BottomUp;
 
 /**
- * Takes literal GROUP BY keys out of an aggregate, and projects them back above it. Run only before decorrelation:
+ * Takes literal (and other constant) GROUP BY keys out of an aggregate, and projects them back above it. Run only before decorrelation:
  * Calcite's decorrelator drops such keys itself, and got it wrong twice. With every key a literal it grouped by
  * nothing, so {@code GROUP BY <constant>} over an empty input gave one row where SQL gives none (seen under
  * {@code NOT EXISTS}); with several literal keys it put them back in the wrong order ("decorrelation produced a
@@ -43,6 +45,29 @@ public final class ConstantGroupKeys {
     private ConstantGroupKeys() {
     }
 
+    /**
+     * Output {@code i} of {@code project} in terms of what lies below the projections stacked under it: the
+     * decorrelator's builder merges such stacks, so a key that reads a literal a lower projection made is a literal
+     * to it (seed 70 query 2594: {@code SELECT DISTINCT <constants>} over a {@code GROUP BY <constant>, d}).
+     */
+    private static RexNode resolved(Project project, int i) {
+        RexNode e = project.getProjects().get(i);
+        for (RelNode in = project.getInput(); in instanceof Project below; in = below.getInput()) {
+            e = RelOptUtil.pushPastProject(e, below);
+        }
+        return e;
+    }
+
+    /**
+     * A literal, or a deterministic expression of literals ({@code CAST(CAST(-5 AS BIGINT) AS VARCHAR)}): the
+     * decorrelator's builder folds the latter into a literal before it looks, and then dropped every key from an
+     * aggregate in an uncorrelated branch of a set operation, which came out a column wider than the other branch
+     * ("Cannot compute compatible row type for arguments to set op", fuzzer seed 70 query 2594).
+     */
+    private static boolean isConstant(RexNode e) {
+        return e instanceof RexLiteral || RexUtil.isConstant(e) && RexUtil.isDeterministic(e);
+    }
+
     private static RelNode rewrite(LogicalAggregate aggregate, LogicalProject project) {
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
             return null;
@@ -50,7 +75,7 @@ public final class ConstantGroupKeys {
         ImmutableBitSet.Builder kept = ImmutableBitSet.builder();
         boolean constant = false;
         for (int key : aggregate.getGroupSet()) {
-            if (project.getProjects().get(key) instanceof RexLiteral) {
+            if (isConstant(resolved(project, key))) {
                 constant = true;
             } else {
                 kept.set(key);
@@ -84,8 +109,8 @@ public final class ConstantGroupKeys {
         List<RexNode> out = new ArrayList<>();
         int next = 0;
         for (int key : aggregate.getGroupSet()) {
-            RexNode e = project.getProjects().get(key);
-            out.add(e instanceof RexLiteral ? e : builder.field(next++));
+            RexNode e = resolved(project, key);
+            out.add(isConstant(e) ? e : builder.field(next++));
         }
         for (int i = 0; i < calls.size(); i++) {
             out.add(builder.field(next++));
