@@ -11,9 +11,10 @@ import io.ferry.core.types.FerryType;
 
 /**
  * Ferry's type rules where they differ from Calcite's defaults, chosen to match what users of PostgreSQL and
- * DuckDB expect: SUM of an integer is a BIGINT (not an INTEGER that overflows), AVG of an exact number is a
+ * DuckDB expect: SUM of an INTEGER is a BIGINT (not an INTEGER that overflows), SUM of a BIGINT a DECIMAL(38, 0)
+ * (PostgreSQL's numeric, DuckDB's HUGEINT), AVG of an exact number is a
  * DOUBLE (not a truncated integer), DECIMAL types reach 38 digits of precision (as DuckDB's, so that the types of
- * mixed DECIMAL expressions keep every fraction digit) while a value holds at most 18 (an unscaled long), and CASE
+ * mixed DECIMAL expressions keep every fraction digit; a value of more than 18 digits is 128-bit), and CASE
  * branches of different string lengths give VARCHAR rather than blank-padded CHAR.
  *
  * <p>DECIMAL arithmetic (docs/sql.md): {@code +}, {@code -} and {@code *} are exact, with the SQL standard's scales
@@ -35,9 +36,9 @@ public final class FerryTypeSystem extends DelegatingTypeSystem {
      * The precision Calcite's rule for the common type of DECIMALs (comparisons, CASE, COALESCE, IN lists, set
      * operations) starts from: 38 integral digits beside 18 fraction digits, cut to 38 by the type factory, which keeps
      * the scale. With 38 here, Calcite's rule gives up fraction digits to keep integral ones, so {@code SUM(x) =
-     * -0.001} with a DECIMAL(38, 1) sum compared the sum with 0.0. No Ferry value has more than 18 digits ({@link
-     * FerryType#MAX_DECIMAL_DIGITS}), so 20 integral digits beside any scale always suffice. Sums, products and
-     * remainders (the interface's rules) are cut to 38 the same way.
+     * -0.001} with a DECIMAL(38, 1) sum compared the sum with 0.0. A common type so keeps at least 20 integral digits
+     * (38 less the largest scale, 18); a value with more fails the cast to it with 22003 rather than lose fraction
+     * digits silently. Sums, products and remainders (the interface's rules) are cut to 38 the same way.
      */
     @Override
     public int getMaxNumericPrecision() {
@@ -77,9 +78,14 @@ public final class FerryTypeSystem extends DelegatingTypeSystem {
     @Override
     public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argumentType) {
         switch (argumentType.getSqlTypeName()) {
-            case TINYINT, SMALLINT, INTEGER, BIGINT -> {
+            case TINYINT, SMALLINT, INTEGER -> {
                 return factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.BIGINT),
                         argumentType.isNullable());
+            }
+            case BIGINT -> {
+                // PostgreSQL's numeric, DuckDB's HUGEINT: a sum of BIGINTs passes 64 bits long before 2^63 rows
+                return factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.DECIMAL,
+                        FerryType.MAX_DECIMAL_PRECISION, 0), argumentType.isNullable());
             }
             case DECIMAL -> {
                 return factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.DECIMAL,

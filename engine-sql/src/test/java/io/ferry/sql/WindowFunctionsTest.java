@@ -52,16 +52,18 @@ class WindowFunctionsTest {
         assertWindowsInFerry(sql);
     }
 
-    /** SUM over BIGINTs overflows as Ferry's aggregate does: 22003, whatever the frame. */
+    /**
+     * SUM over BIGINTs is a DECIMAL(38, 0), exact past 64 bits in Ferry's window operator whatever the frame, as
+     * DuckDB's HUGEINT; SUM over INTEGERs is a BIGINT that overflows as Ferry's aggregate does: 22003.
+     */
     @Test
-    void integerSumsOverflow() throws SQLException {
+    void integerSumsPastSixtyFourBits() throws SQLException {
         String large = "(SELECT id, g, CASE WHEN id IN (9, 10) THEN 9000000000000000000 ELSE b END AS b FROM wn) t";
-        for (String sql : new String[] {"SELECT SUM(b) OVER () FROM " + large,
-                "SELECT SUM(b) OVER (PARTITION BY g ORDER BY id) FROM " + large,
-                "SELECT SUM(b) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM " + large}) {
+        for (String sql : new String[] {"SELECT id, SUM(b) OVER () FROM " + large,
+                "SELECT id, SUM(b) OVER (PARTITION BY g ORDER BY id) FROM " + large,
+                "SELECT id, SUM(b) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM " + large}) {
             assertWindowsInFerry(sql);
-            SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql), sql);
-            assertEquals("22003", e.getSQLState(), sql);
+            ResultComparison.assertSameResult(ferry, duck, sql, false);
         }
     }
 

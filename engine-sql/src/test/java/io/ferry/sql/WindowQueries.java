@@ -40,7 +40,9 @@ public final class WindowQueries {
                     + "(8, NULL, NULL, NULL, NULL, NULL, NULL, NULL), "
                     + "(9, 3, 7, 9000000000000000000, 1e300, 99999.99, DATE '1970-01-01', 'é'), "
                     + "(10, 3, 7, 8, -1e300, -99999.99, DATE '1969-12-31', 'e'), "
-                    + "(11, 3, 8, -9, 1.0, 5.55, DATE '2024-03-01', 'E'), "
+                    // 2e300, not a small number: beside 1e300 and -1e300 a small one vanished or not by the order
+                    // of the additions, which a cluster's gathering changes (AVG(x) 0.0 against 0.333)
+                    + "(11, 3, 8, -9, 2e300, 5.55, DATE '2024-03-01', 'E'), "
                     + "(12, 4, 0, 0, 0.0, 0.00, DATE '2024-01-01', ''), "
                     + "(13, 1, 20, 11, 0.5, 7.75, DATE '2024-01-05', 'c'), "
                     + "(14, 1, 10, 4, CAST('-0.0' AS DOUBLE), 1.00, DATE '2024-01-03', 'b')",

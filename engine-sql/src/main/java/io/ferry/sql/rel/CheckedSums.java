@@ -1,5 +1,6 @@
 package io.ferry.sql.rel;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,9 +24,10 @@ import io.ferry.core.FerryException;
 
 /**
  * SUM over integers in Calcite's row engine adds with Java's wrapping {@code +}: the sum of the largest BIGINT and 1
- * came back as the smallest, where Ferry's own aggregate (and DuckDB) fail with 22003. The last planning step
- * ({@link #PROGRAM}) gives every row-engine aggregate a SUM that adds with {@link Math#addExact}; window functions
- * get it earlier, from {@code WindowCallsRule}.
+ * came back as the smallest, where Ferry's own aggregate fails with 22003. The last planning step ({@link #PROGRAM})
+ * gives every row-engine aggregate a SUM of INTEGERs that adds with {@link Math#addExact}, and a SUM of BIGINTs
+ * (a DECIMAL(38, 0), as Ferry types it) that adds exactly; window functions get them earlier, from
+ * {@code WindowCallsRule}.
  */
 public final class CheckedSums {
     private CheckedSums() {
@@ -58,6 +60,33 @@ public final class CheckedSums {
         }
     }
 
+    /**
+     * The row engine's SUM of BIGINTs (or INTEGERs) into a DECIMAL(38, 0), Ferry's type for a SUM of BIGINTs:
+     * Calcite cannot implement its own SUM of that type ("Unable to implement EnumerableAggregate").
+     */
+    public static final class WideSum {
+        private static final BigDecimal LIMIT = BigDecimal.TEN.pow(38);
+
+        public BigDecimal init() {
+            return BigDecimal.ZERO;
+        }
+
+        public BigDecimal add(BigDecimal sum, long value) {
+            return sum.add(BigDecimal.valueOf(value));
+        }
+
+        public BigDecimal merge(BigDecimal a, BigDecimal b) {
+            return a.add(b);
+        }
+
+        public BigDecimal result(BigDecimal sum) {
+            if (sum.abs().compareTo(LIMIT) >= 0) {
+                throw FerryException.overflow("DECIMAL(38, 0) (SUM)");
+            }
+            return sum;
+        }
+    }
+
     /** {@link Sum} as an aggregate function of the row engine; the call's type says whether it is SUM or $SUM0. */
     @SuppressWarnings("deprecation")
     public static final SqlUserDefinedAggFunction SUM = new SqlUserDefinedAggFunction(
@@ -65,7 +94,14 @@ public final class CheckedSums {
             OperandTypes.NUMERIC, AggregateFunctionImpl.create(Sum.class), false, false, Optionality.FORBIDDEN,
             new JavaTypeFactoryImpl());
 
-    /** Swaps SUM and $SUM0 over BIGINT and INTEGER for {@link Sum} in every row-engine aggregate. */
+    /** {@link WideSum} as an aggregate function of the row engine. */
+    @SuppressWarnings("deprecation")
+    public static final SqlUserDefinedAggFunction WIDE_SUM = new SqlUserDefinedAggFunction(
+            new SqlIdentifier("SUM", SqlParserPos.ZERO), ReturnTypes.ARG0_NULLABLE_IF_EMPTY, InferTypes.FIRST_KNOWN,
+            OperandTypes.NUMERIC, AggregateFunctionImpl.create(WideSum.class), false, false, Optionality.FORBIDDEN,
+            new JavaTypeFactoryImpl());
+
+    /** Swaps SUM and $SUM0 over BIGINT and INTEGER for {@link Sum} or {@link WideSum} in row-engine aggregates. */
     public static final Program PROGRAM = BottomUp.program(visited -> {
         if (!(visited instanceof EnumerableAggregate aggregate)) {
             return visited;
@@ -73,8 +109,11 @@ public final class CheckedSums {
         List<AggregateCall> calls = new ArrayList<>();
         boolean changed = false;
         for (AggregateCall c : aggregate.getAggCallList()) {
-            if (isIntegerSum(c, aggregate)) {
-                calls.add(AggregateCall.create(SUM, c.isDistinct(), c.isApproximate(), c.ignoreNulls(),
+            SqlUserDefinedAggFunction checked = c.getArgList().size() != 1 ? null
+                    : replacement(c.getAggregation().getKind(), aggregate.getInput().getRowType().getFieldList()
+                            .get(c.getArgList().get(0)).getType(), c.getType());
+            if (checked != null) {
+                calls.add(AggregateCall.create(checked, c.isDistinct(), c.isApproximate(), c.ignoreNulls(),
                         c.rexList, c.getArgList(), c.filterArg, c.distinctKeys, c.collation,
                         c.getType(), c.getName()));
                 changed = true;
@@ -86,16 +125,18 @@ public final class CheckedSums {
                 aggregate.getGroupSet(), aggregate.getGroupSets(), calls) : aggregate;
     });
 
-    private static boolean isIntegerSum(AggregateCall c, EnumerableAggregate aggregate) {
-        return c.getArgList().size() == 1 && isIntegerSum(c.getAggregation().getKind(),
-                aggregate.getInput().getRowType().getFieldList().get(c.getArgList().get(0)).getType(), c.getType());
-    }
-
-    /** Whether an aggregate of {@code kind} over {@code arg} giving {@code result} is a BIGINT sum of integers. */
-    public static boolean isIntegerSum(SqlKind kind, RelDataType arg, RelDataType result) {
+    /**
+     * The checked function for an aggregate of {@code kind} over {@code arg} giving {@code result}: {@link #SUM} for
+     * a BIGINT sum of integers, {@link #WIDE_SUM} for a DECIMAL(p, 0) one, null for any other.
+     */
+    public static SqlUserDefinedAggFunction replacement(SqlKind kind, RelDataType arg, RelDataType result) {
         SqlTypeName a = arg.getSqlTypeName();
-        return (kind == SqlKind.SUM || kind == SqlKind.SUM0)
-                && (a == SqlTypeName.BIGINT || a == SqlTypeName.INTEGER)
-                && result.getSqlTypeName() == SqlTypeName.BIGINT;
+        if ((kind != SqlKind.SUM && kind != SqlKind.SUM0) || (a != SqlTypeName.BIGINT && a != SqlTypeName.INTEGER)) {
+            return null;
+        }
+        if (result.getSqlTypeName() == SqlTypeName.BIGINT) {
+            return SUM;
+        }
+        return result.getSqlTypeName() == SqlTypeName.DECIMAL && result.getScale() == 0 ? WIDE_SUM : null;
     }
 }

@@ -278,7 +278,9 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
                     || argType.kind() == TypeKind.TIMESTAMP || argType.kind() == TypeKind.BOOLEAN) {
                 throw new UnsupportedExpression(kind + " of " + argType);
             }
-            if (type.kind() == TypeKind.DECIMAL && (argType.kind() != TypeKind.DECIMAL
+            boolean integerIntoWide = (argType.kind() == TypeKind.BIGINT || argType.kind() == TypeKind.INTEGER)
+                    && type.isWideDecimal() && type.scale() == 0;
+            if (type.kind() == TypeKind.DECIMAL && !integerIntoWide && (argType.kind() != TypeKind.DECIMAL
                     || argType.scale() != type.scale())) {
                 throw new UnsupportedExpression(kind + " of " + argType + " as " + type);
             }

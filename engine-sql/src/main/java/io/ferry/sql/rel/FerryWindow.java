@@ -260,7 +260,7 @@ public final class FerryWindow extends Window implements FerryRel {
         }
 
         private static WindowCall.Kind kind(SqlAggFunction fn, boolean nullable) {
-            if (fn == CheckedSums.SUM) {
+            if (fn == CheckedSums.SUM || fn == CheckedSums.WIDE_SUM) {
                 // WindowCallsRule's overflow-checked SUM: the result type says whether it stands for SUM or $SUM0
                 return nullable ? WindowCall.Kind.SUM : WindowCall.Kind.SUM0;
             }
@@ -290,14 +290,17 @@ public final class FerryWindow extends Window implements FerryRel {
         }
 
         /**
-         * Sums add longs (integers into BIGINT, DECIMALs unscaled at their scale) or doubles; a result of another
-         * type (an INTEGER SUM, which would have to fail at INTEGER's bounds) stays in the row engine.
+         * Sums add longs (INTEGERs into BIGINT), 128-bit values (DECIMALs unscaled at their scale, BIGINTs into a
+         * DECIMAL(38, 0)) or doubles; a result of another type (an INTEGER SUM, which would have to fail at
+         * INTEGER's bounds) stays in the row engine.
          */
         private static boolean summable(FerryType arg, FerryType result) {
+            boolean integer = arg.kind() == TypeKind.BIGINT || arg.kind() == TypeKind.INTEGER;
             return switch (result.kind()) {
                 case DOUBLE -> arg.kind() == TypeKind.DOUBLE;
-                case BIGINT -> arg.kind() == TypeKind.BIGINT || arg.kind() == TypeKind.INTEGER;
-                case DECIMAL -> arg.kind() == TypeKind.DECIMAL && arg.scale() == result.scale();
+                case BIGINT -> integer;
+                case DECIMAL -> arg.kind() == TypeKind.DECIMAL ? arg.scale() == result.scale()
+                        : integer && result.isWideDecimal() && result.scale() == 0;
                 default -> false;
             };
         }

@@ -103,9 +103,10 @@ public final class WindowCallsRule extends RelOptRule {
                 return rex.makeAbstractCast(visited.getType(), visited.getOperands().get(0), false);
             }
             SqlAggFunction function = visited.getAggOperator();
-            if (visited.getOperands().size() == 1 && function != CheckedSums.SUM
-                    && CheckedSums.isIntegerSum(kind, visited.getOperands().get(0).getType(), visited.getType())) {
-                function = CheckedSums.SUM;
+            if (visited.getOperands().size() == 1 && function != CheckedSums.SUM && function != CheckedSums.WIDE_SUM) {
+                SqlAggFunction checked = CheckedSums.replacement(kind, visited.getOperands().get(0).getType(),
+                        visited.getType());
+                function = checked == null ? function : checked;
             }
             RexWindow w = visited.getWindow();
             List<RexNode> partition = new ArrayList<>();
