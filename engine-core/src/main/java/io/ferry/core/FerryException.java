@@ -28,7 +28,10 @@ public class FerryException extends RuntimeException {
     }
 
     public static FerryException overflow(String typeName) {
+        String advice = typeName.startsWith("DECIMAL(38")
+                ? "38 digits are the most a DECIMAL holds: cast the operands to DOUBLE to go further"
+                : "cast the operands to a wider type (BIGINT, DOUBLE or DECIMAL, of up to 38 digits)";
         return new FerryException(SqlStates.NUMERIC_OUT_OF_RANGE, "numeric overflow: the result does not fit in "
-                + typeName + "; cast the operands to a wider type (BIGINT, DOUBLE or DECIMAL, of up to 38 digits)");
+                + typeName + "; " + advice);
     }
 }
