@@ -16,9 +16,9 @@ import io.ferry.core.vector.WideDecimal;
 /**
  * Arithmetic and casts where an operand or the result is a wide DECIMAL (more than 18 digits, {@link WideDecimal}).
  * Values are decoded into two arrays of 64-bit halves per batch. Sums, differences, products of two longs and
- * rescaling of values that fit a long run on those halves without allocation; the rest (a product or rescale of
- * values past a long, quotients, remainders, ROUND, CEIL, FLOOR, text) goes through BigInteger per row, which only
- * values beyond 18 digits reach. Every result is checked against its type's precision: 22003 past it, as for longs.
+ * rescaling of values that fit a long run on those halves without allocating per row; the rest (a product or rescale
+ * of values past a long, quotients, remainders, ROUND, CEIL, FLOOR, text) goes through BigInteger per row, which
+ * only values beyond 18 digits reach. Every result is checked against its type's precision: 22003 past it, as for longs.
  */
 final class WideDecimalKernels {
     private WideDecimalKernels() {
