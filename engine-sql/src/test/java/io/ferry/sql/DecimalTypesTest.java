@@ -89,6 +89,26 @@ class DecimalTypesTest {
         assertFalse(plan.replace("FerryToEnumerableConverter", "").contains("Enumerable"), "Calcite's row engine runs part of\n" + sql + "\n" + plan);
     }
 
+    /**
+     * APPROX_SUM and APPROX_AVG of values past 18 digits (their moments taken in doubles): without a sample, the
+     * estimates are the exact answers as doubles, grouped or not.
+     */
+    @Test
+    void approximateSumsOfWideValues() throws SQLException {
+        String sql = "SELECT g, APPROX_SUM(a), SUM(a), APPROX_AVG(b), AVG(b), APPROX_SUM(c), SUM(c) FROM hw GROUP BY g";
+        List<List<Object>> rows = ResultComparison.rows(ferry, sql);
+        assertEquals(20, rows.size());
+        for (List<Object> row : rows) {
+            for (int i = 1; i < row.size(); i += 2) {
+                double estimate = ((Number) row.get(i)).doubleValue();
+                double exact = ((Number) row.get(i + 1)).doubleValue();
+                assertEquals(exact, estimate, Math.abs(exact) * 1e-12, sql + ": " + row);
+            }
+        }
+        assertFalse(ResultComparison.plan(ferry, sql).replace("FerryToEnumerableConverter", "")
+                .contains("Enumerable"), ResultComparison.plan(ferry, sql));
+    }
+
     @Test
     void orderedByValuesPastEighteenDigits() throws SQLException {
         ResultComparison.assertSameResult(ferry, duck, "SELECT id, a FROM h ORDER BY a DESC NULLS LAST, id", true);

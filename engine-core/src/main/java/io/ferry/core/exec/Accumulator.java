@@ -69,8 +69,9 @@ abstract class Accumulator {
     static Accumulator create(AggCall call, FerryType inputType, FerryType input2Type, QueryMemory memory) {
         boolean wide = (inputType != null && inputType.isWideDecimal())
                 || (input2Type != null && input2Type.isWideDecimal());
-        if (wide && (call.kind().approximate() || call.kind() == AggCall.AggKind.CO_MOMENTS
-                || call.kind() == AggCall.AggKind.KLL)) {
+        AggCall.AggKind kind = call.kind();
+        if (wide && (kind == AggCall.AggKind.ROW_MOMENTS || kind == AggCall.AggKind.BLOCK_MOMENTS
+                || kind == AggCall.AggKind.CO_MOMENTS || kind == AggCall.AggKind.KLL)) {
             return new WideAsDouble(create(call, asDouble(inputType), asDouble(input2Type), memory),
                     inputType == null ? 0 : inputType.scale(), input2Type == null ? 0 : input2Type.scale());
         }
