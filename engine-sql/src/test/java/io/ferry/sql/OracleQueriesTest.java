@@ -121,6 +121,11 @@ class OracleQueriesTest {
                         + "AND flag GROUP BY s, dt HAVING (CAST(NULL AS DECIMAL(12,2)) - -0.001) < ABS(0)",
                 "SELECT id, CASE WHEN (CASE WHEN FALSE THEN s WHEN FALSE THEN s END BETWEEN 'zz' AND 'a') THEN 1 END "
                         + "FROM t1",
+                // a CASE that is NULL once its condition is folded, compared under a SELECT DISTINCT (fuzzer, seed 60
+                // query 2268: the HAVING's simplification left NULL = MIN(0.0), XX000 as above)
+                "SELECT DISTINCT CAST(0 AS BIGINT) FROM t1 a0 HAVING (NULLIF(0.0E0, CAST('-0.0' AS DOUBLE)) = MIN(0.0))",
+                "SELECT DISTINCT 0 FROM t1 WHERE NULLIF(1, 1) = k OR flag",
+                "SELECT DISTINCT k FROM t1 WHERE (NULLIF(1, 1) = k) IS NULL AND id < 50",
                 // a condition that reads three relations and nothing joins two of them: the join order had left
                 // factors out (every row of a cross product, with columns of the wrong relation; fuzzer, seed 45
                 // query 456)

@@ -5,14 +5,17 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.Strong;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
@@ -56,11 +59,17 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
                 return expr.getKind() == SqlKind.BETWEEN ? e.accept(new RexShuttle() {
                     @Override
                     public RexNode visitCall(RexCall call) {
-                        return nullCallFolded(super.visitCall(call), rexBuilder);
+                        return nullCallFolded(super.visitCall(call), rexBuilder, simplifier());
                     }
-                }) : nullCallFolded(e, rexBuilder);
+                }) : nullCallFolded(e, rexBuilder, simplifier());
             }
         };
+    }
+
+    /** Calcite's simplifier with the planner's executor (Ferry's kernels fold constants: {@code FerryRexExecutor}). */
+    private RexSimplify simplifier() {
+        RexExecutor executor = cluster.getPlanner().getExecutor();
+        return new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, executor != null ? executor : RexUtil.EXECUTOR);
     }
 
     /**
@@ -70,14 +79,23 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
      * itself: the check whether the DISTINCT's input is already unique derives the filter's predicates, and Calcite
      * refuses a predicate that compares with NULL (an AssertionError, "Comparison with NULL in pulledUpPredicates":
      * fuzzer, seed 49 queries 3336 and 3384).
+     *
+     * <p>A CASE that becomes NULL only once its conditions are folded is NULL too: {@code NULLIF(0.0E0, 0.0E0)} is
+     * a CASE of {@code 0.0E0 = 0.0E0}, and the HAVING's simplification, after the comparison above it was built,
+     * made it {@code NULL = MIN(…)}, which failed the same check under a SELECT DISTINCT (fuzzer, seed 60 query
+     * 2268). Folded here, the comparison above it sees a NULL operand and is folded as the first paragraph says.
      */
-    static RexNode nullCallFolded(RexNode e, RexBuilder rex) {
+    static RexNode nullCallFolded(RexNode e, RexBuilder rex, RexSimplify simplifier) {
         if (e instanceof RexCall call && e.getKind() == SqlKind.CASE && unreachableWhens(call)) {
             // CASE WHEN FALSE THEN s WHEN FALSE THEN g END, whose simplification to NULL under a BETWEEN made
             // Calcite's simplifier itself derive predicates from comparisons with NULL (seed 49 query 3384)
             RexNode otherwise = call.getOperands().get(call.getOperands().size() - 1);
             return RexUtil.isNullLiteral(otherwise, true) ? rex.makeNullLiteral(e.getType())
                     : rex.makeCast(e.getType(), otherwise, true, false);
+        }
+        if (e.getKind() == SqlKind.CASE && e.getType().isNullable()
+                && RexUtil.isNullLiteral(simplifier.simplifyPreservingType(e), true)) {
+            return rex.makeNullLiteral(e.getType());
         }
         if (e instanceof RexCall && !(e instanceof RexSubQuery) && e.getType().isNullable()
                 && Strong.isNull(e, ImmutableBitSet.of())) {
