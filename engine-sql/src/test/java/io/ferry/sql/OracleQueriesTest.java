@@ -126,6 +126,15 @@ class OracleQueriesTest {
                 "SELECT DISTINCT CAST(0 AS BIGINT) FROM t1 a0 HAVING (NULLIF(0.0E0, CAST('-0.0' AS DOUBLE)) = MIN(0.0))",
                 "SELECT DISTINCT 0 FROM t1 WHERE NULLIF(1, 1) = k OR flag",
                 "SELECT DISTINCT k FROM t1 WHERE (NULLIF(1, 1) = k) IS NULL AND id < 50",
+                // a grouped expression that implicit casts change, again in HAVING: Calcite checked the HAVING against
+                // the GROUP BY before casting it (fuzzer, seed 59 query 2796: 42000 "Expression 'ts' is not being
+                // grouped", a TIMESTAMP column NOT IN TIMESTAMP literals)
+                "SELECT p NOT IN (1.5, 3.5), COUNT(*) FROM t1 GROUP BY p NOT IN (1.5, 3.5) "
+                        + "HAVING p NOT IN (1.5, 3.5) OR COUNT(*) > 1",
+                "SELECT k NOT IN (1.5, 3.5), COUNT(*) FROM t1 GROUP BY k NOT IN (1.5, 3.5) HAVING k NOT IN (1.5, 3.5)",
+                "SELECT COUNT(*) FROM t1 GROUP BY dt NOT IN (TIMESTAMP '1995-01-01 00:00:00', TIMESTAMP "
+                        + "'1996-02-29 00:00:00'), s HAVING (dt NOT IN (TIMESTAMP '1995-01-01 00:00:00', TIMESTAMP "
+                        + "'1996-02-29 00:00:00')) IS NOT FALSE",
                 // a condition that reads three relations and nothing joins two of them: the join order had left
                 // factors out (every row of a cross product, with columns of the wrong relation; fuzzer, seed 45
                 // query 456)
