@@ -36,6 +36,7 @@ import io.ferry.sql.rel.NullableCasts;
 import io.ferry.sql.rel.PlannerMetadata;
 import io.ferry.sql.rel.ProjectionsIntoFerry;
 import io.ferry.sql.rel.RoundingCasts;
+import io.ferry.sql.rel.RowEngineExtracts;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.CoalesceCasts;
 import io.ferry.sql.rewrite.ConstantGroupJoinRule;
@@ -237,8 +238,8 @@ final class PlanningProgram {
                 UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), FullJoins.PROGRAM,
                 OneRowJoins.PROGRAM,
                 CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-                RoundingCasts.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM,
-                SignedZeros.PROGRAM, GrandTotals.PROGRAM)
+                RoundingCasts.PROGRAM, RowEngineExtracts.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM,
+                CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM)
                 .map(PlanningCancel::checked).toArray(Program[]::new));
     }
 
