@@ -3,12 +3,15 @@ package io.ferry.sql.jdbc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.Strong;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -28,6 +31,9 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+
 /**
  * Calcite's conversion of SQL to relational algebra, with each {@code x IN (S)} subquery's operands typed nullable
  * where S's column they are compared with is, and calls that are NULL whatever their other operands hold folded to
@@ -46,6 +52,28 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
             RelOptCluster cluster, SqlRexConvertletTable convertlets, Config config) {
         super(views, validator, catalog, cluster, convertlets, config);
     }
+
+    /**
+     * Calcite's validator does not look into a subquery of a grouped SELECT for the outer query's columns, and its
+     * conversion then fails an assertion on one the GROUP BY lacks ({@code … GROUP BY a + 1 HAVING EXISTS (SELECT 1
+     * FROM t u WHERE u.a = t.a)}, an internal error): invalid SQL, which PostgreSQL and DuckDB refuse too, and which
+     * Ferry refuses as its validator does an ungrouped column elsewhere.
+     */
+    @Override
+    public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
+        try {
+            return super.convertQuery(query, needsValidation, top);
+        } catch (AssertionError e) {
+            Matcher m = NOT_GROUPED.matcher(String.valueOf(e.getMessage()));
+            if (!m.matches()) {
+                throw e;
+            }
+            throw new FerryException(SqlStates.SYNTAX_OR_ACCESS_RULE, "Expression '" + m.group(1) + "' is not being "
+                    + "grouped: a subquery of the grouped SELECT reads it; add it to the GROUP BY or aggregate it");
+        }
+    }
+
+    private static final Pattern NOT_GROUPED = Pattern.compile("Identifier '([^']*)' is not a group expr");
 
     @Override
     protected Blackboard createBlackboard(SqlValidatorScope scope, @Nullable Map<String, RexNode> nameToNodeMap,
