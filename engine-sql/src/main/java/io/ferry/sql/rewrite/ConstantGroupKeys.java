@@ -13,6 +13,7 @@ import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -20,7 +21,7 @@ import org.apache.calcite.util.ImmutableBitSet;
 import io.ferry.sql.rel.BottomUp;
 
 /**
- * Takes literal GROUP BY keys out of an aggregate, and projects them back above it. Run only before decorrelation:
+ * Takes literal (and other constant) GROUP BY keys out of an aggregate, and projects them back above it. Run only before decorrelation:
  * Calcite's decorrelator drops such keys itself, and got it wrong twice. With every key a literal it grouped by
  * nothing, so {@code GROUP BY <constant>} over an empty input gave one row where SQL gives none (seen under
  * {@code NOT EXISTS}); with several literal keys it put them back in the wrong order ("decorrelation produced a
@@ -43,6 +44,30 @@ public final class ConstantGroupKeys {
     private ConstantGroupKeys() {
     }
 
+    /**
+     * A literal, or a call of literals alone ({@code CAST(-500000 AS VARCHAR)}, not yet folded here): the
+     * decorrelator drops both kinds of key, and a SELECT DISTINCT of two such keys, read through a projection, in a
+     * set operation beside a correlated subquery came out of it with a column too many (XX000 "Cannot compute
+     * compatible row type for arguments to set op", fuzzer seed 70 query 2594).
+     */
+    /**
+     * {@code e}, an expression of {@code project}, with the projections stacked below it substituted: the
+     * decorrelator sees a key's constant through them ({@code SELECT DISTINCT} of {@code c, CAST(c AS VARCHAR)} over
+     * a projection of a literal c).
+     */
+    private static RexNode resolved(RexNode e, LogicalProject project) {
+        RexNode resolved = e;
+        for (RelNode below = project.getInput(); below instanceof LogicalProject p; below = p.getInput()) {
+            resolved = RelOptUtil.pushPastProject(resolved, p);
+        }
+        return resolved;
+    }
+
+    private static boolean constant(RexNode e) {
+        return e instanceof RexLiteral || RexUtil.isConstant(e) && RexUtil.isDeterministic(e)
+                && !RexUtil.containsCorrelation(e);
+    }
+
     private static RelNode rewrite(LogicalAggregate aggregate, LogicalProject project) {
         if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
             return null;
@@ -50,7 +75,7 @@ public final class ConstantGroupKeys {
         ImmutableBitSet.Builder kept = ImmutableBitSet.builder();
         boolean constant = false;
         for (int key : aggregate.getGroupSet()) {
-            if (project.getProjects().get(key) instanceof RexLiteral) {
+            if (constant(resolved(project.getProjects().get(key), project))) {
                 constant = true;
             } else {
                 kept.set(key);
@@ -84,8 +109,8 @@ public final class ConstantGroupKeys {
         List<RexNode> out = new ArrayList<>();
         int next = 0;
         for (int key : aggregate.getGroupSet()) {
-            RexNode e = project.getProjects().get(key);
-            out.add(e instanceof RexLiteral ? e : builder.field(next++));
+            RexNode e = resolved(project.getProjects().get(key), project);
+            out.add(constant(e) ? e : builder.field(next++));
         }
         for (int i = 0; i < calls.size(); i++) {
             out.add(builder.field(next++));
