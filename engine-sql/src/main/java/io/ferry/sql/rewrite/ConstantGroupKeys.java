@@ -21,11 +21,12 @@ import org.apache.calcite.util.ImmutableBitSet;
 import io.ferry.sql.rel.BottomUp;
 
 /**
- * Takes literal (and other constant) GROUP BY keys out of an aggregate, and projects them back above it. Run only before decorrelation:
- * Calcite's decorrelator drops such keys itself, and got it wrong twice. With every key a literal it grouped by
- * nothing, so {@code GROUP BY <constant>} over an empty input gave one row where SQL gives none (seen under
- * {@code NOT EXISTS}); with several literal keys it put them back in the wrong order ("decorrelation produced a
- * relation with a different type", seen with {@code SELECT DISTINCT <constants>, (scalar subquery)}).
+ * Takes literal (and other constant) GROUP BY keys out of an aggregate, and projects them back above it. Run only
+ * before decorrelation: Calcite's decorrelator drops such keys itself, and got it wrong three times. With every key
+ * a literal it grouped by nothing, so {@code GROUP BY <constant>} over an empty input gave one row where SQL gives
+ * none (seen under {@code NOT EXISTS}); with several literal keys it put them back in the wrong order
+ * ("decorrelation produced a relation with a different type", seen with {@code SELECT DISTINCT <constants>, (scalar
+ * subquery)}); and see constant() for keys that are calls of literals.
  *
  * <p>With a key left to group by, that aggregate is the answer. With none, the aggregate becomes a grand total
  * that also counts its rows, filtered on a count above zero: one row when the input has rows, none otherwise,
