@@ -26,6 +26,9 @@ class EmbeddedErrorsTest {
         "SELECT 1 / 0                  | 22012 | division by zero",
         "SELECT a FROM t GROUP BY 2    | 42P10 | position",
         "SELECT a FROM t ORDER BY 3    | 42P10 | select list",
+        // an outer column the GROUP BY lacks, read in a subquery (Calcite's conversion failed an assertion: XX000)
+        "SELECT COUNT(*) FROM t GROUP BY a + 1 HAVING EXISTS (SELECT 1 FROM t u WHERE u.a = t.a) | 42000 | "
+                + "not being grouped",
         "INSERT INTO t VALUES (1)      | 23505 | (a)=(1)",
         "UPDATE t SET a = NULL         | 23502 | NOT NULL"})
     void mistakesCarryTheirSqlState(String sql, String state, String mentions) throws SQLException {

@@ -121,6 +121,33 @@ class OracleQueriesTest {
                         + "AND flag GROUP BY s, dt HAVING (CAST(NULL AS DECIMAL(12,2)) - -0.001) < ABS(0)",
                 "SELECT id, CASE WHEN (CASE WHEN FALSE THEN s WHEN FALSE THEN s END BETWEEN 'zz' AND 'a') THEN 1 END "
                         + "FROM t1",
+                // a CASE that is NULL once its condition is folded, compared under a SELECT DISTINCT (fuzzer, seed 60
+                // query 2268: the HAVING's simplification left NULL = MIN(0.0), XX000 as above)
+                "SELECT DISTINCT CAST(0 AS BIGINT) FROM t1 a0 "
+                        + "HAVING (NULLIF(0.0E0, CAST('-0.0' AS DOUBLE)) = MIN(0.0))",
+                "SELECT DISTINCT 0 FROM t1 WHERE NULLIF(1, 1) = k OR flag",
+                "SELECT DISTINCT k FROM t1 WHERE (NULLIF(1, 1) = k) IS NULL AND id < 50",
+                // NULLs an empty join leaves under a RIGHT JOIN, in a calculation beside a window (fuzzer, seed 64
+                // query 664: XX000 "not a literal: /(null:DOUBLE, 5.0E0:DOUBLE)" from Calcite's collation metadata)
+                "SELECT (CAST(a.p AS DOUBLE) / 5.0E0) * 0.0, ROW_NUMBER() OVER (PARTITION BY b.k ORDER BY b.w, b.name) "
+                        + "FROM t1 a JOIN t2 c ON FALSE RIGHT JOIN t2 b ON TRUE",
+                // EXTRACT of one unit inside and outside a CASE branch, in a projection the row engine runs (above a
+                // nested-loop join): Calcite's code generation failed with XX000 "Unable to implement EnumerableCalc"
+                // (fuzzer, seed 44 query 2194); Ferry's DATE_PART runs there instead
+                "SELECT a.id, b.k, COALESCE(EXTRACT(MONTH FROM a.dt), EXTRACT(MONTH FROM CAST(a.dt AS TIMESTAMP))), "
+                        + "CASE WHEN EXTRACT(DAY FROM a.dt) > 15 THEN EXTRACT(DAY FROM a.dt) "
+                        + "ELSE EXTRACT(YEAR FROM a.dt) END, EXTRACT(DOW FROM a.dt), EXTRACT(DOY FROM a.dt) "
+                        + "FROM t1 a JOIN t2 b ON a.k < b.k - 60 "
+                        + "WHERE a.id < 400",
+                // a grouped expression that implicit casts change, again in HAVING: Calcite checked the HAVING against
+                // the GROUP BY before casting it (fuzzer, seed 59 query 2796: 42000 "Expression 'ts' is not being
+                // grouped", a TIMESTAMP column NOT IN TIMESTAMP literals)
+                "SELECT p NOT IN (1.5, 3.5), COUNT(*) FROM t1 GROUP BY p NOT IN (1.5, 3.5) "
+                        + "HAVING p NOT IN (1.5, 3.5) OR COUNT(*) > 1",
+                "SELECT k NOT IN (1.5, 3.5), COUNT(*) FROM t1 GROUP BY k NOT IN (1.5, 3.5) HAVING k NOT IN (1.5, 3.5)",
+                "SELECT COUNT(*) FROM t1 GROUP BY dt NOT IN (TIMESTAMP '1995-01-01 00:00:00', TIMESTAMP "
+                        + "'1996-02-29 00:00:00'), s HAVING (dt NOT IN (TIMESTAMP '1995-01-01 00:00:00', TIMESTAMP "
+                        + "'1996-02-29 00:00:00')) IS NOT FALSE",
                 // a condition that reads three relations and nothing joins two of them: the join order had left
                 // factors out (every row of a cross product, with columns of the wrong relation; fuzzer, seed 45
                 // query 456)

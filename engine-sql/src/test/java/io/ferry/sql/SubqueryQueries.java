@@ -287,6 +287,17 @@ public final class SubqueryQueries {
                 // NULL in pulledUpPredicates")
                 "SELECT a.id FROM sa a WHERE CAST(0 AS BIGINT) IN (SELECT CAST(NULL AS BIGINT) FROM sb b)",
                 "SELECT a.id, 3 IN (SELECT CAST(NULL AS INTEGER) FROM sb b), 3 NOT IN (SELECT CAST(NULL AS INTEGER) "
-                        + "FROM se e) FROM sa a");
+                        + "FROM se e) FROM sa a",
+                // a SELECT DISTINCT of constants read through a projection, in a set operation beside a correlated
+                // subquery (fuzzer, seed 70 query 2594: XX000 "Cannot compute compatible row type for arguments to
+                // set op" from the decorrelator)
+                "SELECT DISTINCT COALESCE(CAST(-500000 AS BIGINT), CAST(0 AS BIGINT)), "
+                        + "CAST(COALESCE(CAST(-500000 AS BIGINT), CAST(0 AS BIGINT)) AS VARCHAR) FROM sa a0 "
+                        + "GROUP BY COALESCE(CAST(-500000 AS BIGINT), CAST(0 AS BIGINT)), a0.d "
+                        + "EXCEPT ALL SELECT CAST(0 AS BIGINT), '' FROM sa a1 "
+                        + "WHERE (3 - a1.id) IN (SELECT MAX(ABS(b.k)) FROM sb b WHERE b.k = a1.k)",
+                "SELECT DISTINCT CAST(5 AS BIGINT), CAST(CAST(5 AS BIGINT) AS VARCHAR) FROM se e GROUP BY "
+                        + "CAST(5 AS BIGINT), e.g UNION ALL SELECT a.id, a.g FROM sa a WHERE a.id IN (SELECT MAX(b.id) "
+                        + "FROM sb b WHERE b.k = a.k)");
     }
 }

@@ -21,6 +21,17 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Call, Expr.
 
     Expr withChildren(List<Expr> children);
 
+    /**
+     * Whether {@code e} as a GROUP BY or PARTITION BY key may be read as a column position: a literal, or a negated
+     * one. DuckDB reads an integer literal there as a position, and {@code GROUP BY (- 39)} too ("GROUP BY term out
+     * of range"), and Ferry refused {@code GROUP BY …, (- 0.5)} with 42P10 (fuzzer, seeds 55 and 62): such keys
+     * are kept out, and the shrinker does not make them.
+     */
+    static boolean positionLike(Expr e) {
+        return e instanceof Literal || e instanceof Call c && c.form() == Form.PREFIX && c.args().size() == 1
+                && positionLike(c.args().get(0));
+    }
+
     /** A column of a FROM item, always qualified by its alias. */
     record Column(String alias, ColumnDef column) implements Expr {
         public Column {

@@ -626,11 +626,11 @@ public final class QueryGenerator {
     }
 
     /**
-     * A grouping or sort key that is not a literal: DuckDB reads an integer literal in GROUP BY or ORDER BY as a
-     * column position, Calcite as a constant.
+     * A grouping or sort key that is not a literal, nor a negated one: DuckDB reads an integer literal in GROUP BY
+     * or ORDER BY as a column position, Calcite as a constant ({@link Expr#positionLike}).
      */
     private Expr key(Expr e, Scope s) {
-        return e instanceof Literal ? pick(s.columns()) : e;
+        return Expr.positionLike(e) ? pick(s.columns()) : e;
     }
 
     private SortItem sortItem(Expr e, Scope s) {

@@ -23,7 +23,7 @@ import io.ferry.bench.fuzz.Query.SortKey;
  * a child of its type or by a literal — keeps the first that still fails, and starts over until none does. Every
  * accepted step makes the SQL strictly shorter, so it ends. The rewrites only remove or replace nodes, so the
  * generator's dialect guards (Form.DIVIDE, fixed window orderings, sort keys over every column) stay in place;
- * GROUP BY and PARTITION BY keys never become literals, which DuckDB would read as column positions.
+ * GROUP BY and PARTITION BY keys never become literals or negated ones, which DuckDB would read as column positions.
  */
 public final class Shrinker {
     private final Predicate<Query> reproduces;
@@ -122,7 +122,7 @@ public final class Shrinker {
         for (int slot = 0; slot < slots.size(); slot++) {
             boolean key = slot >= firstKey && slot < firstKey + s.groupBy().size();
             for (Expr e : exprCandidates(slots.get(slot))) {
-                if (!(key && e instanceof Literal)) {
+                if (!(key && Expr.positionLike(e))) {
                     out.add(replaceSlot(s, slot, e));
                 }
             }
@@ -197,7 +197,7 @@ public final class Shrinker {
         int firstKey = e instanceof Expr.Window w ? w.function().args().size() : children.size();
         for (int i = 0; i < children.size(); i++) {
             for (Expr c : exprCandidates(children.get(i))) {
-                if (!(i >= firstKey && c instanceof Literal)) {
+                if (!(i >= firstKey && Expr.positionLike(c))) {
                     out.add(e.withChildren(replace(children, i, c)));
                 }
             }

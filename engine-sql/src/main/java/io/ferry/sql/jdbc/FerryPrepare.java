@@ -63,6 +63,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.AggregatingSelectScope;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql.validate.SqlValidatorTable;
@@ -523,6 +524,22 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             }
             refuseSystemTargets(topNode);
             return super.validate(topNode);
+        }
+
+        /**
+         * A HAVING clause typed, with its implicit casts in place, before Calcite checks that it reads only the GROUP
+         * BY's expressions. Calcite makes that check between this call and the typing, so a grouped expression whose
+         * operands the typing casts ({@code ts NOT IN (TIMESTAMP '1970-01-01 00:00:00', …)} over a TIMESTAMP(3)
+         * column: each literal is cast) no longer matched the same expression in the GROUP BY, which was typed, and
+         * a valid statement was refused with 42000 "Expression 'ts' is not being grouped" (fuzzer, seed 59 query
+         * 2796). The select list is typed before its check, so it matched.
+         */
+        @Override
+        protected void inferUnknownTypes(RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
+            super.inferUnknownTypes(inferredType, scope, node);
+            if (scope instanceof AggregatingSelectScope grouped && grouped.getNode().getHaving() == node) {
+                deriveType(scope, node);
+            }
         }
 
         /**

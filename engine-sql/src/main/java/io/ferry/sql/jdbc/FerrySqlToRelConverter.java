@@ -3,16 +3,22 @@ package io.ferry.sql.jdbc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.Strong;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
@@ -24,6 +30,9 @@ import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 
 /**
  * Calcite's conversion of SQL to relational algebra, with each {@code x IN (S)} subquery's operands typed nullable
@@ -44,6 +53,28 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
         super(views, validator, catalog, cluster, convertlets, config);
     }
 
+    /**
+     * Calcite's validator does not look into a subquery of a grouped SELECT for the outer query's columns, and its
+     * conversion then fails an assertion on one the GROUP BY lacks ({@code … GROUP BY a + 1 HAVING EXISTS (SELECT 1
+     * FROM t u WHERE u.a = t.a)}, an internal error): invalid SQL, which PostgreSQL and DuckDB refuse too, and which
+     * Ferry refuses as its validator does an ungrouped column elsewhere.
+     */
+    @Override
+    public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
+        try {
+            return super.convertQuery(query, needsValidation, top);
+        } catch (AssertionError e) {
+            Matcher m = NOT_GROUPED.matcher(String.valueOf(e.getMessage()));
+            if (!m.matches()) {
+                throw e;
+            }
+            throw new FerryException(SqlStates.SYNTAX_OR_ACCESS_RULE, "Expression '" + m.group(1) + "' is not being "
+                    + "grouped: a subquery of the grouped SELECT reads it; add it to the GROUP BY or aggregate it");
+        }
+    }
+
+    private static final Pattern NOT_GROUPED = Pattern.compile("Identifier '([^']*)' is not a group expr");
+
     @Override
     protected Blackboard createBlackboard(SqlValidatorScope scope, @Nullable Map<String, RexNode> nameToNodeMap,
             boolean top) {
@@ -56,11 +87,17 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
                 return expr.getKind() == SqlKind.BETWEEN ? e.accept(new RexShuttle() {
                     @Override
                     public RexNode visitCall(RexCall call) {
-                        return nullCallFolded(super.visitCall(call), rexBuilder);
+                        return nullCallFolded(super.visitCall(call), rexBuilder, simplifier());
                     }
-                }) : nullCallFolded(e, rexBuilder);
+                }) : nullCallFolded(e, rexBuilder, simplifier());
             }
         };
+    }
+
+    /** Calcite's simplifier with the planner's executor (Ferry's kernels fold constants: {@code FerryRexExecutor}). */
+    private RexSimplify simplifier() {
+        RexExecutor executor = cluster.getPlanner().getExecutor();
+        return new RexSimplify(rexBuilder, RelOptPredicateList.EMPTY, executor != null ? executor : RexUtil.EXECUTOR);
     }
 
     /**
@@ -70,14 +107,23 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
      * itself: the check whether the DISTINCT's input is already unique derives the filter's predicates, and Calcite
      * refuses a predicate that compares with NULL (an AssertionError, "Comparison with NULL in pulledUpPredicates":
      * fuzzer, seed 49 queries 3336 and 3384).
+     *
+     * <p>A CASE that becomes NULL only once its conditions are folded is NULL too: {@code NULLIF(0.0E0, 0.0E0)} is
+     * a CASE of {@code 0.0E0 = 0.0E0}, and the HAVING's simplification, after the comparison above it was built,
+     * made it {@code NULL = MIN(…)}, which failed the same check under a SELECT DISTINCT (fuzzer, seed 60 query
+     * 2268). Folded here, the comparison above it sees a NULL operand and is folded as the first paragraph says.
      */
-    static RexNode nullCallFolded(RexNode e, RexBuilder rex) {
+    static RexNode nullCallFolded(RexNode e, RexBuilder rex, RexSimplify simplifier) {
         if (e instanceof RexCall call && e.getKind() == SqlKind.CASE && unreachableWhens(call)) {
             // CASE WHEN FALSE THEN s WHEN FALSE THEN g END, whose simplification to NULL under a BETWEEN made
             // Calcite's simplifier itself derive predicates from comparisons with NULL (seed 49 query 3384)
             RexNode otherwise = call.getOperands().get(call.getOperands().size() - 1);
             return RexUtil.isNullLiteral(otherwise, true) ? rex.makeNullLiteral(e.getType())
                     : rex.makeCast(e.getType(), otherwise, true, false);
+        }
+        if (e.getKind() == SqlKind.CASE && e.getType().isNullable()
+                && RexUtil.isNullLiteral(simplifier.simplifyPreservingType(e), true)) {
+            return rex.makeNullLiteral(e.getType());
         }
         if (e instanceof RexCall && !(e instanceof RexSubQuery) && e.getType().isNullable()
                 && Strong.isNull(e, ImmutableBitSet.of())) {

@@ -36,6 +36,7 @@ import io.ferry.sql.rel.NullableCasts;
 import io.ferry.sql.rel.PlannerMetadata;
 import io.ferry.sql.rel.ProjectionsIntoFerry;
 import io.ferry.sql.rel.RoundingCasts;
+import io.ferry.sql.rel.RowEngineExtracts;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.CoalesceCasts;
 import io.ferry.sql.rewrite.ConstantGroupJoinRule;
@@ -234,11 +235,15 @@ final class PlanningProgram {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
                 NullCalls.PROGRAM, CoalesceCasts.PROGRAM, InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
                 SubQueryLogicRule.SUB_QUERY_REMOVAL, LogicalRewrites.program(),
-                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), FullJoins.PROGRAM,
-                OneRowJoins.PROGRAM,
+                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(),
+                // again: an input pruned as empty leaves NULLs in the projections above it, such as
+                // CAST(NULL AS DOUBLE) / 5.0E0 under a RIGHT JOIN of an empty join, which Calcite's collation
+                // metadata took for a literal (XX000 "not a literal", fuzzer seed 64 query 664)
+                NullCalls.PROGRAM,
+                FullJoins.PROGRAM, OneRowJoins.PROGRAM,
                 CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-                RoundingCasts.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM,
-                SignedZeros.PROGRAM, GrandTotals.PROGRAM)
+                RoundingCasts.PROGRAM, RowEngineExtracts.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM,
+                CheckedSums.PROGRAM, SignedZeros.PROGRAM, GrandTotals.PROGRAM)
                 .map(PlanningCancel::checked).toArray(Program[]::new));
     }
 

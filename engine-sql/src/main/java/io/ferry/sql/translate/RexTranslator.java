@@ -368,6 +368,15 @@ public final class RexTranslator {
 
     /** Calcite's time unit keyword as Ferry's unit; {@code function} names the call that cannot take another. */
     private static DatePart datePart(TimeUnitRange unit, String function) {
+        DatePart part = datePartOf(unit);
+        if (part == null) {
+            throw new UnsupportedExpression(function + " " + unit);
+        }
+        return part;
+    }
+
+    /** The DATE_PART unit that Calcite's {@code unit} names, or null where Ferry's kernels have none. */
+    public static DatePart datePartOf(TimeUnitRange unit) {
         return switch (unit) {
             case MILLENNIUM -> DatePart.MILLENNIUM;
             case CENTURY -> DatePart.CENTURY;
@@ -386,7 +395,7 @@ public final class RexTranslator {
             case ISODOW -> DatePart.ISODOW;
             case DOY -> DatePart.DOY;
             case ISOYEAR -> DatePart.ISOYEAR;
-            default -> throw new UnsupportedExpression(function + " " + unit);
+            default -> null;
         };
     }
 
