@@ -127,6 +127,11 @@ class OracleQueriesTest {
                         + "HAVING (NULLIF(0.0E0, CAST('-0.0' AS DOUBLE)) = MIN(0.0))",
                 "SELECT DISTINCT 0 FROM t1 WHERE NULLIF(1, 1) = k OR flag",
                 "SELECT DISTINCT k FROM t1 WHERE (NULLIF(1, 1) = k) IS NULL AND id < 50",
+                // a comparison of BOOLEANs with NULL in a HAVING under a SELECT DISTINCT (fuzzer, seed 95 query 1348:
+                // XX000 as above, the NULL hidden in the CASE that orders BOOLEANs)
+                "SELECT DISTINCT SUM(k) FROM t1 GROUP BY s HAVING MAX(flag) >= (MIN(id) < CAST(NULL AS DECIMAL(12,2)))",
+                "SELECT DISTINCT SUM(k) FROM t1 GROUP BY s HAVING MAX(flag) >= CAST(NULL AS BOOLEAN) OR COUNT(*) > 1",
+                "SELECT id, flag >= CAST(NULL AS BOOLEAN), flag < (k > 3) FROM t1",
                 // NULLs an empty join leaves under a RIGHT JOIN, in a calculation beside a window (fuzzer, seed 64
                 // query 664: XX000 "not a literal: /(null:DOUBLE, 5.0E0:DOUBLE)" from Calcite's collation metadata)
                 "SELECT (CAST(a.p AS DOUBLE) / 5.0E0) * 0.0, ROW_NUMBER() OVER (PARTITION BY b.k ORDER BY b.w, b.name) "

@@ -29,6 +29,7 @@ import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.plan.Strong;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
@@ -74,6 +75,7 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.util.Holder;
+import org.apache.calcite.util.ImmutableBitSet;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -302,6 +304,13 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             }
             return (cx, c) -> {
                 RexNode converted = convertlet.convertCall(cx, c);
+                if (converted.getType().isNullable() && Strong.isNull(converted, ImmutableBitSet.of())) {
+                    // a comparison with NULL is NULL: folded before BooleanOrderings hides the NULL operand in a
+                    // CASE, where the conversion's own folding (FerrySqlToRelConverter) no longer sees it, and
+                    // MAX(b) >= CAST(NULL AS BOOLEAN) in a HAVING failed "Comparison with NULL in
+                    // pulledUpPredicates" under a SELECT DISTINCT (fuzzer, seed 95 query 1348)
+                    return cx.getRexBuilder().makeNullLiteral(converted.getType());
+                }
                 return BooleanOrderings.applies(converted)
                         ? converted.accept(new BooleanOrderings(cx.getRexBuilder())) : converted;
             };
