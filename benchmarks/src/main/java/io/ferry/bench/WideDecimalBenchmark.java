@@ -64,13 +64,13 @@ public final class WideDecimalBenchmark {
     private void run() throws Exception {
         EngineConfig config = EngineConfig.defaults().withThreads(threads).withMemoryLimit(8L << 30);
         try (FerryEngine engine = FerryEngine.start(config); Connection ferry = engine.connect()) {
-            log("loading SSB lineorder at scale %s", scale);
+            BenchSql.log("loading SSB lineorder at scale %s", scale);
             new SsbGenerator(scale).load(engine.catalog(), "lineorder", ProgressListener.NONE);
             // d's unscaled value is b: the price in cents read as a DECIMAL of 2 fraction digits
-            execute(ferry, "CREATE TABLE prices AS SELECT lo_orderkey % 1000 AS k, CAST(CAST(lo_extendedprice AS "
+            BenchSql.execute(ferry, "CREATE TABLE prices AS SELECT lo_orderkey % 1000 AS k, CAST(CAST(lo_extendedprice AS "
                     + "DECIMAL(17, 0)) * 0.01 AS DECIMAL(15, 2)) AS d, CAST(lo_extendedprice AS BIGINT) AS b "
                     + "FROM lineorder");
-            execute(ferry, "DROP TABLE lineorder");
+            BenchSql.execute(ferry, "DROP TABLE lineorder");
             long rows;
             try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM prices")) {
                 rs.next();
@@ -95,45 +95,22 @@ public final class WideDecimalBenchmark {
     }
 
     private void compare(Connection ferry, String name, String wide, String narrow) throws SQLException {
-        log("timing %s", name);
+        BenchSql.log("timing %s", name);
         List<Double> a = new ArrayList<>();
         List<Double> b = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
             for (boolean decimal : new boolean[] {true, false}) {
                 String sql = decimal ? wide : narrow;
-                drain(ferry, sql);
+                BenchSql.drain(ferry, sql);
                 for (int i = 0; i < repeat; i++) {
                     long start = System.nanoTime();
-                    drain(ferry, sql);
+                    BenchSql.drain(ferry, sql);
                     (decimal ? a : b).add((System.nanoTime() - start) / 1e6);
                 }
             }
         }
-        double x = median(a);
-        double y = median(b);
+        double x = BenchSql.median(a);
+        double y = BenchSql.median(b);
         report.add(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.2f |", name, x, y, x / y));
-    }
-
-    private static double median(List<Double> times) {
-        double[] t = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return t[t.length / 2];
-    }
-
-    private static void execute(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
-    private static void drain(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                rs.getObject(1);
-            }
-        }
-    }
-
-    private static void log(String format, Object... args) {
-        System.err.printf(Locale.ROOT, "[bench] " + format + "%n", args);
     }
 }

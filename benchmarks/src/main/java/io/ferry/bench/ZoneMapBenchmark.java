@@ -4,9 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,9 +63,9 @@ public final class ZoneMapBenchmark {
     private void run() throws Exception {
         EngineConfig config = EngineConfig.defaults().withThreads(threads).withMemoryLimit(8L << 30);
         try (FerryEngine engine = FerryEngine.start(config); Connection ferry = engine.connect()) {
-            log("loading SSB lineorder at scale %s", scale);
+            BenchSql.log("loading SSB lineorder at scale %s", scale);
             Table lineorder = new SsbGenerator(scale).load(engine.catalog(), "lineorder", ProgressListener.NONE);
-            log("copying it sorted by lo_orderdate");
+            BenchSql.log("copying it sorted by lo_orderdate");
             Table sorted = sortedCopy(engine, lineorder, "lineorder_sorted", "lo_orderdate");
             report.add(String.format(Locale.ROOT, "Zone maps on lo_orderdate: SSB lineorder at SF %s (%,d rows, "
                     + "%,d blocks of %,d bytes), %d threads, median of %d runs in each of %d alternating rounds; "
@@ -127,53 +125,30 @@ public final class ZoneMapBenchmark {
     }
 
     private void compare(Connection ferry, Table table, String name, String sql) throws SQLException {
-        log("timing %s on %s", name, table.name());
+        BenchSql.log("timing %s on %s", name, table.name());
         String index = table.name() + "_orderdate";
         List<Double> without = new ArrayList<>();
         List<Double> with = new ArrayList<>();
         long[] blocksRead = new long[2];
         for (int round = 0; round < rounds; round++) {
             for (boolean indexed : new boolean[] {false, true}) {
-                execute(ferry, (indexed ? "CREATE INDEX " : "DROP INDEX IF EXISTS ") + index
+                BenchSql.execute(ferry, (indexed ? "CREATE INDEX " : "DROP INDEX IF EXISTS ") + index
                         + (indexed ? " ON " + table.name() + " (lo_orderdate)" : ""));
-                drain(ferry, sql);
+                BenchSql.drain(ferry, sql);
                 for (int i = 0; i < repeat; i++) {
                     long read = table.blocksRead();
                     long start = System.nanoTime();
-                    drain(ferry, sql);
+                    BenchSql.drain(ferry, sql);
                     (indexed ? with : without).add((System.nanoTime() - start) / 1e6);
                     blocksRead[indexed ? 1 : 0] = table.blocksRead() - read;
                 }
             }
         }
-        execute(ferry, "DROP INDEX " + index);
-        double a = median(without);
-        double b = median(with);
+        BenchSql.execute(ferry, "DROP INDEX " + index);
+        double a = BenchSql.median(without);
+        double b = BenchSql.median(with);
         report.add(String.format(Locale.ROOT, "| %s | %s | %,d → %,d | %.1f | %.1f | %.1f |", name,
                 table.name().equals("lineorder") ? "as generated" : "sorted by lo_orderdate", blocksRead[0],
                 blocksRead[1], a, b, a / b));
-    }
-
-    private static double median(List<Double> times) {
-        double[] t = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return t[t.length / 2];
-    }
-
-    private static void execute(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
-    private static void drain(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            while (rs.next()) {
-                rs.getObject(1);
-            }
-        }
-    }
-
-    private static void log(String format, Object... args) {
-        System.err.printf(Locale.ROOT, "[bench] " + format + "%n", args);
     }
 }
