@@ -189,13 +189,12 @@ public final class Fuzzer implements AutoCloseable {
      */
     static Verdict judge(Execution execution, Connection duck, Connection ferry, Query q, Result expected)
             throws SQLException {
-        Verdict v = Verdict.of(expected, execution.ferry(ferry, q.sql()), q.ordered(), q.deduplicated());
+        Verdict v = Verdict.of(expected, execution.ferry(ferry, q.sql()), q);
         if (v.outcome() != Outcome.MISMATCH || !OverflowSums.present(q)) {
             return v;
         }
         Query plain = OverflowSums.withoutHugeValues(q);
-        Verdict check = Verdict.of(execution.duck(duck, plain.sql()), execution.ferry(ferry, plain.sql()),
-                plain.ordered(), plain.deduplicated());
+        Verdict check = Verdict.of(execution.duck(duck, plain.sql()), execution.ferry(ferry, plain.sql()), plain);
         return check.outcome() == Outcome.MATCH ? v.orderDependent(check) : v;
     }
 

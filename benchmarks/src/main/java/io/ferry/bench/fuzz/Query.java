@@ -23,6 +23,15 @@ public sealed interface Query permits Query.Select, Query.SetOperation {
         return this instanceof Select s ? s.distinct() : !((SetOperation) this).operator().endsWith("ALL");
     }
 
+    /**
+     * The ORDER BY keys of an ordered answer whose ties within the comparator's tolerance may come in either order
+     * ({@link ResultComparator#difference(Result.Rows, Result.Rows, boolean, boolean, List)}); empty when the answer
+     * is unordered, or cut by a LIMIT or OFFSET, where such a tie at the cut decides which rows are in the answer.
+     */
+    default List<SortKey> tieTolerantKeys() {
+        return this instanceof Select s && s.limit() == null && s.offset() == null ? s.orderBy() : List.of();
+    }
+
     /** The construct families this query uses. */
     default Set<Construct> families() {
         Set<Construct> out = EnumSet.noneOf(Construct.class);

@@ -2,6 +2,7 @@ package io.ferry.bench.fuzz;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -27,6 +28,16 @@ public record Verdict(Outcome outcome, Result duck, Result ferry, String detail)
 
     /** {@code deduplicated}: the query removes duplicate rows last (see {@link ResultComparator#difference}). */
     public static Verdict of(Result duck, Result ferry, boolean ordered, boolean deduplicated) {
+        return of(duck, ferry, ordered, deduplicated, List.of());
+    }
+
+    /** Ferry's answer to {@code q} against DuckDB's. */
+    public static Verdict of(Result duck, Result ferry, Query q) {
+        return of(duck, ferry, q.ordered(), q.deduplicated(), q.tieTolerantKeys());
+    }
+
+    private static Verdict of(Result duck, Result ferry, boolean ordered, boolean deduplicated,
+            List<Query.SortKey> keys) {
         if (ferry instanceof Result.Failure f) {
             if (internal(f)) {
                 return new Verdict(Outcome.INTERNAL_ERROR, duck, ferry, f.describe());
@@ -44,7 +55,7 @@ public record Verdict(Outcome outcome, Result duck, Result ferry, String detail)
             return new Verdict(Outcome.DUCKDB_ERROR, duck, ferry, "DuckDB " + d.describe());
         }
         String difference = ResultComparator.difference((Result.Rows) duck, (Result.Rows) ferry, ordered,
-                deduplicated);
+                deduplicated, keys);
         return difference == null ? new Verdict(Outcome.MATCH, duck, ferry, "")
                 : new Verdict(Outcome.MISMATCH, duck, ferry, difference);
     }

@@ -96,6 +96,31 @@ class ResultComparatorTest {
         assertNull(ResultComparator.difference(duck, ferry, false));
     }
 
+    /**
+     * Fuzzer seed 103 query 276, {@code ORDER BY 1 DESC NULLS FIRST, 2 ASC NULLS LAST} over window sums of DOUBLEs:
+     * DuckDB's two sums differ in the last bit and sort by it, Ferry's are equal and sort by the second key.
+     */
+    @Test
+    void orderedRowsWhoseKeysTieWithinTheToleranceMayComeInEitherOrder() {
+        List<Query.SortKey> keys = List.of(new Query.SortKey(1, true, true), new Query.SortKey(2, false, false));
+        Result.Rows duck = rows(new Object[] {n(577611.2880000001), null}, new Object[] {n(577611.288), false},
+                new Object[] {n(3.5), true});
+        Result.Rows ferry = rows(new Object[] {n(577611.288), false}, new Object[] {n(577611.288), null},
+                new Object[] {n(3.5), true});
+        assertNotNull(ResultComparator.difference(duck, ferry, true, false), "row by row they differ");
+        assertNull(ResultComparator.difference(duck, ferry, true, false, keys));
+        // Ferry's rows out of the order of the keys, beyond the tolerance, or another multiset, still differ
+        Result.Rows unsorted = rows(new Object[] {n(3.5), true}, new Object[] {n(577611.288), false},
+                new Object[] {n(577611.288), null});
+        assertNotNull(ResultComparator.difference(duck, unsorted, true, false, keys));
+        Result.Rows tied = rows(new Object[] {n(1.5), false}, new Object[] {n(1.5), null});
+        assertNotNull(ResultComparator.difference(tied, rows(new Object[] {n(1.5), null}, new Object[] {n(1.5), false}),
+                true, false, keys), "NULLS LAST");
+        Result.Rows otherRow = rows(new Object[] {n(577611.288), false}, new Object[] {n(577611.288), null},
+                new Object[] {n(3.25), true});
+        assertNotNull(ResultComparator.difference(duck, otherRow, true, false, keys));
+    }
+
     /** FuzzerTest's query 1912: DISTINCT keeps two window averages that differ in the last bits. */
     @Test
     void underDistinctNearDuplicatesAreMergedButDifferentValuesAreNot() {
