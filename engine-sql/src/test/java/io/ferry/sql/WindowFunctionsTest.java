@@ -87,6 +87,15 @@ class WindowFunctionsTest {
         }
     }
 
+    /** As in PostgreSQL, a SELECT DISTINCT cannot be ordered by what it does not select, windows or not. */
+    @Test
+    void distinctRowsAreOrderedOnlyByWhatTheySelect() {
+        String sql = "SELECT DISTINCT g, SUM(b) OVER (PARTITION BY g) FROM wn ORDER BY s";
+        SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql), sql);
+        assertTrue(e.getSQLState().startsWith("42"), e.getSQLState());
+        assertTrue(e.getMessage().contains("'s' is not in the select clause"), e.getMessage());
+    }
+
     private void assertWindowsInFerry(String sql) throws SQLException {
         String plan = ResultComparison.plan(ferry, sql);
         assertTrue(plan.contains("FerryWindow"), plan);

@@ -67,6 +67,14 @@ public final class WindowQueries {
                 // 12.344999999999999 when the sum was cast to DOUBLE first (fuzzer, seed 83 query 853)
                 "SELECT DISTINCT AVG(12.345) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 "
                         + "FOLLOWING), AVG(p) OVER (PARTITION BY g) FROM wn_dec",
+                // SELECT DISTINCT ordered by windowed items, by position, alias and expression: Calcite refused
+                // them with 42000 "Expression 'b' is not in the select clause" (DistinctWindowOrder)
+                "SELECT DISTINCT g, SUM(b) OVER (PARTITION BY g) FROM wn ORDER BY 2 DESC NULLS LAST, 1 NULLS FIRST "
+                        + "LIMIT 10",
+                "SELECT DISTINCT g, AVG(p) OVER (PARTITION BY g) AS a FROM wn ORDER BY a NULLS FIRST, g NULLS FIRST "
+                        + "LIMIT 10",
+                "SELECT DISTINCT g, MAX(s) OVER (PARTITION BY g) FROM wn ORDER BY MAX(s) OVER (PARTITION BY g) "
+                        + "NULLS LAST, g NULLS LAST LIMIT 3 OFFSET 1",
                 // ranking, with NULL partition keys, NULL and tied order keys, one-row partitions
                 "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY o, id), "
                         + "RANK() OVER (PARTITION BY g ORDER BY o), "
