@@ -315,6 +315,14 @@ class OracleQueriesTest {
                         + "FROM nan",
                 "SELECT k, MAX(d), MIN(d), MAX(e), MIN(e) FROM nan GROUP BY k",
                 "SELECT id FROM nan WHERE d > e OR e >= 1e308",
+                // ... where Calcite's row engine compares: a non-equi join (a nested loop), a correlated count, a
+                // window the row engine computes, a BETWEEN; Java's operators lost every pair with a NaN
+                // (RowEngineDoubleComparisons)
+                "SELECT a.id, b.id FROM nan a JOIN nan b ON a.d > b.e",
+                "SELECT a.id, b.id FROM nan a JOIN nan b ON a.d = b.e OR a.d BETWEEN b.e AND b.e + 1",
+                "SELECT a.id, b.id, a.d <= b.e, GREATEST(a.d, b.e) FROM nan a JOIN nan b ON a.k < b.k",
+                "SELECT a.id, (SELECT COUNT(*) FROM nan b WHERE b.d > a.d) FROM nan a",
+                "SELECT id, SUM(d) OVER (ORDER BY id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) > 1 FROM nan",
                 // a HAVING over COALESCE in the row engine (above a cross join): id 5's MAX(d) is NULL, not 0.0
                 "SELECT e.id FROM edge e JOIN w ON TRUE GROUP BY e.id HAVING COALESCE(MAX(e.d), MIN(w.id) - 10) > -1",
                 // ... also of what constant folding makes a NULL literal later (fuzzer, seed 11, query 770)

@@ -134,6 +134,12 @@ public final class SubqueryQueries {
                 "SELECT DISTINCT CAST(-5 AS BIGINT), CAST(CAST(-5 AS BIGINT) AS VARCHAR) FROM se a GROUP BY "
                         + "CAST(-5 AS BIGINT), a.d UNION ALL SELECT b.k, b.g FROM sb b WHERE b.k IN (SELECT c.k "
                         + "FROM sa c WHERE c.g = b.g)",
+                // ... with a HAVING between the DISTINCT and the GROUP BY of a constant, over a correlated IN: the
+                // decorrelator grouped the DISTINCT by nothing, one row over no rows (fuzzer, seed 126 q2655)
+                "SELECT DISTINCT 'x' FROM sa a WHERE -2.25E0 IN (SELECT b.d FROM sb b WHERE 'nope' = a.g) "
+                        + "GROUP BY 'x', a.k HAVING MIN(TRUE)",
+                "SELECT DISTINCT 'x' FROM sa a WHERE -33.5 IN (SELECT b.d FROM sb b WHERE 'x' = a.g) "
+                        + "GROUP BY 'x', a.k HAVING MIN(TRUE)",
                 // literals IN a correlated aggregate: a filter over the aggregate (had been refused with 0A000)
                 "SELECT a.id, 12.345 IN (SELECT SUM(b.d) FROM sb b WHERE b.k = a.k) FROM sa a",
                 "SELECT a.id FROM sa a WHERE (2 IN (SELECT COUNT(b.nn) FROM sb b WHERE b.g = a.g GROUP BY b.k)) "

@@ -7,6 +7,7 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalAggregate;
@@ -46,14 +47,21 @@ public final class ConstantGroupKeys {
     }
 
     /**
-     * Output {@code i} of {@code project} in terms of what lies below the projections stacked under it: the
-     * decorrelator's builder merges such stacks, so a key that reads a literal a lower projection made is a literal
-     * to it (seed 70 query 2594: {@code SELECT DISTINCT <constants>} over a {@code GROUP BY <constant>, d}).
+     * Output {@code i} of {@code project} in terms of what lies below the projections and filters stacked under it:
+     * the decorrelator's builder merges such stacks, so a key that reads a literal a lower projection made is a
+     * literal to it (seed 70 query 2594: {@code SELECT DISTINCT <constants>} over a {@code GROUP BY <constant>, d});
+     * a filter passes its input's columns on as they are, and a HAVING puts one between the projections (seed 126
+     * query 2655: {@code SELECT DISTINCT 'x' … GROUP BY 'x', b HAVING …} over a correlated IN answered one row over
+     * an empty input).
      */
     private static RexNode resolved(Project project, int i) {
         RexNode e = project.getProjects().get(i);
-        for (RelNode in = project.getInput(); in instanceof Project below; in = below.getInput()) {
-            e = RelOptUtil.pushPastProject(e, below);
+        RelNode in = project.getInput();
+        while (in instanceof Project || in instanceof Filter) {
+            if (in instanceof Project below) {
+                e = RelOptUtil.pushPastProject(e, below);
+            }
+            in = in.getInput(0);
         }
         return e;
     }

@@ -1,0 +1,126 @@
+package io.ferry.sql.rel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.adapter.enumerable.EnumerableFilter;
+import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.tools.Program;
+
+import io.ferry.sql.fun.DoubleOrder;
+
+/**
+ * Comparisons of DOUBLEs that Calcite's row engine computes, in calculations, filters and join conditions, written
+ * {@code SQL_COMPARE(x, y) op 0} ({@link DoubleOrder}): the row engine compared with Java's operators, so
+ * {@code NaN > 1} was FALSE and {@code NaN = NaN} FALSE where Ferry's kernels, PostgreSQL and DuckDB say TRUE. A
+ * non-equi join on DOUBLEs (a nested loop in the row engine) lost every pair with a NaN, and a windowed SUM that the
+ * row engine computes compared above it. BETWEEN and IN lists over DOUBLEs (Calcite's SEARCH) are expanded into
+ * comparisons first. The equi-keys of a hash join stay: they are matched by {@code Double.equals}, under which NaN
+ * equals NaN, and values reach the row engine with -0.0 made 0.0 ({@link RowConverter}, {@link SignedZeros}).
+ */
+public final class RowEngineDoubleComparisons {
+    public static final Program PROGRAM = BottomUp.program(RowEngineDoubleComparisons::rewrite);
+
+    private RowEngineDoubleComparisons() {
+    }
+
+    static RelNode rewrite(RelNode rel) {
+        RexBuilder rex = rel.getCluster().getRexBuilder();
+        if (rel instanceof EnumerableCalc calc) {
+            RexProgram program = calc.getProgram();
+            List<RexNode> projects = program.expandList(program.getProjectList());
+            RexNode filter = program.getCondition() == null ? null : program.expandLocalRef(program.getCondition());
+            List<RexNode> newProjects = projects.stream().map(e -> inSqlOrder(rex, e)).toList();
+            RexNode newFilter = filter == null ? null : inSqlOrder(rex, filter);
+            if (newProjects.equals(projects) && Objects.equals(newFilter, filter)) {
+                return rel;
+            }
+            return EnumerableCalc.create(calc.getInput(), RexProgram.create(calc.getInput().getRowType(),
+                    newProjects, newFilter, calc.getRowType(), rex));
+        }
+        if (rel instanceof EnumerableFilter filter) {
+            RexNode condition = inSqlOrder(rex, filter.getCondition());
+            return condition.equals(filter.getCondition()) ? rel
+                    : filter.copy(filter.getTraitSet(), filter.getInput(), condition);
+        }
+        if (rel instanceof EnumerableNestedLoopJoin || rel instanceof EnumerableHashJoin) {
+            Join join = (Join) rel;
+            int leftCount = join.getLeft().getRowType().getFieldCount();
+            List<RexNode> conjuncts = new ArrayList<>();
+            for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
+                boolean hashKey = rel instanceof EnumerableHashJoin && equiKey(conjunct, leftCount);
+                conjuncts.add(hashKey ? conjunct : inSqlOrder(rex, conjunct));
+            }
+            RexNode condition = RexUtil.composeConjunction(rex, conjuncts);
+            return condition.equals(join.getCondition()) ? rel : join.copy(join.getTraitSet(), condition,
+                    join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
+        }
+        return rel;
+    }
+
+    /** {@code $i = $j} (or IS NOT DISTINCT FROM) of a left and a right column: one of a hash join's keys. */
+    private static boolean equiKey(RexNode conjunct, int leftCount) {
+        if (!(conjunct instanceof RexCall call) || (call.getKind() != SqlKind.EQUALS
+                && call.getKind() != SqlKind.IS_NOT_DISTINCT_FROM)
+                || !(call.getOperands().get(0) instanceof RexInputRef a)
+                || !(call.getOperands().get(1) instanceof RexInputRef b)) {
+            return false;
+        }
+        return a.getIndex() < leftCount != b.getIndex() < leftCount;
+    }
+
+    private static RexNode inSqlOrder(RexBuilder rex, RexNode node) {
+        return node.accept(new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                if (call.getKind() == SqlKind.SEARCH && approximate(call.getOperands().get(0).getType())) {
+                    return RexUtil.expandSearch(rex, null, call).accept(this);
+                }
+                RexCall visited = (RexCall) super.visitCall(call);
+                if (!SqlKind.COMPARISON.contains(visited.getKind()) || visited.getOperands().size() != 2
+                        || visited.getKind() == SqlKind.IS_DISTINCT_FROM
+                        || visited.getKind() == SqlKind.IS_NOT_DISTINCT_FROM) {
+                    return visited;
+                }
+                RexNode x = visited.getOperands().get(0);
+                RexNode y = visited.getOperands().get(1);
+                if (!approximate(x.getType()) && !approximate(y.getType())) {
+                    return visited;
+                }
+                RexNode compared = rex.makeCall(DoubleOrder.COMPARE, asDouble(rex, x), asDouble(rex, y));
+                return rex.makeCall(visited.getType(), visited.getOperator(),
+                        List.of(compared, rex.makeExactLiteral(java.math.BigDecimal.ZERO)));
+            }
+        });
+    }
+
+    private static RexNode asDouble(RexBuilder rex, RexNode e) {
+        if (e.getType().getSqlTypeName() == SqlTypeName.DOUBLE) {
+            return e;
+        }
+        RelDataType type = rex.getTypeFactory().createTypeWithNullability(
+                rex.getTypeFactory().createSqlType(SqlTypeName.DOUBLE), e.getType().isNullable());
+        return rex.makeCast(type, e);
+    }
+
+    private static boolean approximate(RelDataType type) {
+        return SqlTypeUtil.isApproximateNumeric(type);
+    }
+}
