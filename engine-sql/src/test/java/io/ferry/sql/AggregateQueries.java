@@ -120,6 +120,16 @@ public final class AggregateQueries {
                         + "GROUP BY CUBE(g, p)",
                 // duplicate sets give their rows twice, as in DuckDB
                 "SELECT g, COUNT(*), SUM(d) FROM q GROUP BY GROUPING SETS ((g), (g), (), ())",
+                // ... and so do a ROLLUP's and a CUBE's that repeat a key (RepeatedGroupingKeys; Calcite's sets of
+                // bitmaps kept one of each, fuzzer)
+                "SELECT g, COUNT(*), SUM(d) FROM q GROUP BY ROLLUP(g, g)",
+                "SELECT g, i % 3, COUNT(*), GROUPING(g), GROUPING(i % 3) FROM q GROUP BY CUBE(g, i % 3, g)",
+                "SELECT g, dt, MIN(p) FROM q WHERE id % 3 = 0 GROUP BY ROLLUP((g, dt), g)",
+                // a grand-total set answers its row over a filter that is never true, which the planner proves
+                // empty (Calcite's pruning of aggregates over empty inputs dropped it)
+                "SELECT g, COUNT(*), SUM(d) FROM q WHERE FALSE GROUP BY GROUPING SETS ((g), ())",
+                "SELECT COUNT(*), MAX(d), GROUPING(g) FROM q WHERE 1 = 0 GROUP BY ROLLUP(g, i % 3)",
+                "SELECT g FROM q WHERE id < 0 AND id > 0 GROUP BY CUBE(g)",
                 "SELECT g, i % 2, COUNT(*) FILTER (WHERE d > 0), SUM(i) FILTER (WHERE b > 0), AVG(d) FILTER (WHERE "
                         + "i > 10), MAX(dt) FILTER (WHERE i < 0) FROM q GROUP BY CUBE(g, i % 2)",
                 "SELECT g, COUNT(DISTINCT i), SUM(DISTINCT i % 10), COUNT(*) FROM q GROUP BY ROLLUP(g)",

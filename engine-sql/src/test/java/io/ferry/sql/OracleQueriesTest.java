@@ -132,6 +132,10 @@ class OracleQueriesTest {
                 "SELECT DISTINCT SUM(k) FROM t1 GROUP BY s HAVING MAX(flag) >= (MIN(id) < CAST(NULL AS DECIMAL(12,2)))",
                 "SELECT DISTINCT SUM(k) FROM t1 GROUP BY s HAVING MAX(flag) >= CAST(NULL AS BOOLEAN) OR COUNT(*) > 1",
                 "SELECT id, flag >= CAST(NULL AS BOOLEAN), flag < (k > 3) FROM t1",
+                // ... and with an IN list of constants that is NULL, folded only by simplification (fuzzer, seeds
+                // 112 query 1249 and 130 query 2684: XX000 "Comparison with NULL in pulledUpPredicates")
+                "SELECT DISTINCT '' FROM t1 HAVING MAX(flag) > (100.0 IN (0.00, CAST(NULL AS DECIMAL(12,2))))",
+                "SELECT DISTINCT 0.0E0 FROM t1 HAVING MAX(FALSE) <> (1.0E300 NOT IN (CAST(NULL AS DOUBLE), 0.5E0))",
                 // NULLs an empty join leaves under a RIGHT JOIN, in a calculation beside a window (fuzzer, seed 64
                 // query 664: XX000 "not a literal: /(null:DOUBLE, 5.0E0:DOUBLE)" from Calcite's collation metadata)
                 "SELECT (CAST(a.p AS DOUBLE) / 5.0E0) * 0.0, ROW_NUMBER() OVER (PARTITION BY b.k ORDER BY b.w, b.name) "

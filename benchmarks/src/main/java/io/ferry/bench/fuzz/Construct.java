@@ -9,6 +9,7 @@ public enum Construct {
     JOINS("joins", "INNER joins of 2-4 tables on equality keys"),
     OUTER_JOINS("outer-joins", "LEFT, RIGHT and FULL joins"),
     AGGREGATES("aggregates", "GROUP BY, HAVING, COUNT/SUM/MIN/MAX/AVG, COUNT(DISTINCT)"),
+    GROUPING_SETS("grouping-sets", "GROUP BY ROLLUP, CUBE and GROUPING SETS"),
     DISTINCT("distinct", "SELECT DISTINCT"),
     SUBQUERIES("subqueries", "IN, EXISTS and scalar subqueries, correlated or not"),
     SET_OPERATIONS("set-ops", "UNION, INTERSECT, EXCEPT [ALL]"),

@@ -182,7 +182,43 @@ public final class QueryGenerator {
                 offset = chance(0.3) ? rnd.nextInt(10) : null;
             }
         }
-        return new Select(distinct, items, first, joins, where, groupBy, having, orderBy, limit, offset);
+        List<Expr> groupByClause = !groupBy.isEmpty() && on.has(Construct.GROUPING_SETS) && chance(0.25)
+                ? groupingSets(groupBy) : groupBy;
+        return new Select(distinct, items, first, joins, where, groupByClause, having, orderBy, limit, offset);
+    }
+
+    /**
+     * A GROUP BY clause of the keys {@code groupBy} (which the select list may read) with the first one to three in
+     * ROLLUP, CUBE or GROUPING SETS and the rest grouped by as they are. Each grouping set is a call named ""
+     * ({@code (a, b)}, or {@code ()} for the grand total), so the shrinker treats them as expressions.
+     */
+    private List<Expr> groupingSets(List<Expr> groupBy) {
+        int n = 1 + rnd.nextInt(Math.min(3, groupBy.size()));
+        List<Expr> keys = new ArrayList<>(groupBy.subList(0, n));
+        List<Expr> rest = new ArrayList<>(groupBy.subList(n, groupBy.size()));
+        SqlType type = keys.get(0).type();
+        Expr sets;
+        int kind = rnd.nextInt(5);
+        if (kind < 2) {
+            sets = new Call("ROLLUP", Form.FUNCTION, keys, type, Construct.GROUPING_SETS);
+        } else if (kind < 4) {
+            sets = new Call("CUBE", Form.FUNCTION, keys, type, Construct.GROUPING_SETS);
+        } else {
+            List<Expr> chosen = new ArrayList<>();
+            chosen.add(new Call("", Form.FUNCTION, keys, type, Construct.GROUPING_SETS));
+            for (Expr k : keys) {
+                if (keys.size() > 1 && chance(0.5)) {
+                    chosen.add(new Call("", Form.FUNCTION, List.of(k), type, Construct.GROUPING_SETS));
+                }
+            }
+            if (chance(0.6)) {
+                chosen.add(new Call("", Form.FUNCTION, List.of(), type, Construct.GROUPING_SETS));
+            }
+            sets = new Call("GROUPING SETS", Form.FUNCTION, chosen, type, Construct.GROUPING_SETS);
+        }
+        List<Expr> clause = new ArrayList<>(List.of(sets));
+        clause.addAll(rest);
+        return clause;
     }
 
     private Scope scope(List<TableRef> tables, int depth) {

@@ -236,11 +236,31 @@ public final class ResultComparator {
                 onlyFerry.add(actual.get(a++));
             }
         }
+        pairLeftovers(onlyDuck, onlyFerry);
         if (onlyDuck.isEmpty() && onlyFerry.isEmpty()) {
             return null;
         }
         return "DuckDB gives " + expected.size() + " rows, Ferry " + actual.size() + "; only DuckDB's: "
                 + sample(onlyDuck) + "; only Ferry's: " + sample(onlyFerry);
+    }
+
+    /**
+     * Pairs the rows each side has left that match within the tolerance, and drops them from both. Sorting pairs up
+     * nearly all rows, but not two DOUBLEs near a rounding boundary of the sort key: -9286.99992149801 and
+     * -9286.999921500235 (window sums added in another order) sort to other places beside rows whose next column
+     * differs (fuzzer, seed 112 query 765). What is left is few rows, so pairing them anyhow is cheap.
+     */
+    private static void pairLeftovers(List<List<Object>> onlyDuck, List<List<Object>> onlyFerry) {
+        for (java.util.Iterator<List<Object>> d = onlyDuck.iterator(); d.hasNext();) {
+            List<Object> row = d.next();
+            for (java.util.Iterator<List<Object>> f = onlyFerry.iterator(); f.hasNext();) {
+                if (sameRow(row, f.next())) {
+                    f.remove();
+                    d.remove();
+                    break;
+                }
+            }
+        }
     }
 
     private static List<Object> atScales(List<Object> row, List<Integer> scales) {

@@ -193,8 +193,10 @@ public final class Shrinker {
             }
         }
         List<Expr> children = e.children();
-        // a window's partition keys follow its function's arguments
-        int firstKey = e instanceof Expr.Window w ? w.function().args().size() : children.size();
+        // a window's partition keys follow its function's arguments; every argument of ROLLUP, CUBE and a
+        // grouping set is a key
+        int firstKey = e instanceof Expr.Window w ? w.function().args().size()
+                : e instanceof Call c && c.family() == Construct.GROUPING_SETS ? 0 : children.size();
         for (int i = 0; i < children.size(); i++) {
             for (Expr c : exprCandidates(children.get(i))) {
                 if (!(i >= firstKey && Expr.positionLike(c))) {
@@ -209,7 +211,7 @@ public final class Shrinker {
         return switch (c.form()) {
             case IN_LIST, CASE -> true;
             case INFIX -> c.name().equals("AND") || c.name().equals("OR");
-            case FUNCTION -> c.name().equals("COALESCE");
+            case FUNCTION -> c.name().equals("COALESCE") || c.family() == Construct.GROUPING_SETS;
             default -> false;
         };
     }

@@ -121,6 +121,19 @@ class ResultComparatorTest {
         assertNotNull(ResultComparator.difference(duck, otherRow, true, false, keys));
     }
 
+    /** Fuzzer seed 112 query 765: near-equal sums on either side of a rounding boundary of the sort still pair. */
+    @Test
+    void nearlyEqualDoublesAcrossASortBoundaryPairUp() {
+        Result.Rows duck = rows(new Object[] {n(-9286.99992149801), true}, new Object[] {n(-9286.9999215), false},
+                new Object[] {n(-8931.999924499369), true});
+        Result.Rows ferry = rows(new Object[] {n(-9286.999921500235), true}, new Object[] {n(-9286.9999214999), false},
+                new Object[] {n(-8931.999924500155), true});
+        assertNull(ResultComparator.difference(duck, ferry, false));
+        Result.Rows otherFlag = rows(new Object[] {n(-9286.999921500235), false},
+                new Object[] {n(-9286.9999214999), false}, new Object[] {n(-8931.999924500155), true});
+        assertNotNull(ResultComparator.difference(duck, otherFlag, false));
+    }
+
     /** FuzzerTest's query 1912: DISTINCT keeps two window averages that differ in the last bits. */
     @Test
     void underDistinctNearDuplicatesAreMergedButDifferentValuesAreNot() {

@@ -91,6 +91,7 @@ import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.fun.Remainders;
 import io.ferry.sql.rewrite.BooleanOrderings;
 import io.ferry.sql.rewrite.DistinctWindowOrder;
+import io.ferry.sql.rewrite.RepeatedGroupingKeys;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.InformationSchema;
 import io.ferry.sql.schema.SystemSchema;
@@ -582,14 +583,18 @@ public final class FerryPrepare extends CalcitePrepareImpl {
 
         /**
          * Calcite's rewrites of NULLIF and COALESCE into CASE, with each repeated subquery a copy of its own; a
-         * HAVING clause's negations of IN lists as {@link #negationsAsFalse}; and an ORDER BY of windowed items of a
-         * SELECT DISTINCT moved outside it ({@link DistinctWindowOrder}).
+         * HAVING clause's negations of IN lists as {@link #negationsAsFalse}; an ORDER BY of windowed items of a
+         * SELECT DISTINCT moved outside it ({@link DistinctWindowOrder}); and a ROLLUP or CUBE with a repeated key
+         * written as its GROUPING SETS ({@link RepeatedGroupingKeys}).
          */
         @Override
         protected SqlNode performUnconditionalRewrites(SqlNode node, boolean underFrom) {
             SqlNode rewritten = super.performUnconditionalRewrites(DistinctWindowOrder.rewrite(node), underFrom);
             if (rewritten instanceof SqlSelect select && select.getHaving() != null) {
                 select.setHaving(negationsAsFalse(select.getHaving()));
+            }
+            if (rewritten instanceof SqlSelect select) {
+                RepeatedGroupingKeys.expand(select);
             }
             return rewritten != node && rewritten instanceof SqlCall ? RepeatedQueries.separate(rewritten) : rewritten;
         }

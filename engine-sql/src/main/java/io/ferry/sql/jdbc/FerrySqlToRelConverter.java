@@ -112,6 +112,9 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
      * a CASE of {@code 0.0E0 = 0.0E0}, and the HAVING's simplification, after the comparison above it was built,
      * made it {@code NULL = MIN(…)}, which failed the same check under a SELECT DISTINCT (fuzzer, seed 60 query
      * 2268). Folded here, the comparison above it sees a NULL operand and is folded as the first paragraph says.
+     * So is any call of constants that simplifies to NULL: {@code 100.0 IN (0.00, CAST(NULL AS DECIMAL(12,2)))},
+     * an OR of two comparisons, one FALSE and one NULL, compared with {@code MAX(f)} in the HAVING of a SELECT
+     * DISTINCT (fuzzer, seeds 112 query 1249 and 130 query 2684).
      */
     static RexNode nullCallFolded(RexNode e, RexBuilder rex, RexSimplify simplifier) {
         if (e instanceof RexCall call && e.getKind() == SqlKind.CASE && unreachableWhens(call)) {
@@ -121,7 +124,8 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
             return RexUtil.isNullLiteral(otherwise, true) ? rex.makeNullLiteral(e.getType())
                     : rex.makeCast(e.getType(), otherwise, true, false);
         }
-        if (e.getKind() == SqlKind.CASE && e.getType().isNullable()
+        if ((e.getKind() == SqlKind.CASE || RexUtil.isConstant(e) && RexUtil.isDeterministic(e))
+                && e instanceof RexCall && e.getType().isNullable()
                 && RexUtil.isNullLiteral(simplifier.simplifyPreservingType(e), true)) {
             return rex.makeNullLiteral(e.getType());
         }

@@ -14,6 +14,7 @@ import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
@@ -24,6 +25,7 @@ import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
+import org.apache.calcite.util.ImmutableBitSet;
 
 import io.ferry.sql.rel.CancelChecks;
 import io.ferry.sql.rel.CheckedSums;
@@ -89,10 +91,20 @@ final class PlanningProgram {
     private PlanningProgram() {
     }
 
+    /**
+     * An aggregate over an empty input is empty unless one of its grouping sets is the grand total: Calcite's own
+     * rule asks only whether the aggregate has group keys, and pruned {@code GROUP BY GROUPING SETS (k, ())} (or a
+     * ROLLUP or CUBE) over {@code WHERE FALSE} to no rows, where SQL gives the grand total's one row (fuzzer).
+     */
+    private static final RelOptRule PRUNE_EMPTY_AGGREGATE = PruneEmptyRules.RemoveEmptySingleRule
+            .RemoveEmptySingleRuleConfig.AGGREGATE.withOperandFor(Aggregate.class, aggregate ->
+                    aggregate.getGroupCount() > 0 && !aggregate.getGroupSets().contains(ImmutableBitSet.of()))
+            .toRule();
+
     /** Empty inputs pruned: run in both phases, since the cost-based phase's own rewrites can leave them. */
     private static final List<RelOptRule> PRUNE_EMPTY = List.of(PruneEmptyRules.UNION_INSTANCE,
             PruneEmptyRules.INTERSECT_INSTANCE, PruneEmptyRules.MINUS_INSTANCE, PruneEmptyRules.PROJECT_INSTANCE,
-            PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.SORT_INSTANCE, PruneEmptyRules.AGGREGATE_INSTANCE,
+            PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.SORT_INSTANCE, PRUNE_EMPTY_AGGREGATE,
             PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
             PruneEmptyRules.SORT_FETCH_ZERO_INSTANCE);
 
@@ -300,6 +312,9 @@ final class PlanningProgram {
         // EXTRACT(YEAR FROM x) = n as a range of x: its plans were never the ones chosen (the costs are alike), and
         // a year beyond a Calendar's failed the statement with XX000 "Invalid range" (fuzzer, seed 45 query 3500)
         planner.removeRule(DateRangeRules.FILTER_INSTANCE);
+        // Calcite's pruning of an aggregate over an empty input drops a grand-total grouping set's row
+        planner.removeRule(PruneEmptyRules.AGGREGATE_INSTANCE);
+        planner.addRule(PRUNE_EMPTY_AGGREGATE);
         NOT_COST_BASED.forEach(planner::removeRule);
         // Calcite's sorts pushed through a CAST, less those that lost the order of later keys
         planner.addRule(SortBelowProjectRule.INSTANCE);
