@@ -99,8 +99,7 @@ public final class RoundingCasts {
     }
 
     public static BigDecimal toDecimal(Object value, int precision, int scale) {
-        Long unscaled = OneRow.cast(value, FerryType.decimal(precision, scale));
-        return unscaled == null ? null : BigDecimal.valueOf(unscaled, scale);
+        return OneRow.castToDecimal(value, FerryType.decimal(precision, scale));
     }
 
     public static Integer toInteger(Object value) {
