@@ -327,6 +327,12 @@ class OracleQueriesTest {
                 "SELECT a.id, b.id, a.d <= b.e, GREATEST(a.d, b.e) FROM nan a JOIN nan b ON a.k < b.k",
                 "SELECT a.id, (SELECT COUNT(*) FROM nan b WHERE b.d > a.d) FROM nan a",
                 "SELECT id, SUM(d) OVER (ORDER BY id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) > 1 FROM nan",
+                // MIN and MAX of NaN and the infinities in the row engine's aggregate (above a nested loop): MIN of
+                // +Infinity was 1.7976931348623157E308 and MAX never chose a NaN (DoubleOrder.MIN, MAX)
+                "SELECT a.k, MIN(a.d), MAX(a.d), MIN(b.e), MAX(b.e), COUNT(*) FROM nan a JOIN nan b ON a.k < b.k "
+                        + "GROUP BY a.k",
+                "SELECT b.k, MIN(a.d), MAX(a.d) FROM nan a JOIN nan b ON a.k < b.k WHERE a.d IS NULL OR a.d > 1e300 "
+                        + "GROUP BY b.k",
                 // a HAVING over COALESCE in the row engine (above a cross join): id 5's MAX(d) is NULL, not 0.0
                 "SELECT e.id FROM edge e JOIN w ON TRUE GROUP BY e.id HAVING COALESCE(MAX(e.d), MIN(w.id) - 10) > -1",
                 // ... also of what constant folding makes a NULL literal later (fuzzer, seed 11, query 770)

@@ -2,6 +2,8 @@ package io.ferry.sql.fun;
 
 import java.util.List;
 
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.schema.impl.AggregateFunctionImpl;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -11,7 +13,9 @@ import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.validate.SqlUserDefinedAggFunction;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
+import org.apache.calcite.util.Optionality;
 
 /**
  * SQL's order of DOUBLEs for Calcite's row engine: NaN equals NaN and is greater than every other value, infinity
@@ -28,15 +32,69 @@ public final class DoubleOrder {
                     SqlTypeFamily.NUMERIC), types -> List.of(), i -> "arg" + i, i -> false),
             ScalarFunctionImpl.create(DoubleOrder.class, "compare"));
 
+    /**
+     * MIN of DOUBLEs in SQL's order, for the row engine's aggregates. Calcite's started from Double.MAX_VALUE and
+     * compared with Java's operators: the MIN of a group of +Infinity was 1.7976931348623157E308, and a NaN never
+     * won a MAX. NaN, the greatest value, is MIN's starting point; Calcite gives NULL where no value was added.
+     */
+    public static final class Min {
+        public double init() {
+            return Double.NaN;
+        }
+
+        public double add(double min, double value) {
+            return compare(value, min) < 0 ? value : min;
+        }
+
+        public double merge(double a, double b) {
+            return add(a, b);
+        }
+
+        public double result(double min) {
+            return min;
+        }
+    }
+
+    /** MAX of DOUBLEs in SQL's order (see {@link Min}), from -Infinity, the least value. */
+    public static final class Max {
+        public double init() {
+            return Double.NEGATIVE_INFINITY;
+        }
+
+        public double add(double max, double value) {
+            return compare(value, max) > 0 ? value : max;
+        }
+
+        public double merge(double a, double b) {
+            return add(a, b);
+        }
+
+        public double result(double max) {
+            return max;
+        }
+    }
+
+    @SuppressWarnings("deprecation")
+    public static final SqlUserDefinedAggFunction MIN = aggregate("MIN", Min.class);
+    @SuppressWarnings("deprecation")
+    public static final SqlUserDefinedAggFunction MAX = aggregate("MAX", Max.class);
+
     private DoubleOrder() {
     }
 
+    @SuppressWarnings("deprecation")
+    private static SqlUserDefinedAggFunction aggregate(String name, Class<?> implementation) {
+        return new SqlUserDefinedAggFunction(new SqlIdentifier(name, SqlParserPos.ZERO),
+                ReturnTypes.ARG0_NULLABLE_IF_EMPTY, InferTypes.FIRST_KNOWN, OperandTypes.NUMERIC,
+                AggregateFunctionImpl.create(implementation), false, false, Optionality.FORBIDDEN,
+                new JavaTypeFactoryImpl());
+    }
+
     public static Integer compare(Double x, Double y) {
-        if (x == null || y == null) {
-            return null;
-        }
-        double a = x;
-        double b = y;
+        return x == null || y == null ? null : compare(x.doubleValue(), y.doubleValue());
+    }
+
+    static int compare(double a, double b) {
         if (a < b) {
             return -1;
         }

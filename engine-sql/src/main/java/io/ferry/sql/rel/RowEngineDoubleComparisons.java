@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import org.apache.calcite.adapter.enumerable.EnumerableAggregate;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableFilter;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
@@ -22,6 +24,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SqlUserDefinedAggFunction;
 import org.apache.calcite.tools.Program;
 
 import io.ferry.sql.fun.DoubleOrder;
@@ -34,6 +37,8 @@ import io.ferry.sql.fun.DoubleOrder;
  * row engine computes compared above it. BETWEEN and IN lists over DOUBLEs (Calcite's SEARCH) are expanded into
  * comparisons first. The equi-keys of a hash join stay: they are matched by {@code Double.equals}, under which NaN
  * equals NaN, and values reach the row engine with -0.0 made 0.0 ({@link RowConverter}, {@link SignedZeros}).
+ * MIN and MAX of DOUBLEs in the row engine's aggregates become {@link DoubleOrder#MIN} and {@link DoubleOrder#MAX}:
+ * Calcite's gave 1.7976931348623157E308 for the MIN of +Infinity and never chose a NaN.
  */
 public final class RowEngineDoubleComparisons {
     public static final Program PROGRAM = BottomUp.program(RowEngineDoubleComparisons::rewrite);
@@ -54,6 +59,26 @@ public final class RowEngineDoubleComparisons {
             }
             return EnumerableCalc.create(calc.getInput(), RexProgram.create(calc.getInput().getRowType(),
                     newProjects, newFilter, calc.getRowType(), rex));
+        }
+        if (rel instanceof EnumerableAggregate aggregate) {
+            List<AggregateCall> calls = new ArrayList<>();
+            boolean changed = false;
+            for (AggregateCall c : aggregate.getAggCallList()) {
+                SqlUserDefinedAggFunction inOrder = c.getArgList().size() != 1 || !approximate(aggregate.getInput()
+                        .getRowType().getFieldList().get(c.getArgList().get(0)).getType()) ? null
+                        : c.getAggregation().getKind() == SqlKind.MIN ? DoubleOrder.MIN
+                        : c.getAggregation().getKind() == SqlKind.MAX ? DoubleOrder.MAX : null;
+                if (inOrder != null && c.getType().getSqlTypeName() == SqlTypeName.DOUBLE) {
+                    calls.add(AggregateCall.create(inOrder, c.isDistinct(), c.isApproximate(), c.ignoreNulls(),
+                            c.rexList, c.getArgList(), c.filterArg, c.distinctKeys, c.collation, c.getType(),
+                            c.getName()));
+                    changed = true;
+                } else {
+                    calls.add(c);
+                }
+            }
+            return changed ? aggregate.copy(aggregate.getTraitSet(), aggregate.getInput(), aggregate.getGroupSet(),
+                    aggregate.getGroupSets(), calls) : rel;
         }
         if (rel instanceof EnumerableFilter filter) {
             RexNode condition = inSqlOrder(rex, filter.getCondition());
