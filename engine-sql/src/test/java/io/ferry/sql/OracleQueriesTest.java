@@ -333,6 +333,10 @@ class OracleQueriesTest {
                         + "GROUP BY a.k",
                 "SELECT b.k, MIN(a.d), MAX(a.d) FROM nan a JOIN nan b ON a.k < b.k WHERE a.d IS NULL OR a.d > 1e300 "
                         + "GROUP BY b.k",
+                // ... and in its windows (a RANGE frame with an offset)
+                "SELECT id, MAX(d) OVER (ORDER BY id RANGE BETWEEN 1 PRECEDING AND CURRENT ROW), MIN(e) OVER (ORDER BY "
+                        + "id RANGE BETWEEN 1 PRECEDING AND CURRENT ROW), MIN(d) OVER (ORDER BY id RANGE BETWEEN 2 "
+                        + "PRECEDING AND CURRENT ROW) FROM nan",
                 // a HAVING over COALESCE in the row engine (above a cross join): id 5's MAX(d) is NULL, not 0.0
                 "SELECT e.id FROM edge e JOIN w ON TRUE GROUP BY e.id HAVING COALESCE(MAX(e.d), MIN(w.id) - 10) > -1",
                 // ... also of what constant folding makes a NULL literal later (fuzzer, seed 11, query 770)

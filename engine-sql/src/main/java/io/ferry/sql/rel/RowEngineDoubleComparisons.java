@@ -9,10 +9,16 @@ import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableFilter;
 import org.apache.calcite.adapter.enumerable.EnumerableHashJoin;
 import org.apache.calcite.adapter.enumerable.EnumerableNestedLoopJoin;
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.adapter.enumerable.EnumerableWindow;
+import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.logical.LogicalWindow;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -21,6 +27,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -37,8 +44,8 @@ import io.ferry.sql.fun.DoubleOrder;
  * row engine computes compared above it. BETWEEN and IN lists over DOUBLEs (Calcite's SEARCH) are expanded into
  * comparisons first. The equi-keys of a hash join stay: they are matched by {@code Double.equals}, under which NaN
  * equals NaN, and values reach the row engine with -0.0 made 0.0 ({@link RowConverter}, {@link SignedZeros}).
- * MIN and MAX of DOUBLEs in the row engine's aggregates become {@link DoubleOrder#MIN} and {@link DoubleOrder#MAX}:
- * Calcite's gave 1.7976931348623157E308 for the MIN of +Infinity and never chose a NaN.
+ * MIN and MAX of DOUBLEs in the row engine's aggregates and windows become {@link DoubleOrder#MIN} and
+ * {@link DoubleOrder#MAX}: Calcite's gave 1.7976931348623157E308 for the MIN of +Infinity and never chose a NaN.
  */
 public final class RowEngineDoubleComparisons {
     public static final Program PROGRAM = BottomUp.program(RowEngineDoubleComparisons::rewrite);
@@ -60,14 +67,15 @@ public final class RowEngineDoubleComparisons {
             return EnumerableCalc.create(calc.getInput(), RexProgram.create(calc.getInput().getRowType(),
                     newProjects, newFilter, calc.getRowType(), rex));
         }
+        if (rel instanceof EnumerableWindow window) {
+            return inSqlOrder(window);
+        }
         if (rel instanceof EnumerableAggregate aggregate) {
             List<AggregateCall> calls = new ArrayList<>();
             boolean changed = false;
             for (AggregateCall c : aggregate.getAggCallList()) {
-                SqlUserDefinedAggFunction inOrder = c.getArgList().size() != 1 || !approximate(aggregate.getInput()
-                        .getRowType().getFieldList().get(c.getArgList().get(0)).getType()) ? null
-                        : c.getAggregation().getKind() == SqlKind.MIN ? DoubleOrder.MIN
-                        : c.getAggregation().getKind() == SqlKind.MAX ? DoubleOrder.MAX : null;
+                SqlUserDefinedAggFunction inOrder = c.getArgList().size() != 1 ? null : minOrMax(c.getAggregation(),
+                        aggregate.getInput().getRowType().getFieldList().get(c.getArgList().get(0)).getType());
                 if (inOrder != null && c.getType().getSqlTypeName() == SqlTypeName.DOUBLE) {
                     calls.add(AggregateCall.create(inOrder, c.isDistinct(), c.isApproximate(), c.ignoreNulls(),
                             c.rexList, c.getArgList(), c.filterArg, c.distinctKeys, c.collation, c.getType(),
@@ -98,6 +106,47 @@ public final class RowEngineDoubleComparisons {
                     join.getLeft(), join.getRight(), join.getJoinType(), join.isSemiJoinDone());
         }
         return rel;
+    }
+
+    /** {@link DoubleOrder#MIN} or {@link DoubleOrder#MAX} for Calcite's MIN or MAX of a DOUBLE, else null. */
+    private static SqlUserDefinedAggFunction minOrMax(SqlAggFunction function, RelDataType argument) {
+        if (!approximate(argument)) {
+            return null;
+        }
+        return function.getKind() == SqlKind.MIN ? DoubleOrder.MIN
+                : function.getKind() == SqlKind.MAX ? DoubleOrder.MAX : null;
+    }
+
+    /**
+     * The window with its MIN and MAX of DOUBLEs in SQL's order, built again by Calcite's rule from a logical window
+     * (an EnumerableWindow cannot be built otherwise outside Calcite's package).
+     */
+    private static RelNode inSqlOrder(EnumerableWindow window) {
+        List<Window.Group> groups = new ArrayList<>();
+        boolean changed = false;
+        for (Window.Group g : window.groups) {
+            List<Window.RexWinAggCall> calls = new ArrayList<>();
+            for (Window.RexWinAggCall c : g.aggCalls) {
+                SqlUserDefinedAggFunction inOrder = c.getOperands().size() != 1 ? null
+                        : minOrMax((SqlAggFunction) c.getOperator(), c.getOperands().get(0).getType());
+                if (inOrder != null && c.getType().getSqlTypeName() == SqlTypeName.DOUBLE) {
+                    calls.add(new Window.RexWinAggCall(inOrder, c.getType(), c.getOperands(), c.ordinal, c.distinct,
+                            c.ignoreNulls));
+                    changed = true;
+                } else {
+                    calls.add(c);
+                }
+            }
+            groups.add(new Window.Group(g.keys, g.isRows, g.lowerBound, g.upperBound, g.exclude, g.orderKeys,
+                    calls));
+        }
+        if (!changed) {
+            return window;
+        }
+        LogicalWindow logical = LogicalWindow.create(window.getTraitSet().replace(Convention.NONE),
+                window.getInput(), window.constants, window.getRowType(), groups);
+        RelNode converted = ((ConverterRule) EnumerableRules.ENUMERABLE_WINDOW_RULE).convert(logical);
+        return converted == null ? window : converted;
     }
 
     /** {@code $i = $j} (or IS NOT DISTINCT FROM) of a left and a right column: one of a hash join's keys. */
