@@ -321,7 +321,7 @@ class OracleQueriesTest {
                 "SELECT id FROM nan WHERE d > e OR e >= 1e308",
                 // ... where Calcite's row engine compares: a non-equi join (a nested loop), a correlated count, a
                 // window the row engine computes, a BETWEEN; Java's operators lost every pair with a NaN
-                // (RowEngineDoubleComparisons)
+                // (RowEngineDoubleOrder)
                 "SELECT a.id, b.id FROM nan a JOIN nan b ON a.d > b.e",
                 "SELECT a.id, b.id FROM nan a JOIN nan b ON a.d = b.e OR a.d BETWEEN b.e AND b.e + 1",
                 "SELECT a.id, b.id, a.d <= b.e, GREATEST(a.d, b.e) FROM nan a JOIN nan b ON a.k < b.k",

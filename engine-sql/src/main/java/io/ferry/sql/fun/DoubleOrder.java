@@ -21,8 +21,9 @@ import org.apache.calcite.util.Optionality;
  * SQL's order of DOUBLEs for Calcite's row engine: NaN equals NaN and is greater than every other value, infinity
  * included, and -0.0 equals 0.0, as in PostgreSQL, DuckDB and Ferry's own kernels. The row engine compares DOUBLEs
  * with Java's operators, for which {@code NaN > 1} and {@code NaN = NaN} are false; {@code io.ferry.sql.rel.
- * RowEngineDoubleComparisons} writes each of its comparisons of DOUBLEs as a comparison of {@link #COMPARE}'s
- * result with 0. Never seen by Ferry's translator: only the row engine's calculations get it.
+ * RowEngineDoubleOrder} writes each of its comparisons of DOUBLEs as a comparison of {@link #COMPARE}'s result with
+ * 0, and its MIN and MAX of DOUBLEs as {@link #MIN} and {@link #MAX}. Never seen by Ferry's translator: only the row
+ * engine's plans get them.
  */
 public final class DoubleOrder {
     /** {@code SQL_COMPARE(x, y)}: -1, 0 or 1 as x sorts before, with or after y; NULL when either is NULL. */

@@ -1,5 +1,6 @@
 package io.ferry.sql.rel;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -14,8 +15,8 @@ import org.apache.calcite.adapter.enumerable.EnumerableWindow;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.convert.ConverterRule;
+import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.logical.LogicalWindow;
@@ -37,20 +38,20 @@ import org.apache.calcite.tools.Program;
 import io.ferry.sql.fun.DoubleOrder;
 
 /**
- * Comparisons of DOUBLEs that Calcite's row engine computes, in calculations, filters and join conditions, written
- * {@code SQL_COMPARE(x, y) op 0} ({@link DoubleOrder}): the row engine compared with Java's operators, so
- * {@code NaN > 1} was FALSE and {@code NaN = NaN} FALSE where Ferry's kernels, PostgreSQL and DuckDB say TRUE. A
- * non-equi join on DOUBLEs (a nested loop in the row engine) lost every pair with a NaN, and a windowed SUM that the
- * row engine computes compared above it. BETWEEN and IN lists over DOUBLEs (Calcite's SEARCH) are expanded into
+ * SQL's order of DOUBLEs where Calcite's row engine computes. Its comparisons of DOUBLEs, in calculations, filters
+ * and join conditions, are written {@code SQL_COMPARE(x, y) op 0} ({@link DoubleOrder}): it compared with Java's
+ * operators, so {@code NaN > 1} was FALSE and {@code NaN = NaN} FALSE where Ferry's kernels, PostgreSQL and DuckDB
+ * say TRUE. A non-equi join on DOUBLEs (a nested loop in the row engine) lost every pair with a NaN, and so did a
+ * comparison above a windowed SUM that the row engine computes. BETWEEN and IN lists over DOUBLEs (Calcite's SEARCH) are expanded into
  * comparisons first. The equi-keys of a hash join stay: they are matched by {@code Double.equals}, under which NaN
  * equals NaN, and values reach the row engine with -0.0 made 0.0 ({@link RowConverter}, {@link SignedZeros}).
  * MIN and MAX of DOUBLEs in the row engine's aggregates and windows become {@link DoubleOrder#MIN} and
  * {@link DoubleOrder#MAX}: Calcite's gave 1.7976931348623157E308 for the MIN of +Infinity and never chose a NaN.
  */
-public final class RowEngineDoubleComparisons {
-    public static final Program PROGRAM = BottomUp.program(RowEngineDoubleComparisons::rewrite);
+public final class RowEngineDoubleOrder {
+    public static final Program PROGRAM = BottomUp.program(RowEngineDoubleOrder::rewrite);
 
-    private RowEngineDoubleComparisons() {
+    private RowEngineDoubleOrder() {
     }
 
     static RelNode rewrite(RelNode rel) {
@@ -180,7 +181,7 @@ public final class RowEngineDoubleComparisons {
                 }
                 RexNode compared = rex.makeCall(DoubleOrder.COMPARE, asDouble(rex, x), asDouble(rex, y));
                 return rex.makeCall(visited.getType(), visited.getOperator(),
-                        List.of(compared, rex.makeExactLiteral(java.math.BigDecimal.ZERO)));
+                        List.of(compared, rex.makeExactLiteral(BigDecimal.ZERO)));
             }
         });
     }
