@@ -140,6 +140,17 @@ public final class SubqueryQueries {
                         + "GROUP BY 'x', a.k HAVING MIN(TRUE)",
                 "SELECT DISTINCT 'x' FROM sa a WHERE -33.5 IN (SELECT b.d FROM sb b WHERE 'x' = a.g) "
                         + "GROUP BY 'x', a.k HAVING MIN(TRUE)",
+                // grouping sets with a constant key over a correlated subquery: the decorrelator failed to rebuild the
+                // sets (XX000 IllegalArgumentException, fuzzer seeds 151 and 156); one plain aggregate per set now
+                "SELECT 0.0E0 FROM sa a0 WHERE NOT EXISTS (SELECT 1 FROM sb b0 WHERE '' = a0.g) "
+                        + "GROUP BY CUBE(a0.g), CAST(0 AS DECIMAL(12,2))",
+                "SELECT 0 FROM sa a0 JOIN sb a1 ON TRUE WHERE '' IN (SELECT '' FROM sa b0 WHERE '' = a1.g) "
+                        + "GROUP BY ROLLUP(a1.d, (FALSE IS FALSE))",
+                "SELECT a0.g, CAST(7 AS BIGINT), COUNT(*), SUM(a0.d), GROUPING(a0.g), GROUPING(a0.g, a0.k), "
+                        + "GROUPING(CAST(7 AS BIGINT)) FROM sa a0 WHERE EXISTS (SELECT 1 FROM sb b0 WHERE b0.k = a0.k) "
+                        + "GROUP BY ROLLUP(a0.g, CAST(7 AS BIGINT), a0.k)",
+                "SELECT a0.g, COUNT(*) FROM sa a0 WHERE NOT EXISTS (SELECT 1 FROM sb b0 WHERE 'x' = a0.g) "
+                        + "GROUP BY GROUPING SETS ((a0.g, 'k'), ('k'), ())",
                 // literals IN a correlated aggregate: a filter over the aggregate (had been refused with 0A000)
                 "SELECT a.id, 12.345 IN (SELECT SUM(b.d) FROM sb b WHERE b.k = a.k) FROM sa a",
                 "SELECT a.id FROM sa a WHERE (2 IN (SELECT COUNT(b.nn) FROM sb b WHERE b.g = a.g GROUP BY b.k)) "

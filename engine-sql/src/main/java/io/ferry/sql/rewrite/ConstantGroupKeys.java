@@ -1,5 +1,6 @@
 package io.ferry.sql.rewrite;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,10 +13,13 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -37,7 +41,8 @@ public final class ConstantGroupKeys {
     public static final Program PROGRAM = BottomUp.program(visited -> {
         if (visited instanceof LogicalAggregate aggregate
                 && aggregate.getInput() instanceof LogicalProject project) {
-            RelNode rewritten = rewrite(aggregate, project);
+            RelNode rewritten = aggregate.getGroupType() == Aggregate.Group.SIMPLE ? rewrite(aggregate, project)
+                    : perGroupingSet(aggregate, project);
             return rewritten == null ? visited : rewritten;
         }
         return visited;
@@ -74,6 +79,67 @@ public final class ConstantGroupKeys {
      */
     private static boolean isConstant(RexNode e) {
         return e instanceof RexLiteral || RexUtil.isConstant(e) && RexUtil.isDeterministic(e);
+    }
+
+    /**
+     * An aggregate of grouping sets (ROLLUP, CUBE, GROUPING SETS) with a constant key as the UNION ALL of one plain
+     * aggregate per set, each rewritten as above, a key outside a set NULL and each GROUPING call its set's constant.
+     * Calcite's decorrelator drops constant keys from such an aggregate too, and then failed to rebuild its sets
+     * (XX000, an IllegalArgumentException: {@code … WHERE NOT EXISTS (SELECT … WHERE '' = a0.g) GROUP BY CUBE(a0.g),
+     * CAST(0 AS DECIMAL(12,2))}, fuzzer seeds 151 and 156).
+     */
+    private static RelNode perGroupingSet(LogicalAggregate aggregate, LogicalProject project) {
+        List<Integer> keys = aggregate.getGroupSet().asList();
+        if (keys.stream().noneMatch(k -> isConstant(resolved(project, k)))) {
+            return null;
+        }
+        RexBuilder rex = aggregate.getCluster().getRexBuilder();
+        List<AggregateCall> plain = new ArrayList<>();
+        for (AggregateCall c : aggregate.getAggCallList()) {
+            if (!isGrouping(c)) {
+                plain.add(c);
+            }
+        }
+        List<RelDataTypeField> fields = aggregate.getRowType().getFieldList();
+        RelBuilder builder = RelFactories.LOGICAL_BUILDER.create(aggregate.getCluster(), null);
+        for (ImmutableBitSet set : aggregate.getGroupSets()) {
+            List<AggregateCall> calls = new ArrayList<>();
+            for (AggregateCall c : plain) {
+                calls.add(c.adaptTo(project, c.getArgList(), c.filterArg, aggregate.getGroupCount(),
+                        set.cardinality()));
+            }
+            LogicalAggregate simple = LogicalAggregate.create(project, List.of(), set, null, calls);
+            RelNode rewritten = rewrite(simple, project);
+            builder.push(rewritten == null ? simple : rewritten);
+            List<RexNode> out = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                RelDataType type = fields.get(i).getType();
+                out.add(set.get(keys.get(i)) ? rex.makeCast(type, builder.field(set.indexOf(keys.get(i))), true,
+                        false) : rex.makeNullLiteral(type));
+            }
+            int next = set.cardinality();
+            for (int i = 0; i < aggregate.getAggCallList().size(); i++) {
+                AggregateCall c = aggregate.getAggCallList().get(i);
+                RelDataType type = fields.get(keys.size() + i).getType();
+                out.add(isGrouping(c) ? rex.makeExactLiteral(BigDecimal.valueOf(groupingValue(c, set)), type)
+                        : rex.makeCast(type, builder.field(next++), true, false));
+            }
+            builder.project(out, aggregate.getRowType().getFieldNames(), true);
+        }
+        return builder.union(true, aggregate.getGroupSets().size()).build();
+    }
+
+    private static boolean isGrouping(AggregateCall c) {
+        return c.getAggregation().getKind() == SqlKind.GROUPING || c.getAggregation().getKind() == SqlKind.GROUPING_ID;
+    }
+
+    /** GROUPING(a, b, …) for the rows of {@code set}: a bit per argument, the first the highest, set when left out. */
+    private static long groupingValue(AggregateCall c, ImmutableBitSet set) {
+        long value = 0;
+        for (int arg : c.getArgList()) {
+            value = value << 1 | (set.get(arg) ? 0 : 1);
+        }
+        return value;
     }
 
     private static RelNode rewrite(LogicalAggregate aggregate, LogicalProject project) {
