@@ -87,6 +87,24 @@ class WindowFunctionsTest {
         }
     }
 
+    /**
+     * Ordered outside the DISTINCT, the columns keep the names they have without the ORDER BY, two of one name too
+     * (the outer query read them by name, and two items named g were ambiguous: 42702, fuzzer seed 154 q1446).
+     */
+    @Test
+    void distinctRowsOrderedByAWindowKeepTheirColumns() throws SQLException {
+        String select = "SELECT DISTINCT g, g, SUM(b) OVER (PARTITION BY g) AS s, MAX(s) OVER () FROM wn";
+        String sql = select + " ORDER BY 3 NULLS FIRST, 1 NULLS FIRST";
+        ResultComparison.assertSameResult(ferry, duck, sql, true);
+        try (java.sql.Statement a = ferry.createStatement(); java.sql.Statement b = ferry.createStatement();
+                java.sql.ResultSet ordered = a.executeQuery(sql); java.sql.ResultSet plain = b.executeQuery(select)) {
+            for (int i = 1; i <= 4; i++) {
+                assertEquals(plain.getMetaData().getColumnLabel(i), ordered.getMetaData().getColumnLabel(i));
+                assertEquals(plain.getMetaData().getColumnType(i), ordered.getMetaData().getColumnType(i));
+            }
+        }
+    }
+
     /** As in PostgreSQL, a SELECT DISTINCT cannot be ordered by what it does not select, windows or not. */
     @Test
     void distinctRowsAreOrderedOnlyByWhatTheySelect() {

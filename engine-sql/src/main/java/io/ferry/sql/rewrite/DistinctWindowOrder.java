@@ -1,6 +1,8 @@
 package io.ferry.sql.rewrite;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
@@ -12,6 +14,7 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
@@ -30,10 +33,11 @@ public final class DistinctWindowOrder {
     private DistinctWindowOrder() {
     }
 
-    /** {@code node}, or the statement with its ORDER BY moved out of the DISTINCT as above. */
+    /** {@code node}, with its ORDER BY moved out of the DISTINCT as above. */
     public static SqlNode rewrite(SqlNode node) {
         if (!(node instanceof SqlOrderBy orderBy) || !(orderBy.query instanceof SqlSelect select)
-                || !select.isDistinct() || select.getOrderList() != null || !hasWindow(select.getSelectList())) {
+                || !select.isDistinct() || select.getOrderList() != null || !hasWindow(select.getSelectList())
+                || select.getSelectList().stream().anyMatch(i -> i instanceof SqlIdentifier id && id.isStar())) {
             return node;
         }
         SqlNodeList positions = new SqlNodeList(orderBy.orderList.getParserPosition());
@@ -44,10 +48,40 @@ public final class DistinctWindowOrder {
             }
             positions.add(position);
         }
+        // each item gets a name of its own inside, and its own name again outside: two items of one name
+        // (SELECT DISTINCT a.f, a.f, …) made the outer query's columns ambiguous (42702, fuzzer seed 154 q1446)
         SqlParserPos pos = orderBy.getParserPosition();
-        SqlNodeList star = new SqlNodeList(List.of(SqlIdentifier.star(pos)), pos);
-        return new SqlSelect(pos, null, star, select, null, null, null, null, null, positions, orderBy.offset,
-                orderBy.fetch, null);
+        SqlNodeList selectList = select.getSelectList();
+        SqlNodeList innerList = new SqlNodeList(pos);
+        SqlNodeList outerList = new SqlNodeList(pos);
+        // an item without a name is named as Calcite's validator names it: EXPR$ and the count of names so far
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < selectList.size(); i++) {
+            SqlNode item = selectList.get(i);
+            SqlNode expression = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
+            String inner = "ferry$item" + i;
+            innerList.add(SqlStdOperatorTable.AS.createCall(pos, expression, new SqlIdentifier(inner, pos)));
+            String name = SqlValidatorUtil.alias(item, names.size());
+            names.add(name);
+            outerList.add(SqlStdOperatorTable.AS.createCall(pos, new SqlIdentifier(inner, pos),
+                    new SqlIdentifier(name, pos)));
+        }
+        // the statement's own SELECT becomes the outer query (Calcite reads the statement's columns from the query
+        // of its ORDER BY), and a copy of it the inner DISTINCT; Calcite then puts the ORDER BY on the outer one
+        SqlSelect distinct = (SqlSelect) select.clone(pos);
+        distinct.setSelectList(innerList);
+        select.setOperand(0, new SqlNodeList(pos));
+        select.setSelectList(outerList);
+        select.setFrom(distinct);
+        select.setWhere(null);
+        select.setGroupBy(null);
+        select.setHaving(null);
+        select.setOperand(6, new SqlNodeList(pos));
+        select.setQualify(null);
+        for (int i = 0; i < positions.size(); i++) {
+            orderBy.orderList.set(i, positions.get(i));
+        }
+        return orderBy;
     }
 
     /** An ORDER BY item with its expression replaced by the position of the select item it names, or null. */
