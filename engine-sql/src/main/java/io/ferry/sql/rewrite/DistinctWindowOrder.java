@@ -1,7 +1,6 @@
 package io.ferry.sql.rewrite;
 
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 import org.apache.calcite.sql.SqlBasicCall;
