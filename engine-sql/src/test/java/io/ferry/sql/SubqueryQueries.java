@@ -151,6 +151,11 @@ public final class SubqueryQueries {
                         + "GROUP BY ROLLUP(a0.g, CAST(7 AS BIGINT), a0.k)",
                 "SELECT a0.g, COUNT(*) FROM sa a0 WHERE NOT EXISTS (SELECT 1 FROM sb b0 WHERE 'x' = a0.g) "
                         + "GROUP BY GROUPING SETS ((a0.g, 'k'), ('k'), ())",
+                // an expression key beside grouping sets of its NOT NULL operand column: the validator typed the item
+                // nullable, the conversion NOT NULL (XX000 "failed to preserve datatypes", fuzzer seed 201 q915)
+                "SELECT a0.id * 7 FROM sa a0 GROUP BY ROLLUP(a0.id), a0.id * 7",
+                "SELECT a0.id * CAST(7 AS BIGINT), COUNT(*), GROUPING(a0.id) FROM sa a0 "
+                        + "GROUP BY GROUPING SETS (a0.id, ()), a0.id * CAST(7 AS BIGINT)",
                 // literals IN a correlated aggregate: a filter over the aggregate (had been refused with 0A000)
                 "SELECT a.id, 12.345 IN (SELECT SUM(b.d) FROM sb b WHERE b.k = a.k) FROM sa a",
                 "SELECT a.id FROM sa a WHERE (2 IN (SELECT COUNT(b.nn) FROM sb b WHERE b.g = a.g GROUP BY b.k)) "

@@ -12,7 +12,9 @@ import org.apache.calcite.plan.Strong;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexExecutor;
@@ -74,6 +76,40 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
     }
 
     private static final Pattern NOT_GROUPED = Pattern.compile("Identifier '([^']*)' is not a group expr");
+
+    /**
+     * The statement's columns cast to nullable where the validator typed them nullable and the conversion NOT NULL.
+     * With grouping sets the validator makes nullable every select item that reads a rolled-up column, while the
+     * conversion finds the item itself among the keys that no set rolls up: {@code SELECT id * 7 … GROUP BY
+     * ROLLUP(id), id * 7} failed Calcite's check that the two agree (XX000 "Conversion to relational algebra failed
+     * to preserve datatypes", fuzzer seed 201 query 915). Nullable is the wider type, and the values are the same.
+     */
+    @Override
+    protected RelRoot convertQueryRecursive(SqlNode query, boolean top, @Nullable RelDataType targetRowType) {
+        RelRoot root = super.convertQueryRecursive(query, top, targetRowType);
+        RelDataType validated = top && !query.isA(SqlKind.DML) ? validator.getValidatedNodeTypeIfKnown(query) : null;
+        if (validated == null || root.rel.getRowType().getFieldCount() < validated.getFieldCount()) {
+            return root;
+        }
+        List<RelDataTypeField> converted = root.rel.getRowType().getFieldList();
+        List<RexNode> columns = new ArrayList<>();
+        boolean widened = false;
+        for (int i = 0; i < converted.size(); i++) {
+            RelDataType from = converted.get(i).getType();
+            RexNode column = rexBuilder.makeInputRef(from, i);
+            if (i < validated.getFieldCount()) {
+                RelDataType to = validated.getFieldList().get(i).getType();
+                if (to.isNullable() && !from.isNullable()
+                        && to.equals(typeFactory.createTypeWithNullability(from, true))) {
+                    column = rexBuilder.makeCast(to, column, true, false);
+                    widened = true;
+                }
+            }
+            columns.add(column);
+        }
+        return widened ? root.withRel(LogicalProject.create(root.rel, List.of(), columns,
+                root.rel.getRowType().getFieldNames(), java.util.Set.of())) : root;
+    }
 
     @Override
     protected Blackboard createBlackboard(SqlValidatorScope scope, @Nullable Map<String, RexNode> nameToNodeMap,
