@@ -3,6 +3,7 @@ package io.ferry.sql.jdbc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -108,7 +109,7 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
             columns.add(column);
         }
         return widened ? root.withRel(LogicalProject.create(root.rel, List.of(), columns,
-                root.rel.getRowType().getFieldNames(), java.util.Set.of())) : root;
+                root.rel.getRowType().getFieldNames(), Set.of())) : root;
     }
 
     @Override

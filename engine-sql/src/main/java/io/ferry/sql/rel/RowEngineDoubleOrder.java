@@ -76,8 +76,9 @@ public final class RowEngineDoubleOrder {
             boolean changed = false;
             for (AggregateCall c : aggregate.getAggCallList()) {
                 SqlUserDefinedAggFunction inOrder = c.getArgList().size() != 1 ? null : minOrMax(c.getAggregation(),
-                        aggregate.getInput().getRowType().getFieldList().get(c.getArgList().get(0)).getType());
-                if (inOrder != null && c.getType().getSqlTypeName() == SqlTypeName.DOUBLE) {
+                        aggregate.getInput().getRowType().getFieldList().get(c.getArgList().get(0)).getType(),
+                        c.getType());
+                if (inOrder != null) {
                     calls.add(AggregateCall.create(inOrder, c.isDistinct(), c.isApproximate(), c.ignoreNulls(),
                             c.rexList, c.getArgList(), c.filterArg, c.distinctKeys, c.collation, c.getType(),
                             c.getName()));
@@ -110,8 +111,9 @@ public final class RowEngineDoubleOrder {
     }
 
     /** {@link DoubleOrder#MIN} or {@link DoubleOrder#MAX} for Calcite's MIN or MAX of a DOUBLE, else null. */
-    private static SqlUserDefinedAggFunction minOrMax(SqlAggFunction function, RelDataType argument) {
-        if (!approximate(argument)) {
+    private static SqlUserDefinedAggFunction minOrMax(SqlAggFunction function, RelDataType argument,
+            RelDataType result) {
+        if (!approximate(argument) || result.getSqlTypeName() != SqlTypeName.DOUBLE) {
             return null;
         }
         return function.getKind() == SqlKind.MIN ? DoubleOrder.MIN
@@ -129,8 +131,8 @@ public final class RowEngineDoubleOrder {
             List<Window.RexWinAggCall> calls = new ArrayList<>();
             for (Window.RexWinAggCall c : g.aggCalls) {
                 SqlUserDefinedAggFunction inOrder = c.getOperands().size() != 1 ? null
-                        : minOrMax((SqlAggFunction) c.getOperator(), c.getOperands().get(0).getType());
-                if (inOrder != null && c.getType().getSqlTypeName() == SqlTypeName.DOUBLE) {
+                        : minOrMax((SqlAggFunction) c.getOperator(), c.getOperands().get(0).getType(), c.getType());
+                if (inOrder != null) {
                     calls.add(new Window.RexWinAggCall(inOrder, c.getType(), c.getOperands(), c.ordinal, c.distinct,
                             c.ignoreNulls));
                     changed = true;
