@@ -13,9 +13,9 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.util.Litmus;
 
@@ -108,25 +108,6 @@ public final class DistinctWindowOrder {
     }
 
     private static boolean hasWindow(SqlNodeList selectList) {
-        try {
-            selectList.accept(new SqlBasicVisitor<Void>() {
-                @Override
-                public Void visit(SqlCall call) {
-                    if (call.getKind() == SqlKind.OVER) {
-                        throw new Found();
-                    }
-                    return super.visit(call);
-                }
-            });
-            return false;
-        } catch (Found found) {
-            return true;
-        }
-    }
-
-    private static final class Found extends RuntimeException {
-        Found() {
-            super(null, null, false, false);
-        }
+        return SqlUtil.containsCall(selectList, call -> call.getKind() == SqlKind.OVER);
     }
 }
