@@ -246,6 +246,12 @@ public final class SubqueryQueries {
                         + "(SELECT b.nn FROM sb b WHERE b.k = a.k)",
                 "SELECT a.id, COALESCE(a.k, 3) IN (SELECT b.nn FROM sb b WHERE b.g = a.g AND b.nn IN "
                         + "(SELECT c.k + 1 FROM sa c WHERE c.g = b.g)) FROM sa a",
+                // the same inside a scalar subquery: COALESCE's NOT NULL CAST of b.k was projected alone, and a
+                // NULL b.k read as 0 matched c.nn - c.nn (fuzzer, seed 208, query 2747)
+                "SELECT (SELECT SUM(b.nn) FROM sb b WHERE (COALESCE(b.k, 1) IN (SELECT c.nn - c.nn FROM sa c "
+                        + "WHERE c.id = b.id)) IS FALSE) FROM sa a",
+                "SELECT a.id, (SELECT COUNT(*) FROM sb b WHERE b.g = a.g AND CASE WHEN b.d > 0 THEN 0 ELSE b.k END "
+                        + "NOT IN (SELECT c.nn FROM sa c WHERE c.k = b.k)) FROM sa a",
                 // an IN list (a SEARCH) in a correlated scalar aggregate (fuzzer, seed 21, query 59)
                 "SELECT a.id, a.ts NOT IN (SELECT CASE WHEN MAX(b.d IN (1.5, -2.5, 0.5)) THEN MAX(b.ts) "
                         + "ELSE TIMESTAMP '2000-01-01 00:00:00' END FROM sb b WHERE '' = a.g) FROM sa a",

@@ -42,7 +42,7 @@ import io.ferry.sql.rel.BottomUp;
  */
 public final class InOperandColumns {
     public static final Program PROGRAM = (planner, rel, traits, materializations, lattices) ->
-            BottomUp.rewrite(rel, InOperandColumns::rewrite);
+            BottomUp.rewriteNested(rel, InOperandColumns::rewrite);
 
     private InOperandColumns() {
     }
