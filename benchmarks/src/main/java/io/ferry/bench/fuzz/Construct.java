@@ -32,6 +32,14 @@ public enum Construct {
         return description;
     }
 
+    /** The families' names on the command line, for its help. */
+    public static final class CliNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(values()).map(Construct::cliName).iterator();
+        }
+    }
+
     public static Construct fromCliName(String name) {
         for (Construct c : values()) {
             if (c.cliName.equalsIgnoreCase(name.trim())) {

@@ -35,8 +35,8 @@ public final class FuzzCommand implements Callable<Integer> {
     private boolean cluster;
 
     @Option(names = "--constructs", paramLabel = "a,b,c", defaultValue = "all",
-            description = "Construct families to generate: all, or some of scalar, strings, dates, filters, joins, "
-                    + "outer-joins, aggregates, distinct, subqueries, set-ops, windows, order-limit.")
+            completionCandidates = Construct.CliNames.class,
+            description = "Construct families to generate: all, or some of ${COMPLETION-CANDIDATES}.")
     private String constructs;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/fuzz",
