@@ -36,6 +36,7 @@ public final class SqlStates {
     public static final String PROTOCOL_VIOLATION = "08P01";
     public static final String UNABLE_TO_CONNECT = "08001";
     public static final String FEATURE_NOT_SUPPORTED = "0A000";
+    public static final String INVALID_TRANSACTION_TERMINATION = "2D000";
     public static final String UNDEFINED_OBJECT = "42704";
     public static final String INTERNAL_ERROR = "XX000";
     public static final String DUPLICATE_COLUMN = "42701";

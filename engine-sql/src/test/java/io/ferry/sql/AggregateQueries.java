@@ -153,6 +153,22 @@ public final class AggregateQueries {
     }
 
     /**
+     * AVG of BIGINTs whose group sums pass 2^53, each row k times in group k: equal means of groups of different
+     * sizes must be one value, in Calcite's row engine (the cross join) as in Ferry's aggregate (the equi-join), or
+     * a DISTINCT keeps two (fuzzer, seed 311 query 2072).
+     */
+    public static List<String> largeAverages() {
+        String multiples = java.util.stream.IntStream.rangeClosed(1, 15).boxed()
+                .flatMap(k -> java.util.Collections.nCopies(k, "(" + k + ")").stream())
+                .collect(java.util.stream.Collectors.joining(", "));
+        return List.of(
+                "SELECT COUNT(*), MIN(m) FROM (SELECT DISTINCT AVG(a.b * 100001) AS m FROM q a JOIN (VALUES "
+                        + multiples + ") v(k) ON TRUE GROUP BY v.k) t",
+                "SELECT COUNT(*), MIN(m) FROM (SELECT DISTINCT AVG(a.b * 100001) AS m FROM q a JOIN (VALUES "
+                        + multiples + ") v(k) ON a.g = v.k % 3 GROUP BY v.k, a.g) t");
+    }
+
+    /**
      * FILTER on every aggregate Ferry runs, DISTINCT beside plain calls and over several arguments, the two-variable
      * statistics, ANY_VALUE and STRING_AGG (one value per group, where the order of joining cannot matter), with and
      * without GROUP BY, over integral, multi-column and text keys, NULLs and empty input.

@@ -198,6 +198,16 @@ class OrderedSetAggregatesTest {
         return AggregateQueries.moreAggregates().stream();
     }
 
+    static Stream<String> largeAverages() {
+        return AggregateQueries.largeAverages().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("largeAverages")
+    void largeAveragesMatchDuckDb(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+    }
+
     @ParameterizedTest
     @MethodSource("moreAggregates")
     void moreAggregatesMatchDuckDb(String sql) throws SQLException {

@@ -19,7 +19,7 @@ import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 
 /**
- * Avatica's JDBC 4.1 objects, except that statements are {@link FerryStatement}s and {@link FerryPreparedStatement}s,
+ * Avatica's JDBC 4.1 objects, except that connections are {@link FerryConnection}s (auto-commit only), statements are {@link FerryStatement}s and {@link FerryPreparedStatement}s,
  * whose cancel and timeout reach the server, result sets are {@link FerryResultSet}s, which report a failed fetch
  * with its SQLSTATE, and metadata knows keys ({@link KeyMetadata}).
  */
@@ -48,7 +48,7 @@ final class FerryFactory implements AvaticaFactory {
     @Override
     public AvaticaConnection newConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
             Properties info) throws SQLException {
-        AvaticaConnection connection = avatica.newConnection(driver, this, url, info);
+        AvaticaConnection connection = new FerryConnection(driver, this, url, info);
         connection.properties.put(InternalProperty.UNQUOTED_CASING, Casing.TO_LOWER);
         connection.properties.put(InternalProperty.QUOTED_CASING, Casing.UNCHANGED);
         connection.properties.put(InternalProperty.CASE_SENSITIVE, false);

@@ -55,6 +55,12 @@ final class FerryPreparedStatement extends AvaticaPreparedStatement {
         warnings.clear();
     }
 
+    /** A failed batch is a BatchUpdateException that counts the statements applied before it ({@link Batches}). */
+    @Override
+    public long[] executeLargeBatch() throws SQLException {
+        return Batches.run(super::executeLargeBatch);
+    }
+
     @Override
     public void cancel() throws SQLException {
         ServerStatement.cancel(connection, handle);

@@ -1,7 +1,6 @@
 package io.ferry.core.exec;
 
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -266,7 +265,7 @@ public final class AggregatePlan {
      */
     private static Vector average(Vector state, LongVector counts, FerryType argType) {
         int n = counts.size();
-        double scale = argType.kind() == TypeKind.DECIMAL ? io.ferry.core.expr.Decimals.pow10(argType.scale()) : 1;
+        int scale = argType.kind() == TypeKind.DECIMAL ? argType.scale() : 0;
         double[] avg = new double[n];
         boolean[] nulls = null;
         for (int r = 0; r < n; r++) {
@@ -284,19 +283,15 @@ public final class AggregatePlan {
     }
 
 
-    /** A 128-bit sum over {@code cnt * scale}: in doubles where the sum is a long, else in 34 significant digits. */
-    private static double exactAverage(BytesVector sums, int r, long cnt, double scale) {
+    /** A 128-bit sum over {@code cnt * scale}, rounded once ({@link io.ferry.core.expr.Decimals#average}). */
+    private static double exactAverage(BytesVector sums, int r, long cnt, int scale) {
         int at = sums.start(r);
         long hi = WideDecimal.hi(sums.data(), at);
         long lo = WideDecimal.lo(sums.data(), at);
-        if (WideDecimal.isLong(hi, lo)) {
-            return lo / (cnt * scale);
-        }
-        return new BigDecimal(WideDecimal.toBigInteger(hi, lo))
-                .divide(BigDecimal.valueOf(cnt).multiply(BigDecimal.valueOf(scale)),
-                        MathContext.DECIMAL128)
-                .doubleValue();
+        return WideDecimal.isLong(hi, lo) ? io.ferry.core.expr.Decimals.average(lo, scale, cnt)
+                : io.ferry.core.expr.Decimals.average(new BigDecimal(WideDecimal.toBigInteger(hi, lo), scale), cnt);
     }
+
 
     /**
      * A DISTINCT call's function over each group's final set of distinct tuples: COUNT counts them; SUM, SUM0 and

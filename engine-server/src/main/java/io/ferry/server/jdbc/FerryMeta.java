@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.ConnectionPropertiesImpl;
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchConnectionException;
 import org.apache.calcite.avatica.NoSuchStatementException;
@@ -322,20 +323,39 @@ final class FerryMeta extends JdbcMeta {
         }
     }
 
+    /**
+     * Auto-commit stays on: a client that asks to turn it off gets it on in the answer. Ferry's driver refuses
+     * {@code setAutoCommit(false)} at once (0A000); Avatica's stock driver holds the change and sends it with the
+     * next request, so an error here would fail whatever the client did next, and every request after it, while the
+     * answer's auto-commit tells its next {@code getAutoCommit()} the truth.
+     */
     @Override
     public ConnectionProperties connectionSync(ConnectionHandle ch, ConnectionProperties connProps) {
         try {
+            if (Boolean.FALSE.equals(connProps.isAutoCommit())) {
+                LOG.info("connection {} asked to turn auto-commit off; Ferry has no multi-statement transactions, "
+                        + "so it stays on", ch.id);
+                connProps = new ConnectionPropertiesImpl(true, connProps.isReadOnly(),
+                        connProps.getTransactionIsolation(), connProps.getCatalog(), connProps.getSchema());
+            }
             return super.connectionSync(ch, connProps);
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
     }
 
+    /**
+     * Nothing to do: every statement was committed when it finished (the embedded connection is in auto-commit mode
+     * for good). The embedded connection would fail, as JDBC says a commit in auto-commit mode does, and Ferry's
+     * driver fails {@code Connection.commit()} so on the client; but Python's DB-API (PEP 249) expects {@code commit()}
+     * to work on a database without transactions, and scripts call it after their writes. A rollback still
+     * fails (2D000): nothing can be undone, and pretending otherwise would mislead.
+     */
     @Override
     public void commit(ConnectionHandle ch) {
         try {
-            super.commit(ch);
-        } catch (RuntimeException | Error e) {
+            getConnection(ch.id); // fails for an unknown connection
+        } catch (SQLException | RuntimeException | Error e) {
             throw translated(e);
         }
     }
@@ -389,7 +409,8 @@ final class FerryMeta extends JdbcMeta {
             checkPlainStatement(sql);
             rearm(h);
             ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
-                    () -> super.prepareAndExecute(h, sql, maxRowCount, maxRowsInFirstFrame, callback)));
+                    () -> super.prepareAndExecute(h, sql, maxRowCount,
+                            maxRowCount == 0 ? 0 : frameRows(maxRowsInFirstFrame), callback)));
             served(h, result);
             return result;
         } catch (RuntimeException | Error e) {
@@ -414,8 +435,8 @@ final class FerryMeta extends JdbcMeta {
                 checkPlainStatement(sql);
             }
             rearm(h);
-            return threads.run(h.connectionId, h.id, stopFlag(h), () -> super.prepareAndExecuteBatch(h,
-                    sqlCommands));
+            return threads.run(h.connectionId, h.id, stopFlag(h), () -> oneByOne(sqlCommands,
+                    sql -> super.prepareAndExecuteBatch(h, List.of(sql))));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -441,7 +462,7 @@ final class FerryMeta extends JdbcMeta {
         try {
             rearm(h);
             ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
-                    () -> super.execute(h, parameterValues, maxRowsInFirstFrame)));
+                    () -> super.execute(h, parameterValues, frameRows(maxRowsInFirstFrame))));
             served(h, result);
             return result;
         } catch (RuntimeException | Error e) {
@@ -449,12 +470,52 @@ final class FerryMeta extends JdbcMeta {
         }
     }
 
+    /** One element of a batch run on its own. */
+    @FunctionalInterface
+    private interface BatchElement<T> {
+        ExecuteBatchResult run(T element) throws NoSuchStatementException;
+    }
+
+    /**
+     * Runs a batch's elements in order, each as its own statement (committed when it finishes), and stops at the
+     * first that fails, which is what Avatica's server did too, but without saying how far it got. The failure now
+     * says which element failed and that the ones before it stay applied ({@link #BATCH_APPLIED}, which Ferry's
+     * driver reads to throw a BatchUpdateException with their count).
+     */
+    private static <T> ExecuteBatchResult oneByOne(List<T> batch, BatchElement<T> element)
+            throws NoSuchStatementException {
+        long[] counts = new long[batch.size()];
+        for (int i = 0; i < batch.size(); i++) {
+            try {
+                counts[i] = element.run(batch.get(i)).updateCounts[0];
+            } catch (RuntimeException | Error e) {
+                if (e instanceof NoSuchConnectionException) {
+                    throw e;
+                }
+                SqlErrors.Translated t = SqlErrors.translate(e instanceof AvaticaRuntimeException a
+                        ? new java.sql.SQLException(a.getErrorMessage(), a.getSqlState()) : e);
+                throw new AvaticaRuntimeException("statement " + (i + 1) + " of the batch of " + batch.size()
+                        + " failed: " + t.message() + " " + String.format(Locale.ROOT, BATCH_APPLIED, i)
+                        + " (each was committed when it finished); it and the " + (batch.size() - i - 1)
+                        + " after it were not run.", NO_ERROR_CODE, t.sqlState(), AvaticaSeverity.ERROR);
+            }
+        }
+        return new ExecuteBatchResult(counts);
+    }
+
+    /**
+     * The sentence of a failed batch's error that says how many of its statements were applied; Ferry's driver
+     * finds the number in it.
+     */
+    static final String BATCH_APPLIED = "The first %d statements of the batch were applied";
+
     @Override
     public ExecuteBatchResult executeBatch(StatementHandle h, List<List<TypedValue>> parameterValues)
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return threads.run(h.connectionId, h.id, stopFlag(h), () -> super.executeBatch(h, parameterValues));
+            return threads.run(h.connectionId, h.id, stopFlag(h), () -> oneByOne(parameterValues,
+                    values -> super.executeBatch(h, List.of(values))));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -465,8 +526,8 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            return threads.run(h.connectionId, h.id, stopFlag(h), () -> super.executeBatchProtobuf(h,
-                    parameterValues));
+            return threads.run(h.connectionId, h.id, stopFlag(h), () -> oneByOne(parameterValues,
+                    values -> super.executeBatchProtobuf(h, List.of(values))));
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -484,7 +545,7 @@ final class FerryMeta extends JdbcMeta {
         try {
             Frame frame = threads.run(h.connectionId, h.id, stopFlag(h), () -> {
                 try {
-                    return super.fetch(h, offset, fetchMaxRowCount);
+                    return super.fetch(h, offset, frameRows(fetchMaxRowCount));
                 } catch (MissingResultsException e) {
                     throw new MissingResults(e);
                 }
@@ -496,6 +557,18 @@ final class FerryMeta extends JdbcMeta {
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
+    }
+
+    /**
+     * The rows a frame may hold for a client that asked for {@code requested}: its fetch size. JDBC's fetch size 0
+     * means "the driver's choice", and Avatica's client sends it as is, but Avatica's server reads 0 as "no rows,
+     * done": {@code setFetchSize(0)} ended a plain statement's result after its first frame of 100 rows and a
+     * prepared statement's before its first row, silently. 0 is the default frame size here; a positive size is kept,
+     * and a negative one means no limit, as in Avatica. (A prepare-and-execute whose row limit is 0, Avatica's
+     * "LIMIT 0", keeps its empty first frame.)
+     */
+    static int frameRows(int requested) {
+        return requested == 0 ? AvaticaStatement.DEFAULT_FETCH_SIZE : requested;
     }
 
     /** Carries a fetch's checked MissingResultsException off the statement thread. */
@@ -542,62 +615,79 @@ final class FerryMeta extends JdbcMeta {
 
     @Override
     public MetaResultSet getCatalogs(ConnectionHandle ch) {
-        return metadata(ch, DatabaseMetaData::getCatalogs, MetadataRows::catalog, "TABLE_CAT");
+        return metadata(ch, DatabaseMetaData::getCatalogs, MetadataRows::catalog, NameFilter.ALL, "TABLE_CAT");
     }
 
     @Override
     public MetaResultSet getSchemas(ConnectionHandle ch, String catalog, Pat schemaPattern) {
-        return metadata(ch, md -> md.getSchemas(catalog, schemaPattern.s), MetadataRows::schema, "TABLE_CATALOG",
-                "TABLE_SCHEM");
+        return metadata(ch, md -> md.getSchemas(catalog, null), MetadataRows::schema,
+                NameFilter.anyCase(Map.of("TABLE_SCHEM", orAll(schemaPattern))), "TABLE_CATALOG", "TABLE_SCHEM");
     }
 
     @Override
     public MetaResultSet getTables(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
             List<String> typeList) {
         String[] types = typeList == null ? null : typeList.toArray(String[]::new);
-        return metadata(ch, anyCase((md, schema, table) -> md.getTables(catalog, schema, table, types),
-                schemaPattern.s, tableNamePattern.s), MetadataRows::table, "TABLE_TYPE", "TABLE_CAT", "TABLE_SCHEM",
-                "TABLE_NAME");
+        return metadata(ch, md -> md.getTables(catalog, null, null, types), MetadataRows::table,
+                NameFilter.anyCase(Map.of("TABLE_SCHEM", orAll(schemaPattern), "TABLE_NAME",
+                        orAll(tableNamePattern))), "TABLE_TYPE", "TABLE_CAT", "TABLE_SCHEM", "TABLE_NAME");
     }
 
     @Override
     public MetaResultSet getColumns(ConnectionHandle ch, String catalog, Pat schemaPattern, Pat tableNamePattern,
             Pat columnNamePattern) {
-        return metadata(ch, anyCase((md, schema, table) -> md.getColumns(catalog, schema, table,
-                columnNamePattern.s), schemaPattern.s, tableNamePattern.s), MetadataRows::column, "TABLE_CAT",
+        return metadata(ch, md -> md.getColumns(catalog, null, null, null), MetadataRows::column,
+                NameFilter.anyCase(Map.of("TABLE_SCHEM", orAll(schemaPattern), "TABLE_NAME",
+                        orAll(tableNamePattern), "COLUMN_NAME", orAll(columnNamePattern))), "TABLE_CAT",
                 "TABLE_SCHEM", "TABLE_NAME", "ORDINAL_POSITION");
     }
 
     @Override
     public MetaResultSet getTableTypes(ConnectionHandle ch) {
-        return metadata(ch, DatabaseMetaData::getTableTypes, MetadataRows::tableType, "TABLE_TYPE");
+        return metadata(ch, DatabaseMetaData::getTableTypes, MetadataRows::tableType, NameFilter.ALL, "TABLE_TYPE");
     }
 
     @Override
     public MetaResultSet getTypeInfo(ConnectionHandle ch) {
-        return metadata(ch, DatabaseMetaData::getTypeInfo, MetadataRows::typeInfo, "DATA_TYPE");
+        return metadata(ch, DatabaseMetaData::getTypeInfo, MetadataRows::typeInfo, NameFilter.ALL, "DATA_TYPE");
     }
 
-    /** A metadata lookup by schema and table name patterns. */
-    @FunctionalInterface
-    private interface NameLookup {
-        ResultSet run(DatabaseMetaData metaData, String schemaPattern, String tablePattern) throws SQLException;
+    /** A pattern's text, or "%" (every name) for none: Map.of holds no nulls. */
+    private static String orAll(Pat pattern) {
+        return pattern.s == null ? "%" : pattern.s;
     }
 
-    /**
-     * The lookup as asked, then, if a pattern has upper-case letters, with the patterns in lower case, for
-     * {@link #metadata} to use the first that finds rows. Ferry folds unquoted names to lower case, but the stock
-     * Avatica driver tells tools that names are stored in upper case (a client-side setting the server cannot
-     * change), so they ask for LINEORDER; a table created with a quoted mixed-case name still matches as written.
-     */
-    private static List<MetadataQuery> anyCase(NameLookup lookup, String schema, String table) {
-        String lowerSchema = schema == null ? null : schema.toLowerCase(Locale.ROOT);
-        String lowerTable = table == null ? null : table.toLowerCase(Locale.ROOT);
-        MetadataQuery asked = md -> lookup.run(md, schema, table);
-        if (java.util.Objects.equals(lowerSchema, schema) && java.util.Objects.equals(lowerTable, table)) {
-            return List.of(asked);
+    /** Name patterns by the column of the metadata result they match. */
+    private record NameFilter(Map<String, NamePattern> patterns) {
+        static final List<NameFilter> ALL = List.of(new NameFilter(Map.of()));
+
+        /**
+         * The patterns as asked, then, if one has upper-case letters, the same in lower case, for {@link #metadata}
+         * to use the first that finds rows. Ferry folds unquoted names to lower case, but the stock Avatica driver
+         * tells tools that names are stored in upper case (a client-side setting the server cannot change), so they
+         * ask for LINEORDER; a table created with a quoted mixed-case name still matches as written.
+         */
+        static List<NameFilter> anyCase(Map<String, String> patterns) {
+            Map<String, NamePattern> asked = new HashMap<>();
+            Map<String, NamePattern> lower = new HashMap<>();
+            boolean upper = false;
+            for (Map.Entry<String, String> e : patterns.entrySet()) {
+                NamePattern p = NamePattern.of(e.getValue());
+                asked.put(e.getKey(), p);
+                lower.put(e.getKey(), p.lowerCase());
+                upper |= p.hasUpperCase();
+            }
+            return upper ? List.of(new NameFilter(asked), new NameFilter(lower)) : List.of(new NameFilter(asked));
         }
-        return List.of(asked, md -> lookup.run(md, lowerSchema, lowerTable));
+
+        boolean matches(Object[] row, MetadataRows.Columns columns) {
+            for (Map.Entry<String, NamePattern> e : patterns.entrySet()) {
+                if (!e.getValue().matches(columns.get(row, e.getKey()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** A metadata query against the embedded connection. */
@@ -606,31 +696,14 @@ final class FerryMeta extends JdbcMeta {
         ResultSet run(DatabaseMetaData metaData) throws SQLException;
     }
 
-    private MetaResultSet metadata(ConnectionHandle ch, MetadataQuery query, MetadataRows.Shaper shaper,
-            String... orderBy) {
-        return metadata(ch, List.of(query), shaper, orderBy);
-    }
-
     /**
-     * Runs the first of {@code queries} that finds rows (or the last), reshapes its rows with {@code shaper}, sorts
-     * them by {@code orderBy} (the order JDBC specifies for each call), and returns them all in the first frame:
-     * metadata is small, and a finished frame needs no server-side cursor, so nothing stays open if the client never
-     * closes the result set.
+     * Runs {@code query}, reshapes its rows with {@code shaper}, keeps those the first of {@code filters} that keeps
+     * any matches (or the last), sorts them by {@code orderBy} (the order JDBC specifies for each call), and returns
+     * them all in the first frame: metadata is small, and a finished frame needs no server-side cursor, so nothing
+     * stays open if the client never closes the result set.
      */
-    private MetaResultSet metadata(ConnectionHandle ch, List<MetadataQuery> queries, MetadataRows.Shaper shaper,
-            String... orderBy) {
-        for (int q = 0; q < queries.size(); q++) {
-            MetaResultSet found = metadata(ch, queries.get(q), shaper, q == queries.size() - 1, orderBy);
-            if (found != null) {
-                return found;
-            }
-        }
-        throw new IllegalStateException("no metadata query to run");
-    }
-
-    /** The rows of {@code query} as {@link #metadata} returns them; null if there are none and it is not the last. */
     private MetaResultSet metadata(ConnectionHandle ch, MetadataQuery query, MetadataRows.Shaper shaper,
-            boolean last, String... orderBy) {
+            List<NameFilter> filters, String... orderBy) {
         try (ResultSet rs = query.run(getConnection(ch.id).getMetaData())) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();
@@ -639,18 +712,26 @@ final class FerryMeta extends JdbcMeta {
                 types[i] = md.getColumnType(i + 1);
             }
             MetadataRows.Columns columns = MetadataRows.Columns.of(md);
-            List<Object> rows = new ArrayList<>();
+            List<Object[]> shaped = new ArrayList<>();
             while (rs.next()) {
                 Object[] row = new Object[n];
                 for (int i = 0; i < n; i++) {
                     row[i] = value(rs, i + 1, types[i]);
                 }
                 if (shaper.shape(row, columns)) {
-                    rows.add(row);
+                    shaped.add(row);
                 }
             }
-            if (rows.isEmpty() && !last) {
-                return null;
+            List<Object> rows = new ArrayList<>();
+            for (NameFilter filter : filters) {
+                for (Object[] row : shaped) {
+                    if (filter.matches(row, columns)) {
+                        rows.add(row);
+                    }
+                }
+                if (!rows.isEmpty()) {
+                    break;
+                }
             }
             rows.sort(columns.order(orderBy));
             int statementId = getStatementIdGenerator().getAndIncrement();

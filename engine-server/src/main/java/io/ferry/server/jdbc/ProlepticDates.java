@@ -8,10 +8,12 @@ import java.time.ZoneOffset;
 
 import io.ferry.core.types.CivilCalendar;
 import io.ferry.sql.jdbc.ConnectionWrapper;
+import io.ferry.sql.jdbc.SqlStateConnection;
 
 /**
  * Wraps the embedded connection the JDBC server reads results from, so that DATE and TIMESTAMP values reach the wire
- * in the proleptic Gregorian calendar, as Ferry, Arrow and DuckDB count them.
+ * in the proleptic Gregorian calendar, as Ferry, Arrow and DuckDB count them, and the connection is in auto-commit
+ * mode as an embedded one is ({@link SqlStateConnection#AUTO_COMMIT_ONLY}).
  *
  * <p>Avatica's server turns a {@link Date} into days as {@code getTime() / 86_400_000}, but a {@code java.sql.Date}
  * counts its milliseconds in the Julian calendar before 1582-10-15, while its client turns the days back with
@@ -25,8 +27,8 @@ final class ProlepticDates {
     }
 
     static Connection wrap(Connection embedded) {
-        return ConnectionWrapper.wrap(embedded, ConnectionWrapper.NO_CHECK, ProlepticDates::proleptic,
-                ConnectionWrapper.SAME_ERRORS);
+        return ConnectionWrapper.wrap(embedded, SqlStateConnection.AUTO_COMMIT_ONLY, ConnectionWrapper.NO_CHECK,
+                ProlepticDates::proleptic, ConnectionWrapper.SAME_ERRORS);
     }
 
     /** A result set's DATE or TIMESTAMP with proleptic milliseconds; any other value as it is. */

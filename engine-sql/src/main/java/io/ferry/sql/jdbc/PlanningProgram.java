@@ -38,6 +38,7 @@ import io.ferry.sql.rel.NullableCasts;
 import io.ferry.sql.rel.PlannerMetadata;
 import io.ferry.sql.rel.ProjectionsIntoFerry;
 import io.ferry.sql.rel.RoundingCasts;
+import io.ferry.sql.rel.RowEngineAverages;
 import io.ferry.sql.rel.RowEngineDoubleOrder;
 import io.ferry.sql.rel.RowEngineExtracts;
 import io.ferry.sql.rel.SignedZeros;
@@ -255,8 +256,9 @@ final class PlanningProgram {
                 NullCalls.PROGRAM,
                 FullJoins.PROGRAM, OneRowJoins.PROGRAM,
                 CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
-                RoundingCasts.PROGRAM, RowEngineExtracts.PROGRAM, RowEngineDoubleOrder.PROGRAM,
-                NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM, SignedZeros.PROGRAM,
+                RowEngineAverages.PROGRAM, RoundingCasts.PROGRAM, RowEngineExtracts.PROGRAM,
+                RowEngineDoubleOrder.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM,
+                SignedZeros.PROGRAM,
                 GrandTotals.PROGRAM)
                 .map(PlanningCancel::checked).toArray(Program[]::new));
     }
