@@ -56,17 +56,17 @@ final class FerryConnection extends AvaticaConnection {
 
     @Override
     public Savepoint setSavepoint() throws SQLException {
-        throw inAutoCommit("mark");
+        throw inAutoCommit("mark a savepoint in");
     }
 
     @Override
     public Savepoint setSavepoint(String name) throws SQLException {
-        throw inAutoCommit("mark");
+        throw inAutoCommit("mark a savepoint in");
     }
 
     @Override
     public void releaseSavepoint(Savepoint savepoint) throws SQLException {
-        throw inAutoCommit("mark");
+        throw inAutoCommit("mark a savepoint in");
     }
 
     private SQLException inAutoCommit(String what) throws SQLException {

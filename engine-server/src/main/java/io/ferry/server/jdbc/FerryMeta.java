@@ -407,14 +407,39 @@ final class FerryMeta extends JdbcMeta {
             PrepareCallback callback) throws NoSuchStatementException {
         try {
             checkPlainStatement(sql);
+            plain(h);
             rearm(h);
+            // 0 is "no limit" as in JDBC: the stock Java client sends -1 for that, but phoenixdb leaves the field
+            // unset, which protobuf reads as 0, and Avatica's server then answered every query with no rows
+            long limit = maxRowCount == 0 ? -1 : maxRowCount;
             ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
-                    () -> super.prepareAndExecute(h, sql, maxRowCount,
-                            maxRowCount == 0 ? 0 : frameRows(maxRowsInFirstFrame), callback)));
+                    () -> super.prepareAndExecute(h, sql, limit, frameRows(maxRowsInFirstFrame), callback)));
             served(h, result);
             return result;
         } catch (RuntimeException | Error e) {
             throw translated(e);
+        }
+    }
+
+    /**
+     * Makes statement {@code h} a plain one if it was prepared. phoenixdb's cursor keeps one statement id: it
+     * prepares its statements with parameters under that id, and runs the next one without parameters under it too,
+     * which failed (XX000 "Cannot call execute(String) on prepared or callable statement"): a cursor could not run a
+     * plain statement after a parameterized one.
+     */
+    private void plain(StatementHandle h) {
+        StatementInfo info = getStatementCache().getIfPresent(h.id);
+        if (info == null) {
+            return; // super reports the missing statement
+        }
+        try {
+            java.sql.Statement embedded = (java.sql.Statement) EMBEDDED_STATEMENT.get(info);
+            if (embedded instanceof java.sql.PreparedStatement prepared) {
+                // the cache closes the statement it replaces
+                getStatementCache().put(h.id, new StatementInfo(prepared.getConnection().createStatement()));
+            }
+        } catch (IllegalAccessException | SQLException e) {
+            throw new IllegalStateException("cannot replace a prepared statement by a plain one", e);
         }
     }
 
@@ -564,8 +589,7 @@ final class FerryMeta extends JdbcMeta {
      * means "the driver's choice", and Avatica's client sends it as is, but Avatica's server reads 0 as "no rows,
      * done": {@code setFetchSize(0)} ended a plain statement's result after its first frame of 100 rows and a
      * prepared statement's before its first row, silently. 0 is the default frame size here; a positive size is kept,
-     * and a negative one means no limit, as in Avatica. (A prepare-and-execute whose row limit is 0, Avatica's
-     * "LIMIT 0", keeps its empty first frame.)
+     * and a negative one means no limit, as in Avatica.
      */
     static int frameRows(int requested) {
         return requested == 0 ? AvaticaStatement.DEFAULT_FETCH_SIZE : requested;

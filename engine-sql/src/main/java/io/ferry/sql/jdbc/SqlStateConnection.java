@@ -49,8 +49,11 @@ public final class SqlStateConnection {
                 return null;
             case "commit", "rollback", "setSavepoint", "releaseSavepoint":
                 throw new SQLException("the connection is in auto-commit mode: each statement was committed when it "
-                        + "finished, so there is no transaction to " + (method.getName().equals("commit")
-                        ? "commit" : "roll back or mark") + ".", SqlStates.INVALID_TRANSACTION_TERMINATION);
+                        + "finished, so there is no transaction to " + switch (method.getName()) {
+                            case "commit" -> "commit";
+                            case "rollback" -> "roll back";
+                            default -> "mark a savepoint in";
+                        } + ".", SqlStates.INVALID_TRANSACTION_TERMINATION);
             default:
                 return ConnectionWrapper.DELEGATE;
         }

@@ -1,0 +1,124 @@
+package io.ferry.server.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.ferry.server.data.PaperTable;
+import io.ferry.server.data.ProgressListener;
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.FerryEngine;
+
+/**
+ * A Python user's session through phoenixdb, Avatica's Python client (src/test/python/phoenixdb_session.py), against
+ * a real JDBC server: every row comes back (phoenixdb leaves the row limit unset, which Avatica's server read as "no
+ * rows"), a cursor runs a plain statement after a prepared one, types and errors arrive whole, and commit and
+ * rollback behave as Ferry's auto-commit says.
+ *
+ * <p>The Python comes from {@code FERRY_PYTHON}, else from the venv {@code setup-phoenixdb.sh} makes by default.
+ * Without one the test is skipped, unless {@code FERRY_REQUIRE_PYTHON_CLIENT=1} (CI sets it after running the setup
+ * script), where it fails instead.
+ */
+class PythonClientTest {
+    private static final int ROWS = 10_000;
+    private static FerryEngine engine;
+    private static JdbcServer server;
+
+    @BeforeAll
+    static void start() throws SQLException {
+        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withMemoryLimit(1L << 30)
+                .withQueryMemoryLimit(256L << 20));
+        PaperTable.load(engine.catalog(), "r", ROWS, 100, ProgressListener.NONE);
+        server = JdbcServer.start(engine, "127.0.0.1", 0, List.of());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (engine != null) {
+            engine.close();
+            assertEquals(0, engine.allocator().getAllocatedMemory());
+        }
+    }
+
+    @Test
+    void aPhoenixdbSessionGetsWhatItAsks() throws Exception {
+        Map<String, JsonNode> steps = run(python());
+        assertEquals("[[10000]]", steps.get("count").get("rows").toString());
+        assertEquals("[[0,100],[1,100],[2,100]]", steps.get("second query").get("rows").toString());
+        assertEquals(ROWS, steps.get("iterate").get("count").asInt());
+        assertEquals("[[1],[2]]", steps.get("parameters").get("rows").toString());
+        assertEquals("[[2]]", steps.get("plain after prepared").get("rows").toString());
+        assertEquals("[\"1500-03-01\",\"2020-01-02T03:04:05\",\"12.25\",\"Zürich ✓ 東京\",null,true,1.5,"
+                + "9223372036854775807]", steps.get("types").get("values").toString());
+        JsonNode unknown = steps.get("unknown table").get("error");
+        assertEquals("42P01", unknown.get("sqlstate").asText(), unknown.toString());
+        assertEquals("[[2]]", steps.get("after an error").get("rows").toString());
+        assertEquals("[[1,\"a\"],[2,\"ü\"],[3,null]]", steps.get("executemany").get("rows").toString());
+        JsonNode batch = steps.get("failing batch").get("error");
+        assertEquals("23505", batch.get("sqlstate").asText(), batch.toString());
+        assertTrue(batch.get("message").asText().contains("statement 2 of the batch of 3 failed"), batch.toString());
+        assertEquals("[[4]]", steps.get("after the failing batch").get("rows").toString());
+        assertEquals("2D000", steps.get("rollback").get("error").get("sqlstate").asText());
+        assertTrue(steps.containsKey("closed"));
+    }
+
+    private static Map<String, JsonNode> run(String python) throws IOException, InterruptedException {
+        Path script = Path.of("src/test/python/phoenixdb_session.py").toAbsolutePath();
+        Process p = new ProcessBuilder(python, script.toString(), "http://127.0.0.1:" + server.port() + "/")
+                .redirectErrorStream(false).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("the phoenixdb session did not finish within 120 s");
+        }
+        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), "phoenixdb session failed:\n" + stdout + stderr);
+        Map<String, JsonNode> steps = new LinkedHashMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : stdout.split("\n")) {
+            if (!line.isBlank()) {
+                JsonNode step = json.readTree(line);
+                steps.put(step.get("step").asText(), step);
+            }
+        }
+        return steps;
+    }
+
+    /** A Python that can import phoenixdb, or the test is skipped (failed where CI requires it). */
+    private static String python() throws IOException, InterruptedException {
+        String given = System.getenv("FERRY_PYTHON");
+        Path cached = Path.of(System.getProperty("user.home"), ".cache", "ferry", "phoenixdb-venv", "bin", "python");
+        String python = given != null ? given : Files.isExecutable(cached) ? cached.toString() : null;
+        if (python != null && new ProcessBuilder(python, "-c", "import phoenixdb").start().waitFor() == 0) {
+            return python;
+        }
+        String why = "no Python with phoenixdb (FERRY_PYTHON=" + given + "); make one with "
+                + "engine-server/src/test/python/setup-phoenixdb.sh";
+        if ("1".equals(System.getenv("FERRY_REQUIRE_PYTHON_CLIENT"))) {
+            fail(why);
+        }
+        Assumptions.abort(why);
+        return null;
+    }
+}
