@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.calcite.avatica.remote.Driver;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
@@ -87,7 +86,7 @@ public final class JdbcServer implements AutoCloseable {
             server.setHandler(new HandlerList(handlers.toArray(Handler[]::new)));
         };
         HttpServer http = new HttpServer.Builder<Server>()
-                .withHandler(new LocalService(meta), Driver.Serialization.PROTOBUF)
+                .withHandler(new ProtobufEndpoint(new LocalService(meta)))
                 .withPort(port)
                 .withServerCustomizers(List.of(customizer), Server.class)
                 .build();

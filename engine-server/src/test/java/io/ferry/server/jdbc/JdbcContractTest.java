@@ -2,11 +2,15 @@ package io.ferry.server.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.apache.calcite.avatica.AvaticaSqlException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -227,6 +232,31 @@ class JdbcContractTest {
                             .toList());
             assertEquals(List.of("customer"), names(c.getMetaData().getTables(null, null, "CUST_MER", null), 3));
         }
+    }
+
+    /**
+     * A failure reaches the client as its SQLSTATE and sentence, without the server's stack trace; bytes that are no
+     * Avatica request get a 400 that says so, a GET a 405 (Avatica's handler answered both with a Java stack).
+     */
+    @Test
+    void errorsCarryNoServerStackTraces() throws Exception {
+        try (Connection c = DriverManager.getConnection(server.avaticaUrl()); Statement s = c.createStatement()) {
+            for (String bad : List.of("SELECT * FROM no_such_table", "SELEC 1", "SELECT 1 / 0",
+                    "SELECT CAST('x' AS INTEGER)", "INSERT INTO r VALUES ('x', 'y', 'z')")) {
+                AvaticaSqlException e = assertThrows(AvaticaSqlException.class, () -> s.execute(bad));
+                assertEquals(List.of(), e.getStackTraces(), bad);
+                assertTrue(e.getSQLState() != null && !e.getSQLState().equals("XX000"), bad + ": " + e.getSQLState());
+            }
+        }
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> garbage = http.send(HttpRequest.newBuilder(server.endpoint())
+                .POST(HttpRequest.BodyPublishers.ofString("garbage")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, garbage.statusCode());
+        assertTrue(garbage.body().contains("not an Avatica protobuf request"), garbage.body());
+        assertFalse(garbage.body().contains("Exception") || garbage.body().contains("\tat "), garbage.body());
+        HttpResponse<String> get = http.send(HttpRequest.newBuilder(server.endpoint()).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, get.statusCode());
     }
 
     private static int count(ResultSet rs) throws SQLException {

@@ -1,0 +1,153 @@
+package io.ferry.server.jdbc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
+
+import org.apache.calcite.avatica.AvaticaSeverity;
+import org.apache.calcite.avatica.NoSuchConnectionException;
+import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
+import org.apache.calcite.avatica.metrics.noop.NoopMetricsSystem;
+import org.apache.calcite.avatica.remote.Handler.HandlerResponse;
+import org.apache.calcite.avatica.remote.ProtobufHandler;
+import org.apache.calcite.avatica.remote.ProtobufTranslation;
+import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
+import org.apache.calcite.avatica.remote.Service;
+import org.apache.calcite.avatica.remote.Service.ErrorResponse;
+import org.apache.calcite.avatica.remote.Service.RpcMetadataResponse;
+import org.apache.calcite.avatica.server.AvaticaHandler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.handler.AbstractHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ferry.core.SqlStates;
+import io.ferry.sql.SqlErrors;
+
+/**
+ * The JDBC port: Avatica's protobuf protocol over HTTP POST, as Avatica's own handler serves it, except for what a
+ * failure sends back. Avatica's handler put the server's Java stack trace, with Ferry's and Calcite's class names,
+ * into every error response (the {@code exceptions} of its ErrorResponse), and answered bytes that are no Avatica
+ * request with HTTP 500 and the protobuf parser's stack trace. Here an error carries its SQLSTATE and its sentence
+ * and nothing else (an internal error's stack goes to the server log), a request that does not parse is a 400 that
+ * says so in one line, and a body larger than {@link #MAX_REQUEST_BYTES} is refused (413) rather than read into
+ * memory.
+ */
+final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(ProtobufEndpoint.class);
+
+    /** The largest request read: a batch of a million rows of parameters fits; more is a client's mistake. */
+    static final int MAX_REQUEST_BYTES = 256 << 20;
+
+    private final Service service;
+    private final ProtobufTranslation translation = new ProtobufTranslationImpl();
+    private final Protocol protocol;
+    private volatile RpcMetadataResponse metadata;
+
+    ProtobufEndpoint(Service service) {
+        this.service = service;
+        this.protocol = new Protocol(service, translation);
+    }
+
+    @Override
+    public void handle(String target, Request base, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        base.setHandled(true);
+        if (!"POST".equals(request.getMethod())) {
+            plain(response, HttpServletResponse.SC_METHOD_NOT_ALLOWED, "this is Ferry's JDBC port: it answers "
+                    + "Avatica protobuf requests sent with POST; connect with jdbc:ferry:// or Avatica's driver");
+            return;
+        }
+        byte[] body = request.getContentLengthLong() > MAX_REQUEST_BYTES ? null : read(request.getInputStream());
+        if (body == null) {
+            plain(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "a request may hold at most "
+                    + (MAX_REQUEST_BYTES >> 20) + " MiB; send a large batch in parts");
+            return;
+        }
+        HandlerResponse<byte[]> answer = parses(body) ? protocol.apply(body)
+                : error(HttpServletResponse.SC_BAD_REQUEST, "not an Avatica protobuf request; connect with "
+                        + "jdbc:ferry:// or Avatica's driver", -1, SqlStates.PROTOCOL_VIOLATION,
+                        AvaticaSeverity.ERROR);
+        response.setContentType("application/octet-stream;charset=utf-8");
+        response.setStatus(answer.getStatusCode());
+        response.getOutputStream().write(answer.getResponse());
+    }
+
+    /**
+     * Whether {@code body} is an Avatica request: checked before the request is run (which parses it again), since
+     * Avatica's handler reports a request that does not parse like one that failed.
+     */
+    private boolean parses(byte[] body) {
+        try {
+            translation.parseRequest(body);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The body, or null if it is larger than {@link #MAX_REQUEST_BYTES}. */
+    private static byte[] read(InputStream in) throws IOException {
+        try (in) {
+            byte[] body = in.readNBytes(MAX_REQUEST_BYTES + 1);
+            return body.length > MAX_REQUEST_BYTES ? null : body;
+        }
+    }
+
+    private static void plain(HttpServletResponse response, int status, String sentence) throws IOException {
+        response.setStatus(status);
+        response.setContentType("text/plain;charset=utf-8");
+        response.getOutputStream().write((sentence + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void setServerRpcMetadata(RpcMetadataResponse metadata) {
+        this.metadata = metadata;
+        service.setRpcMetadata(metadata);
+        protocol.setRpcMetadata(metadata);
+    }
+
+    /** Avatica's protobuf handling, with the error responses of {@link #failure}. */
+    private final class Protocol extends ProtobufHandler {
+        Protocol(Service service, ProtobufTranslation translation) {
+            super(service, translation, NoopMetricsSystem.getInstance());
+        }
+
+        @Override
+        public HandlerResponse<byte[]> convertToErrorResponse(Exception e) {
+            return failure(e);
+        }
+    }
+
+    /** The error response for a failed request: its sentence and SQLSTATE, no stack trace. */
+    private HandlerResponse<byte[]> failure(Exception e) {
+        int status = HttpServletResponse.SC_INTERNAL_SERVER_ERROR; // what Avatica's clients read an error from
+        if (e instanceof AvaticaRuntimeException a) {
+            return error(status, a.getErrorMessage(), a.getErrorCode(), a.getSqlState(), a.getSeverity());
+        }
+        if (e instanceof NoSuchConnectionException) {
+            // the code Avatica's clients read as "reconnect"
+            return error(status, e.getMessage(), ErrorResponse.MISSING_CONNECTION_ERROR_CODE,
+                    ErrorResponse.UNKNOWN_SQL_STATE, AvaticaSeverity.ERROR);
+        }
+        SqlErrors.Translated t = SqlErrors.translate(e);
+        if (SqlStates.INTERNAL_ERROR.equals(t.sqlState())) {
+            LOG.error("internal error answering a client: {}", t.message(), e);
+        }
+        return error(status, t.message(), -1, t.sqlState(), AvaticaSeverity.ERROR);
+    }
+
+    private HandlerResponse<byte[]> error(int status, String message, int code, String sqlState,
+            AvaticaSeverity severity) {
+        ErrorResponse error = new ErrorResponse(List.of(), message, code, sqlState, severity, metadata);
+        try {
+            return new HandlerResponse<>(translation.serializeResponse(error), status);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialize an error response", e);
+        }
+    }
+}
