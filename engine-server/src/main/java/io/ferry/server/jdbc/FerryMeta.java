@@ -520,7 +520,8 @@ final class FerryMeta extends JdbcMeta {
                 SqlErrors.Translated t = SqlErrors.translate(e instanceof AvaticaRuntimeException a
                         ? new java.sql.SQLException(a.getErrorMessage(), a.getSqlState()) : e);
                 throw new AvaticaRuntimeException("statement " + (i + 1) + " of the batch of " + batch.size()
-                        + " failed: " + t.message() + " " + String.format(Locale.ROOT, BATCH_APPLIED, i)
+                        + " failed: " + t.message() + (t.message().endsWith(".") ? " " : ". ")
+                        + String.format(Locale.ROOT, BATCH_APPLIED, i)
                         + " (each was committed when it finished); it and the " + (batch.size() - i - 1)
                         + " after it were not run.", NO_ERROR_CODE, t.sqlState(), AvaticaSeverity.ERROR);
             }
