@@ -2,22 +2,31 @@ package io.ferry.server.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
 import java.net.BindException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+
+import javax.servlet.http.HttpServletRequest;
+import javax.servlet.http.HttpServletResponse;
 
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
+import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.HandlerList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +68,12 @@ public final class JdbcServer implements AutoCloseable {
      * @throws StartupException when the host does not resolve or the port cannot be bound
      */
     public static JdbcServer start(FerryEngine engine, String host, int port, List<Handler> extraHandlers) {
+        return start(engine, host, port, extraHandlers, IDLE_TIMEOUT);
+    }
+
+    /** {@link #start(FerryEngine, String, int, List)} with another {@link #IDLE_TIMEOUT} (tests wait less). */
+    static JdbcServer start(FerryEngine engine, String host, int port, List<Handler> extraHandlers,
+            Duration idleTimeout) {
         requireNonNull(engine, "engine is null");
         requireNonNull(host, "host is null");
         List<Handler> extra = List.copyOf(extraHandlers);
@@ -78,15 +93,17 @@ public final class JdbcServer implements AutoCloseable {
             for (Connector c : server.getConnectors()) {
                 if (c instanceof ServerConnector sc) {
                     sc.setHost(address.getHostAddress());
+                    sc.setIdleTimeout(idleTimeout.toMillis());
                 }
             }
+            server.setErrorHandler(new OneLineErrors());
             List<Handler> handlers = new ArrayList<>(extra);
             handlers.add(new StatementEndpoint(meta));
             handlers.add(server.getHandler());
             server.setHandler(new HandlerList(handlers.toArray(Handler[]::new)));
         };
         HttpServer http = new HttpServer.Builder<Server>()
-                .withHandler(new ProtobufEndpoint(new LocalService(meta)))
+                .withHandler(new ProtobufEndpoint(new LocalService(meta), idleTimeout))
                 .withPort(port)
                 .withServerCustomizers(List.of(customizer), Server.class)
                 .build();
@@ -101,6 +118,25 @@ public final class JdbcServer implements AutoCloseable {
         LOG.info("connect with {} (ferry-jdbc driver) or {} (Avatica remote driver)", server.ferryUrl(),
                 server.avaticaUrl());
         return server;
+    }
+
+    /**
+     * How long a connection may wait for the rest of a request (and sit idle between requests): a client whose
+     * request promised more bytes than it sent held its connection, and a thread, for a minute.
+     */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+    /** Jetty's own error pages (a request it cannot parse, a failure outside the handlers) as one line of text. */
+    private static final class OneLineErrors extends ErrorHandler {
+        @Override
+        public void handle(String target, Request base, HttpServletRequest request, HttpServletResponse response)
+                throws IOException {
+            base.setHandled(true);
+            response.setContentType("text/plain;charset=utf-8");
+            String reason = HttpStatus.getMessage(response.getStatus());
+            response.getOutputStream().write(("HTTP " + response.getStatus() + ": " + reason + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     /** The port served (the one chosen when started with port 0). */

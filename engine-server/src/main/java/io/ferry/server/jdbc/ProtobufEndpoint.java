@@ -3,6 +3,7 @@ package io.ferry.server.jdbc;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 
 import javax.servlet.http.HttpServletRequest;
@@ -34,8 +35,8 @@ import io.ferry.sql.SqlErrors;
  * into every error response (the {@code exceptions} of its ErrorResponse), and answered bytes that are no Avatica
  * request with HTTP 500 and the protobuf parser's stack trace. Here an error carries its SQLSTATE and its sentence
  * and nothing else (an internal error's stack goes to the server log), a request that does not parse is a 400 that
- * says so in one line, and a body larger than {@link #MAX_REQUEST_BYTES} is refused (413) rather than read into
- * memory.
+ * says so in one line, a body larger than {@link #MAX_REQUEST_BYTES} is refused (413) rather than read into
+ * memory, and one that stops arriving is a 408 once the connection's idle timeout passes.
  */
 final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ProtobufEndpoint.class);
@@ -46,10 +47,13 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
     private final Service service;
     private final ProtobufTranslation translation = new ProtobufTranslationImpl();
     private final Protocol protocol;
+    /** The connections' idle timeout, which ends a request whose body stops arriving. */
+    private final Duration idleTimeout;
     private volatile RpcMetadataResponse metadata;
 
-    ProtobufEndpoint(Service service) {
+    ProtobufEndpoint(Service service, Duration idleTimeout) {
         this.service = service;
+        this.idleTimeout = idleTimeout;
         this.protocol = new Protocol(service, translation);
     }
 
@@ -62,7 +66,16 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
                     + "Avatica protobuf requests sent with POST; connect with jdbc:ferry:// or Avatica's driver");
             return;
         }
-        byte[] body = request.getContentLengthLong() > MAX_REQUEST_BYTES ? null : read(request.getInputStream());
+        byte[] body;
+        try {
+            body = request.getContentLengthLong() > MAX_REQUEST_BYTES ? null : read(request.getInputStream());
+        } catch (IOException e) {
+            // the connection's idle timeout ran out before the promised body arrived
+            LOG.debug("a request from {} did not arrive whole: {}", request.getRemoteAddr(), e.toString());
+            plain(response, HttpServletResponse.SC_REQUEST_TIMEOUT, "the request did not arrive whole within "
+                    + idleTimeout.toSeconds() + " s");
+            return;
+        }
         if (body == null) {
             plain(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "a request may hold at most "
                     + (MAX_REQUEST_BYTES >> 20) + " MiB; send a large batch in parts");

@@ -259,6 +259,20 @@ class JdbcContractTest {
         assertEquals(405, get.statusCode());
     }
 
+    /** A request whose body stops arriving ends with a one-line 408 once the idle timeout passes. */
+    @Test
+    void anIncompleteRequestTimesOut() throws Exception {
+        try (JdbcServer quick = JdbcServer.start(engine, "127.0.0.1", 0, List.of(), java.time.Duration.ofSeconds(1));
+                java.net.Socket socket = new java.net.Socket("127.0.0.1", quick.port())) {
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream().write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nhello"
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 408"), answer);
+            assertTrue(answer.endsWith("the request did not arrive whole within 1 s\n"), answer);
+        }
+    }
+
     private static int count(ResultSet rs) throws SQLException {
         int n = 0;
         try (rs) {
