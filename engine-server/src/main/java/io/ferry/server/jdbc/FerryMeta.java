@@ -114,12 +114,16 @@ final class FerryMeta extends JdbcMeta {
         }
     }
 
-    private void served(StatementHandle h, ExecuteResult result) {
+    /** Notes an execution's result for {@link OpenResults}; the result, its columns sized as JDBC says. */
+    private ExecuteResult served(StatementHandle h, ExecuteResult result) {
         boolean more = false;
         for (MetaResultSet rs : result.resultSets) {
             more |= rs.firstFrame != null && !rs.firstFrame.done;
         }
         results.served(h.connectionId, h.id, more);
+        return new ExecuteResult(result.resultSets.stream().map(rs -> rs.signature == null ? rs
+                : MetaResultSet.create(rs.connectionId, rs.statementId, rs.ownStatement,
+                        ResultColumns.withJdbcSizes(rs.signature), rs.firstFrame, rs.updateCount)).toList());
     }
 
     /**
@@ -396,7 +400,10 @@ final class FerryMeta extends JdbcMeta {
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         try {
             // a statement being prepared has no id yet: it stops when its client goes away or the server stops
-            return threads.run(ch.id, -1, new AtomicBoolean(), () -> super.prepare(ch, sql, maxRowCount));
+            StatementHandle h = threads.run(ch.id, -1, new AtomicBoolean(), () -> super.prepare(ch, sql,
+                    maxRowCount));
+            h.signature = ResultColumns.withJdbcSizes(h.signature);
+            return h;
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -414,8 +421,7 @@ final class FerryMeta extends JdbcMeta {
             long limit = maxRowCount == 0 ? -1 : maxRowCount;
             ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
                     () -> super.prepareAndExecute(h, sql, limit, frameRows(maxRowsInFirstFrame), callback)));
-            served(h, result);
-            return result;
+            return served(h, result);
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -474,8 +480,7 @@ final class FerryMeta extends JdbcMeta {
             rearm(h);
             ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
                     () -> super.execute(h, parameterValues, maxRowCount)));
-            served(h, result);
-            return result;
+            return served(h, result);
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }
@@ -488,8 +493,7 @@ final class FerryMeta extends JdbcMeta {
             rearm(h);
             ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
                     () -> super.execute(h, parameterValues, frameRows(maxRowsInFirstFrame))));
-            served(h, result);
-            return result;
+            return served(h, result);
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }

@@ -217,6 +217,38 @@ class JdbcContractTest {
         }
     }
 
+    /** A query's ResultSetMetaData and getColumns say the same of each column, prepared or not. */
+    @ParameterizedTest
+    @MethodSource("urls")
+    void resultMetadataAgreesWithGetColumns(String url) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            for (String table : List.of("lineorder", "customer", "r")) {
+                List<String> described = new ArrayList<>();
+                try (ResultSet cols = c.getMetaData().getColumns(null, "ferry", table, null)) {
+                    while (cols.next()) {
+                        described.add(cols.getString("COLUMN_NAME") + " " + cols.getInt("DATA_TYPE") + " "
+                                + cols.getInt("COLUMN_SIZE") + " " + cols.getInt("DECIMAL_DIGITS") + " "
+                                + cols.getInt("NULLABLE"));
+                    }
+                }
+                try (ResultSet rs = s.executeQuery("SELECT * FROM " + table + " LIMIT 1");
+                        PreparedStatement p = c.prepareStatement("SELECT * FROM " + table)) {
+                    assertEquals(described, columns(rs.getMetaData()), table);
+                    assertEquals(described, columns(p.getMetaData()), table + ", prepared");
+                }
+            }
+        }
+    }
+
+    private static List<String> columns(java.sql.ResultSetMetaData md) throws SQLException {
+        List<String> out = new ArrayList<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            out.add(md.getColumnName(i) + " " + md.getColumnType(i) + " " + md.getPrecision(i) + " " + md.getScale(i)
+                    + " " + md.isNullable(i));
+        }
+        return out;
+    }
+
     /** {@code _} stands for one character and {@code \} escapes, as getSearchStringEscape says. */
     @ParameterizedTest
     @MethodSource("urls")
