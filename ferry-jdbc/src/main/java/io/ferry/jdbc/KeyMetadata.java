@@ -12,7 +12,7 @@ import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
 
 /**
  * {@code getPrimaryKeys} and {@code getIndexInfo} answered from the server's {@code information_schema} and
- * {@code sys.indexes}. Avatica's protocol has no request for either, so its client answers both with no rows whatever
+ * {@code sys.indexes}, and {@code getFunctions} from the server's function lists ({@link #functions}). Avatica's protocol has no request for either, so its client answers both with no rows whatever
  * the server holds; this driver asks with a query instead. Ferry keeps a unique index per PRIMARY KEY and UNIQUE
  * constraint (a hash set of its keys), and the zone-map indexes CREATE INDEX makes, which are not unique (TYPE
  * {@code tableIndexOther}). Table and schema names match in any case, as tools that fold them expect.
@@ -26,6 +26,9 @@ final class KeyMetadata {
                 new Class<?>[] {AvaticaSpecificDatabaseMetaData.class}, (proxy, method, args) -> {
                     if (method.getName().equals("getPrimaryKeys") && args.length == 3) {
                         return primaryKeys(avatica.getConnection(), (String) args[1], (String) args[2]);
+                    }
+                    if (method.getName().equals("getFunctions") && args.length == 3) {
+                        return functions(avatica, (String) args[2]);
                     }
                     if (method.getName().equals("getIndexInfo") && args.length == 5) {
                         return indexInfo(avatica.getConnection(), (String) args[1], (String) args[2],
@@ -67,6 +70,55 @@ final class KeyMetadata {
                 + matching("i", schema, table);
         return run(c, "SELECT * FROM (" + keys + (unique ? "" : " UNION ALL " + zoneMaps) + ") AS x ORDER BY "
                 + "\"NON_UNIQUE\", \"TYPE\", \"INDEX_NAME\", \"ORDINAL_POSITION\"");
+    }
+
+    /**
+     * The functions of {@code getStringFunctions}, {@code getNumericFunctions}, {@code getTimeDateFunctions} and
+     * {@code getSystemFunctions} (the lists the server gives, of functions that run) whose names match
+     * {@code pattern}, as JDBC's getFunctions rows ordered by FUNCTION_NAME; REMARKS says which list. Avatica's
+     * client answered no rows.
+     */
+    private static ResultSet functions(DatabaseMetaData md, String pattern) throws SQLException {
+        java.util.regex.Pattern match = pattern == null ? null : like(pattern);
+        java.util.SortedMap<String, String> kinds = new java.util.TreeMap<>();
+        String[][] lists = {{md.getStringFunctions(), "string function"}, {md.getNumericFunctions(),
+                "numeric function"}, {md.getTimeDateFunctions(), "date and time function"},
+                {md.getSystemFunctions(), "system function"}};
+        for (String[] list : lists) {
+            for (String name : list[0].split(",")) {
+                String n = name.trim();
+                if (!n.isEmpty() && (match == null || match.matcher(n).matches())) {
+                    kinds.merge(n, list[1], (a, b) -> a + ", " + b);
+                }
+            }
+        }
+        StringBuilder rows = new StringBuilder();
+        for (java.util.Map.Entry<String, String> e : kinds.entrySet()) {
+            rows.append(rows.isEmpty() ? "" : ", ").append("(").append(literal(e.getKey())).append(", ")
+                    .append(literal(e.getValue())).append(")");
+        }
+        // no function matches: one row to select from, filtered out (Calcite's SELECT needs a FROM for its WHERE)
+        String where = rows.isEmpty() ? " WHERE FALSE" : "";
+        return run(md.getConnection(), "SELECT CAST(NULL AS VARCHAR) AS \"FUNCTION_CAT\", CAST(NULL AS VARCHAR) "
+                + "AS \"FUNCTION_SCHEM\", CAST(f.n AS VARCHAR) AS \"FUNCTION_NAME\", CAST(f.r AS VARCHAR) AS "
+                + "\"REMARKS\", " + DatabaseMetaData.functionNoTable + " AS \"FUNCTION_TYPE\", CAST(f.n AS VARCHAR) "
+                + "AS \"SPECIFIC_NAME\" FROM (VALUES " + (rows.isEmpty() ? "('', '')" : rows) + ") AS f(n, r)" + where
+                + " ORDER BY 3");
+    }
+
+    /** A JDBC name pattern ({@code %}, {@code _}, {@code \} escapes), matched without regard to case. */
+    private static java.util.regex.Pattern like(String pattern) {
+        StringBuilder regex = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char ch = pattern.charAt(i);
+            if (ch == '\\' && i + 1 < pattern.length()) {
+                regex.append(java.util.regex.Pattern.quote(String.valueOf(pattern.charAt(++i))));
+            } else {
+                regex.append(ch == '%' ? ".*" : ch == '_' ? "." : java.util.regex.Pattern.quote(String.valueOf(ch)));
+            }
+        }
+        return java.util.regex.Pattern.compile(regex.toString(), java.util.regex.Pattern.CASE_INSENSITIVE
+                | java.util.regex.Pattern.DOTALL);
     }
 
     private static ResultSet query(Connection c, String select, String types, String schema, String table,

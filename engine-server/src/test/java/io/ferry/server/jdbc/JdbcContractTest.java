@@ -217,6 +217,32 @@ class JdbcContractTest {
         }
     }
 
+    /** getFunctions lists the functions of the four function lists (FunctionListsTest runs each), by pattern. */
+    @Test
+    void getFunctionsListsWhatRuns() throws SQLException {
+        try (Connection c = DriverManager.getConnection(server.ferryUrl())) {
+            java.sql.DatabaseMetaData md = c.getMetaData();
+            java.util.Set<String> listed = new java.util.TreeSet<>();
+            for (String list : List.of(md.getStringFunctions(), md.getNumericFunctions(), md.getTimeDateFunctions(),
+                    md.getSystemFunctions())) {
+                for (String name : list.split(",")) {
+                    listed.add(name.trim());
+                }
+            }
+            assertTrue(listed.size() > 50, listed.toString());
+            assertEquals(List.copyOf(listed), names(md.getFunctions(null, null, "%"), 3));
+            assertEquals(List.of("ABS"), names(md.getFunctions(null, null, "_bs"), 3));
+            String first = md.getStringFunctions().split(",")[0].trim();
+            try (ResultSet f = md.getFunctions(null, null, first)) {
+                assertTrue(f.next(), first);
+                assertTrue(f.getString("REMARKS").contains("string function"), f.getString("REMARKS"));
+                assertEquals(java.sql.DatabaseMetaData.functionNoTable, f.getInt("FUNCTION_TYPE"));
+                assertEquals(first, f.getString("SPECIFIC_NAME"));
+            }
+            assertEquals(List.of(), names(md.getFunctions(null, null, "no_such_function"), 3));
+        }
+    }
+
     /** A query's ResultSetMetaData and getColumns say the same of each column, prepared or not. */
     @ParameterizedTest
     @MethodSource("urls")
