@@ -153,6 +153,26 @@ class FerryCliTest {
         assertTrue(noServer.err().contains("error [08001]"), noServer.err());
     }
 
+    /**
+     * sqlline's metadata commands, as a user browses a schema in {@code ferry sql}: through Avatica's stock driver,
+     * which tells sqlline that names are stored in upper case, so it asks for KV; the server finds kv.
+     */
+    @Test
+    void sqllineBrowsesTheSchema() throws IOException {
+        Path csv = Files.writeString(dir.resolve("browse.csv"), "k,v\n1,one\n", StandardCharsets.UTF_8);
+        assertEquals(0, ferry("load", "--port", port, "--table", "browse", "--csv", csv.toString(), "--create")
+                .exitCode());
+        Path script = Files.writeString(dir.resolve("browse.sql"), "!tables\n!describe browse\n!columns browse\n");
+        Captured browse = sql("--port", port, "-f", script.toString());
+        assertEquals(0, browse.exitCode(), browse.err());
+        String out = browse.out();
+        assertTrue(out.contains("\"ferry\",\"browse\",\"TABLE\""), out);
+        assertTrue(out.contains("\"sys\",\"queries\",\"SYSTEM TABLE\""), out);
+        // !describe and !columns: each column of browse, with its type
+        assertEquals(2, out.split("\"browse\",\"k\",\"-5\",\"BIGINT\"", -1).length - 1, out);
+        assertEquals(2, out.split("\"browse\",\"v\",\"12\",\"VARCHAR\"", -1).length - 1, out);
+    }
+
     @Test
     void versionAndUsage() {
         Run version = ferry("--version");
