@@ -42,7 +42,7 @@ class OverflowSumsTest {
     }
 
     @Test
-    void onlySumsAndAveragesOfEdgeDoublesAreRewritten() {
+    void sumsAndAveragesOfDoublesAreRewritten() {
         Select edgeSum = grouped(col(G), agg("SUM", col(ED), SqlType.DOUBLE), agg("MAX", col(ED), SqlType.DOUBLE));
         assertTrue(OverflowSums.present(edgeSum));
         assertEquals("SELECT a0.g, SUM(CAST(CASE WHEN (ABS(a0.ed) < 1.0E20) THEN a0.ed END AS DECIMAL(38,9))), "
@@ -53,14 +53,13 @@ class OverflowSumsTest {
         // a CASE that may choose the edge column is rewritten as a whole
         Expr either = new Call("COALESCE", Form.FUNCTION, List.of(col(ED), col(D)), SqlType.DOUBLE, Construct.SCALAR);
         assertTrue(OverflowSums.present(grouped(agg("AVG", either, SqlType.DOUBLE))));
-        // plain doubles, and integer edge values (summed exactly, or failing with 22003), are left alone
-        assertFalse(OverflowSums.present(grouped(agg("SUM", col(D), SqlType.DOUBLE))));
+        // plain doubles too (their last bits depend on the order: seed 319 query 734); integer edge values (summed
+        // exactly, or failing with 22003) and MIN/MAX are left alone
+        assertTrue(OverflowSums.present(grouped(agg("SUM", col(D), SqlType.DOUBLE))));
         assertFalse(OverflowSums.present(grouped(agg("SUM", col(EB), SqlType.DECIMAL))));
         assertFalse(OverflowSums.present(grouped(agg("MIN", col(ED), SqlType.DOUBLE))));
-        // a huge literal is summed in some order too, a small one is compared as any DOUBLE
+        // a huge literal is summed in some order too
         assertTrue(OverflowSums.present(grouped(agg("AVG", new Expr.Literal("1.0E300", SqlType.DOUBLE),
-                SqlType.DOUBLE))));
-        assertFalse(OverflowSums.present(grouped(agg("AVG", new Expr.Literal("12.5E0", SqlType.DOUBLE),
                 SqlType.DOUBLE))));
     }
 
