@@ -12,9 +12,11 @@ import java.time.Duration;
  * @param clientTimeout    how long a served result may sit with its client fetching none of it before the JDBC
  *                         server abandons it (stops its query, frees its memory), as Trino abandons a query whose
  *                         client stopped polling
+ * @param queryTimeout     how long the JDBC server lets a statement plan and run before it stops it (57014);
+ *                         zero for no limit
  */
 public record EngineConfig(int threads, int blockSize, long memoryLimit, long queryMemoryLimit,
-        Duration clientTimeout) {
+        Duration clientTimeout, Duration queryTimeout) {
     public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofMinutes(5);
     public static final int DEFAULT_BLOCK_SIZE = 1 << 20;
 
@@ -28,6 +30,9 @@ public record EngineConfig(int threads, int blockSize, long memoryLimit, long qu
         if (clientTimeout.isNegative() || clientTimeout.isZero()) {
             throw new IllegalArgumentException("client timeout must be positive, got " + clientTimeout);
         }
+        if (queryTimeout.isNegative()) {
+            throw new IllegalArgumentException("query timeout must not be negative, got " + queryTimeout);
+        }
     }
 
     /**
@@ -38,26 +43,31 @@ public record EngineConfig(int threads, int blockSize, long memoryLimit, long qu
     public static EngineConfig defaults() {
         long heap = Runtime.getRuntime().maxMemory();
         return new EngineConfig(Runtime.getRuntime().availableProcessors(), DEFAULT_BLOCK_SIZE,
-                io.netty.util.internal.PlatformDependent.maxDirectMemory(), Math.max(256L << 20, heap / 2), DEFAULT_CLIENT_TIMEOUT);
+                io.netty.util.internal.PlatformDependent.maxDirectMemory(), Math.max(256L << 20, heap / 2), DEFAULT_CLIENT_TIMEOUT,
+                Duration.ZERO);
     }
 
     public EngineConfig withThreads(int n) {
-        return new EngineConfig(n, blockSize, memoryLimit, queryMemoryLimit, clientTimeout);
+        return new EngineConfig(n, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout);
     }
 
     public EngineConfig withBlockSize(int n) {
-        return new EngineConfig(threads, n, memoryLimit, queryMemoryLimit, clientTimeout);
+        return new EngineConfig(threads, n, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout);
     }
 
     public EngineConfig withMemoryLimit(long n) {
-        return new EngineConfig(threads, blockSize, n, queryMemoryLimit, clientTimeout);
+        return new EngineConfig(threads, blockSize, n, queryMemoryLimit, clientTimeout, queryTimeout);
     }
 
     public EngineConfig withQueryMemoryLimit(long n) {
-        return new EngineConfig(threads, blockSize, memoryLimit, n, clientTimeout);
+        return new EngineConfig(threads, blockSize, memoryLimit, n, clientTimeout, queryTimeout);
     }
 
     public EngineConfig withClientTimeout(Duration d) {
-        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, d);
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, d, queryTimeout);
+    }
+
+    public EngineConfig withQueryTimeout(Duration d) {
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, d);
     }
 }

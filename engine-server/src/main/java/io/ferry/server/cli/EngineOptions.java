@@ -24,6 +24,11 @@ final class EngineOptions {
                     + "its memory is freed (default: 300).")
     Integer clientTimeoutSeconds;
 
+    @Option(names = "--query-timeout", paramLabel = "SECONDS",
+            description = "Stop any statement a client runs that has planned and run this long, with SQLSTATE 57014 "
+                    + "(default: 0, no limit; clients may set a shorter one with setQueryTimeout).")
+    Integer queryTimeoutSeconds;
+
     /** The defaults with these options applied. */
     EngineConfig config(CommandLine commandLine) {
         EngineConfig config = EngineConfig.defaults();
@@ -46,6 +51,13 @@ final class EngineOptions {
                         + "got " + clientTimeoutSeconds);
             }
             config = config.withClientTimeout(Duration.ofSeconds(clientTimeoutSeconds));
+        }
+        if (queryTimeoutSeconds != null) {
+            if (queryTimeoutSeconds < 0) {
+                throw new CommandLine.ParameterException(commandLine, "--query-timeout must be 0 (no limit) or more "
+                        + "seconds, got " + queryTimeoutSeconds);
+            }
+            config = config.withQueryTimeout(Duration.ofSeconds(queryTimeoutSeconds));
         }
         return config;
     }

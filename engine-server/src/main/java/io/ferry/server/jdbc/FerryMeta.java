@@ -75,9 +75,13 @@ final class FerryMeta extends JdbcMeta {
         return t;
     });
 
-    FerryMeta(String embeddedUrl, Duration clientTimeout) throws SQLException {
+    /** The server-wide limit on a statement's planning and running; zero for none. */
+    private final Duration queryTimeout;
+
+    FerryMeta(String embeddedUrl, Duration clientTimeout, Duration queryTimeout) throws SQLException {
         super(embeddedUrl, cacheSettings());
         this.results = new OpenResults(clientTimeout);
+        this.queryTimeout = queryTimeout;
         watch.scheduleWithFixedDelay(this::watchClients, 1, 1, TimeUnit.SECONDS);
     }
 
@@ -400,8 +404,9 @@ final class FerryMeta extends JdbcMeta {
     public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
         try {
             // a statement being prepared has no id yet: it stops when its client goes away or the server stops
-            StatementHandle h = threads.run(ch.id, -1, new AtomicBoolean(), () -> super.prepare(ch, sql,
-                    maxRowCount));
+            AtomicBoolean stop = new AtomicBoolean();
+            StatementHandle h = timed(stop, () -> threads.run(ch.id, -1, stop, () -> super.prepare(ch, sql,
+                    maxRowCount)));
             h.signature = ResultColumns.withJdbcSizes(h.signature);
             return h;
         } catch (RuntimeException | Error e) {
@@ -419,8 +424,9 @@ final class FerryMeta extends JdbcMeta {
             // 0 is "no limit" as in JDBC: the stock Java client sends -1 for that, but phoenixdb leaves the field
             // unset, which protobuf reads as 0, and Avatica's server then answered every query with no rows
             long limit = maxRowCount == 0 ? -1 : maxRowCount;
-            ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
-                    () -> super.prepareAndExecute(h, sql, limit, frameRows(maxRowsInFirstFrame), callback)));
+            ExecuteResult result = timed(stopFlag(h), () -> threads.run(h.connectionId, h.id, stopFlag(h),
+                    () -> collectingWarnings(h, () -> super.prepareAndExecute(h, sql, limit,
+                            frameRows(maxRowsInFirstFrame), callback))));
             return served(h, result);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -446,6 +452,34 @@ final class FerryMeta extends JdbcMeta {
             }
         } catch (IllegalAccessException | SQLException e) {
             throw new IllegalStateException("cannot replace a prepared statement by a plain one", e);
+        }
+    }
+
+    /**
+     * Runs {@code work}, raising {@code stop} once the server's query timeout ({@code --query-timeout}) has passed;
+     * a statement stopped so fails with 57014 and a sentence that names the limit.
+     */
+    private <T, E extends Exception> T timed(AtomicBoolean stop, StatementThreads.Work<T, E> work) throws E {
+        if (queryTimeout.isZero()) {
+            return work.run();
+        }
+        AtomicBoolean timedOut = new AtomicBoolean();
+        java.util.concurrent.ScheduledFuture<?> timer = watch.schedule(() -> {
+            timedOut.set(true);
+            stop.set(true);
+        }, queryTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            return work.run();
+        } catch (RuntimeException | Error e) {
+            if (timedOut.get()) {
+                throw new AvaticaRuntimeException("the statement ran past the server's query timeout of "
+                        + queryTimeout.toSeconds() + " s and was stopped; make it cheaper (a filter, a LIMIT), or ask "
+                        + "the server's operator for a longer --query-timeout", NO_ERROR_CODE,
+                        SqlStates.QUERY_CANCELED, AvaticaSeverity.ERROR);
+            }
+            throw e;
+        } finally {
+            timer.cancel(false);
         }
     }
 
@@ -478,8 +512,8 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
-                    () -> super.execute(h, parameterValues, maxRowCount)));
+            ExecuteResult result = timed(stopFlag(h), () -> threads.run(h.connectionId, h.id, stopFlag(h),
+                    () -> collectingWarnings(h, () -> super.execute(h, parameterValues, maxRowCount))));
             return served(h, result);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -491,8 +525,9 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            ExecuteResult result = threads.run(h.connectionId, h.id, stopFlag(h), () -> collectingWarnings(h,
-                    () -> super.execute(h, parameterValues, frameRows(maxRowsInFirstFrame))));
+            ExecuteResult result = timed(stopFlag(h), () -> threads.run(h.connectionId, h.id, stopFlag(h),
+                    () -> collectingWarnings(h, () -> super.execute(h, parameterValues,
+                            frameRows(maxRowsInFirstFrame)))));
             return served(h, result);
         } catch (RuntimeException | Error e) {
             throw translated(e);

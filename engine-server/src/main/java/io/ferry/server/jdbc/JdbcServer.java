@@ -84,7 +84,7 @@ public final class JdbcServer implements AutoCloseable {
         InetAddress address = resolve(host);
         FerryMeta meta;
         try {
-            meta = new FerryMeta(engine.jdbcUrl(), engine.config().clientTimeout());
+            meta = new FerryMeta(engine.jdbcUrl(), engine.config().clientTimeout(), engine.config().queryTimeout());
         } catch (SQLException e) {
             throw new IllegalStateException("cannot open the engine's embedded JDBC connection", e);
         }

@@ -317,6 +317,32 @@ class JdbcContractTest {
         assertEquals(405, get.statusCode());
     }
 
+    /** The server-wide query timeout (--query-timeout) stops a statement through either driver, 57014. */
+    @Test
+    @org.junit.jupiter.api.Timeout(120)
+    void theServersQueryTimeoutStopsAStatement() throws SQLException {
+        try (FerryEngine limited = FerryEngine.start(EngineConfig.defaults().withThreads(2)
+                .withMemoryLimit(1L << 30).withQueryMemoryLimit(256L << 20)
+                .withQueryTimeout(java.time.Duration.ofSeconds(1)))) {
+            PaperTable.load(limited.catalog(), "big", 40_000, 100, ProgressListener.NONE);
+            JdbcServer quick = JdbcServer.start(limited, "127.0.0.1", 0, List.of());
+            try {
+                for (String url : List.of(quick.avaticaUrl(), quick.ferryUrl())) {
+                    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+                        // a nested-loop join of 1.6e9 pairs: about 20 s on two cores
+                        SQLException e = assertThrows(SQLException.class, () -> count(s.executeQuery(
+                                "SELECT COUNT(*) FROM big x JOIN big y ON x.a * y.a = 7 OR x.a + y.a < 0")));
+                        assertEquals("57014", e.getSQLState(), e.getMessage());
+                        assertTrue(e.getMessage().contains("query timeout of 1 s"), e.getMessage());
+                        assertEquals(1, count(s.executeQuery("SELECT 1")));
+                    }
+                }
+            } finally {
+                quick.close();
+            }
+        }
+    }
+
     /** A request whose body stops arriving ends with a one-line 408 once the idle timeout passes. */
     @Test
     void anIncompleteRequestTimesOut() throws Exception {
