@@ -125,9 +125,15 @@ final class FerryMeta extends JdbcMeta {
             more |= rs.firstFrame != null && !rs.firstFrame.done;
         }
         results.served(h.connectionId, h.id, more);
-        return new ExecuteResult(result.resultSets.stream().map(rs -> rs.signature == null ? rs
-                : MetaResultSet.create(rs.connectionId, rs.statementId, rs.ownStatement,
-                        ResultColumns.withJdbcSizes(rs.signature), rs.firstFrame, rs.updateCount)).toList());
+        List<MetaResultSet> sized = result.resultSets.stream().map(FerryMeta::sized).toList();
+        return sized.equals(result.resultSets) ? result : new ExecuteResult(sized);
+    }
+
+    /** {@code rs} with its columns sized as JDBC says ({@link ResultColumns}); itself where they are already. */
+    private static MetaResultSet sized(MetaResultSet rs) {
+        Signature signature = ResultColumns.withJdbcSizes(rs.signature);
+        return signature == rs.signature ? rs : MetaResultSet.create(rs.connectionId, rs.statementId,
+                rs.ownStatement, signature, rs.firstFrame, rs.updateCount);
     }
 
     /**

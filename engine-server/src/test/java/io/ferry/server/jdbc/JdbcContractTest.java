@@ -37,7 +37,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.ferry.server.data.PaperTable;
 import io.ferry.server.data.ProgressListener;
-import io.ferry.server.data.SsbGenerator;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 
@@ -49,26 +48,21 @@ import io.ferry.sql.FerryEngine;
  */
 class JdbcContractTest {
     private static final int ROWS = 10_000;
+    private static ServedEngine served;
     private static FerryEngine engine;
     private static JdbcServer server;
 
     @BeforeAll
     static void start() throws SQLException {
-        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withMemoryLimit(1L << 30)
-                .withQueryMemoryLimit(256L << 20));
-        PaperTable.load(engine.catalog(), "r", ROWS, 100, ProgressListener.NONE);
-        new SsbGenerator(0.001).load(engine.catalog(), ProgressListener.NONE);
-        server = JdbcServer.start(engine, "127.0.0.1", 0, List.of());
+        served = ServedEngine.start(ROWS, true);
+        engine = served.engine();
+        server = served.server();
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (engine != null) {
-            engine.close();
-            assertEquals(0, engine.allocator().getAllocatedMemory());
+        if (served != null) {
+            served.close();
         }
     }
 

@@ -22,11 +22,6 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.ferry.server.data.PaperTable;
-import io.ferry.server.data.ProgressListener;
-import io.ferry.sql.EngineConfig;
-import io.ferry.sql.FerryEngine;
-
 /**
  * A Python user's session through phoenixdb, Avatica's Python client (src/test/python/phoenixdb_session.py), against
  * a real JDBC server: every row comes back (phoenixdb leaves the row limit unset, which Avatica's server read as "no
@@ -39,25 +34,19 @@ import io.ferry.sql.FerryEngine;
  */
 class PythonClientTest {
     private static final int ROWS = 10_000;
-    private static FerryEngine engine;
+    private static ServedEngine served;
     private static JdbcServer server;
 
     @BeforeAll
     static void start() throws SQLException {
-        engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withMemoryLimit(1L << 30)
-                .withQueryMemoryLimit(256L << 20));
-        PaperTable.load(engine.catalog(), "r", ROWS, 100, ProgressListener.NONE);
-        server = JdbcServer.start(engine, "127.0.0.1", 0, List.of());
+        served = ServedEngine.start(ROWS, false);
+        server = served.server();
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (engine != null) {
-            engine.close();
-            assertEquals(0, engine.allocator().getAllocatedMemory());
+        if (served != null) {
+            served.close();
         }
     }
 
