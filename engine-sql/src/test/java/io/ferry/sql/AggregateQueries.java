@@ -149,7 +149,12 @@ public final class AggregateQueries {
                 "SELECT a.g, b.g, COUNT(*), SUM(a.i + b.i) FROM q a JOIN q b ON a.id = b.id + 1 "
                         + "GROUP BY ROLLUP(a.g, b.g)",
                 "SELECT g, i % 2 AS m, dt > DATE '1800-01-01' AS late, COUNT(*), SUM(d) FROM q "
-                        + "GROUP BY GROUPING SETS ((g, i % 2), (i % 2, dt > DATE '1800-01-01'), (g), (g, i % 2), ())");
+                        + "GROUP BY GROUPING SETS ((g, i % 2), (i % 2, dt > DATE '1800-01-01'), (g), (g, i % 2), ())",
+                // two keys of one value are two keys: i is NULL in the second set's rows, i * 1 in the first's
+                // (the simplified i * 1 merged with i, fuzzer seed 432 query 2127)
+                "SELECT CAST('-0.0' AS DOUBLE) + b.i FROM q a JOIN q b ON a.id = b.id + 1 WHERE a.id < 50 "
+                        + "GROUP BY GROUPING SETS ((b.i, a.dt), (b.i * 1))",
+                "SELECT i, i * 1, g + 0, COUNT(*), GROUPING(i, g) FROM q GROUP BY GROUPING SETS ((i, g), (i * 1), (g + 0))");
     }
 
     /**
