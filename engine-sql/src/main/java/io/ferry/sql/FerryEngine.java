@@ -53,7 +53,7 @@ public final class FerryEngine implements AutoCloseable {
                 Math.min(256L << 20, Math.max(config.blockSize(), config.memoryLimit() / 4)));
         this.catalog = new Catalog(storage == null ? store : storage);
         this.executor = new QueryExecutor(config.threads());
-        this.runner = (plan, ctx, session) -> executor.execute(plan, ctx);
+        this.runner = (plan, ctx, session) -> executor.stream(plan, ctx);
         systemTables.put("queries", queries.table());
         systemTables.put("indexes", SystemSchema.indexes(catalog));
     }
@@ -119,6 +119,14 @@ public final class FerryEngine implements AutoCloseable {
 
     public BufferAllocator allocator() {
         return allocator;
+    }
+
+    /**
+     * Bytes of the blocks this JVM's store holds: its tables', and those of dropped or rewritten table versions a
+     * running query or an open result still reads.
+     */
+    public long storedBytes() {
+        return store.liveBytes();
     }
 
     public String jdbcUrl() {

@@ -29,7 +29,7 @@ class SessionSettingsTest {
         engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withMemoryLimit(64 << 20));
         engine.setRunner((plan, ctx, session) -> {
             seen.add(session.shipping());
-            return engine.executor().execute(plan, ctx);
+            return engine.executor().stream(plan, ctx);
         });
         try (Connection c = engine.connect(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t (a BIGINT)");

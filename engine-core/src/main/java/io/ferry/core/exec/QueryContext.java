@@ -12,21 +12,22 @@ import io.ferry.core.SqlStates;
  */
 public final class QueryContext {
     private final BooleanSupplier cancelled;
-    private final long deadlineNanos;
+    /** Shared by the contexts derived from one another: they are one query. */
+    private final Deadline deadline;
     private final QueryMemory memory;
     private final ScanBinder binder;
     private final Gatherer gatherer;
     private final Supplier<FerryException> failure;
 
     public QueryContext(BooleanSupplier cancelled, long timeoutMillis, QueryMemory memory) {
-        this(cancelled, timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : Long.MAX_VALUE, memory,
-                LocalScanBinder.INSTANCE, null, () -> null);
+        this(cancelled, new Deadline(timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L
+                : Long.MAX_VALUE), memory, LocalScanBinder.INSTANCE, null, () -> null);
     }
 
-    private QueryContext(BooleanSupplier cancelled, long deadlineNanos, QueryMemory memory, ScanBinder binder,
+    private QueryContext(BooleanSupplier cancelled, Deadline deadline, QueryMemory memory, ScanBinder binder,
             Gatherer gatherer, Supplier<FerryException> failure) {
         this.cancelled = cancelled;
-        this.deadlineNanos = deadlineNanos;
+        this.deadline = deadline;
         this.memory = memory;
         this.binder = binder;
         this.gatherer = gatherer;
@@ -39,12 +40,12 @@ public final class QueryContext {
 
     /** The same query, its scans bound by {@code binder}. */
     public QueryContext withBinder(ScanBinder binder) {
-        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer, failure);
+        return new QueryContext(cancelled, deadline, memory, binder, gatherer, failure);
     }
 
     /** The same query, its gathers answered by {@code gatherer}. */
     public QueryContext withGatherer(Gatherer gatherer) {
-        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer, failure);
+        return new QueryContext(cancelled, deadline, memory, binder, gatherer, failure);
     }
 
     /**
@@ -53,7 +54,7 @@ public final class QueryContext {
      */
     public QueryContext stoppedBy(Supplier<FerryException> failed) {
         Supplier<FerryException> mine = failure;
-        return new QueryContext(cancelled, deadlineNanos, memory, binder, gatherer, () -> {
+        return new QueryContext(cancelled, deadline, memory, binder, gatherer, () -> {
             FerryException f = mine.get();
             return f != null ? f : failed.get();
         });
@@ -78,10 +79,23 @@ public final class QueryContext {
 
     /** Milliseconds until the deadline (at least 1), or 0 when the query has no timeout. */
     public long remainingMillis() {
-        if (deadlineNanos == Long.MAX_VALUE) {
+        long at = deadline.nanos;
+        if (at == Long.MAX_VALUE) {
             return 0;
         }
-        return Math.max(1, (deadlineNanos - System.nanoTime()) / 1_000_000L);
+        return Math.max(1, (at - System.nanoTime()) / 1_000_000L);
+    }
+
+    /**
+     * Moves the deadline {@code nanos} later: a streamed result's query waits while its reader is away, and that
+     * time is the reader's, not the query's.
+     */
+    public void extendDeadline(long nanos) {
+        synchronized (deadline) {
+            if (deadline.nanos != Long.MAX_VALUE) {
+                deadline.nanos = Math.min(Long.MAX_VALUE - 1, deadline.nanos + Math.max(0, nanos));
+            }
+        }
     }
 
     /** Throws if the query was cancelled, ran past its timeout or failed elsewhere; operators call it between morsels. */
@@ -93,9 +107,18 @@ public final class QueryContext {
         if (cancelled.getAsBoolean()) {
             throw new FerryException(SqlStates.QUERY_CANCELED, "query cancelled by the client");
         }
-        if (System.nanoTime() > deadlineNanos) {
+        if (System.nanoTime() > deadline.nanos) {
             throw new FerryException(SqlStates.QUERY_CANCELED, "query ran past its timeout and was stopped; "
                     + "raise Statement.setQueryTimeout or make the query cheaper");
+        }
+    }
+
+    /** When the query must have finished, in {@link System#nanoTime} terms; {@code Long.MAX_VALUE} for never. */
+    private static final class Deadline {
+        volatile long nanos;
+
+        Deadline(long nanos) {
+            this.nanos = nanos;
         }
     }
 }

@@ -1,11 +1,13 @@
 package io.ferry.core.exec;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -67,9 +69,104 @@ public final class QueryExecutor implements AutoCloseable {
         }
     }
 
+    /**
+     * The plan's rows as they are read. What must see all its input first (a join's build side, an aggregate, a
+     * sort, a window) runs now; the streaming part on top (scans, filters, projections, join probes, unions) runs a
+     * wave of a few morsels each time the reader has read the rows of the last wave. So the first rows come after
+     * the first morsels whatever the result's size, the rows held at once are those of one wave, and a reader that
+     * stops early (a LIMIT in the client, a closed result set) stops the work. Rows come in morsel order.
+     */
+    public BatchStream stream(PlanNode plan, QueryContext ctx) {
+        AtomicBoolean closed = new AtomicBoolean();
+        Run run = new Run(ctx.stoppedBy(() -> closed.get() ? new FerryException(SqlStates.QUERY_CANCELED,
+                "the result was closed while its rows were being made") : null));
+        try {
+            return new MorselStream(run, run.pipeline(plan), closed);
+        } catch (RuntimeException | Error e) {
+            run.close();
+            throw e;
+        }
+    }
+
     @Override
     public void close() {
         pool.shutdownNow();
+    }
+
+    /** {@link #stream}'s result: the top pipeline's morsels, one wave at a time. */
+    private final class MorselStream implements BatchStream {
+        private final Run run;
+        private final Pipeline pipeline;
+        private final AtomicBoolean closed;
+        private final ArrayDeque<Batch> ready = new ArrayDeque<>();
+        private final int morsels;
+        private int next;
+        private boolean ended;
+        /** When the last wave ended: the time until the next is the reader's ({@link QueryContext#extendDeadline}). */
+        private long waveEnded;
+
+        MorselStream(Run run, Pipeline pipeline, AtomicBoolean closed) {
+            this.run = run;
+            this.pipeline = pipeline;
+            this.closed = closed;
+            this.morsels = pipeline.source().morsels();
+            this.waveEnded = System.nanoTime();
+        }
+
+        @Override
+        public synchronized Batch next() {
+            while (ready.isEmpty()) {
+                if (ended || next >= morsels) {
+                    end();
+                    return null;
+                }
+                // a wave keeps every thread busy; the first is as small as that allows, for the first rows' sake
+                wave(Math.min(morsels, next + threads * (next == 0 ? 1 : 2)));
+            }
+            return ready.poll();
+        }
+
+        @Override
+        public synchronized List<Batch> drain() {
+            List<Batch> out = new ArrayList<>(ready);
+            ready.clear();
+            if (!ended && next < morsels) {
+                wave(morsels);
+                out.addAll(ready);
+                ready.clear();
+            }
+            end();
+            return out;
+        }
+
+        private void wave(int to) {
+            run.ctx.extendDeadline(System.nanoTime() - waveEnded);
+            try {
+                ready.addAll(run.morsels(pipeline, next, to));
+            } catch (RuntimeException | Error e) {
+                end();
+                throw e;
+            }
+            next = to;
+            waveEnded = System.nanoTime();
+        }
+
+        /** Frees what the query holds; the rows already made stay readable. */
+        private void end() {
+            if (!ended) {
+                ended = true;
+                run.close();
+            }
+        }
+
+        @Override
+        public void close() {
+            closed.set(true); // a wave running now stops at its next check, and lets go of the lock
+            synchronized (this) {
+                ready.clear();
+                end();
+            }
+        }
     }
 
     /** A plan by its wire form ({@link PlanCodec}), equal for equal plans, whatever their records' identity. */
@@ -141,6 +238,10 @@ public final class QueryExecutor implements AutoCloseable {
         /** Whether the sink keeps the batches it is given (rather than folding them into state at once). */
         default boolean keepsRows() {
             return false;
+        }
+
+        /** The thread claimed morsel {@code morsel}; its batches come next. */
+        default void morselStart(int morsel) {
         }
 
         /** Every batch of the morsel the thread claimed has been consumed (a scan's morsel is one whole block). */
@@ -434,8 +535,23 @@ public final class QueryExecutor implements AutoCloseable {
             out.accept(b);
         }
 
+        /** Morsels {@code [from, to)} of {@code p}'s top pipeline, their batches decoded and in morsel order. */
+        List<Batch> morsels(Pipeline p, int from, int to) {
+            Map<Integer, List<Batch>> byMorsel = new TreeMap<>();
+            for (MorselSink sink : run(p, from, to, MorselSink::new)) {
+                byMorsel.putAll(sink.done);
+            }
+            List<Batch> out = new ArrayList<>();
+            byMorsel.values().forEach(out::addAll);
+            return out;
+        }
+
         private <S extends Sink> List<S> run(Pipeline p, Supplier<S> sinks) {
-            int morsels = p.source().morsels();
+            return run(p, 0, p.source().morsels(), sinks);
+        }
+
+        private <S extends Sink> List<S> run(Pipeline p, int from, int to, Supplier<S> sinks) {
+            int morsels = to - from;
             boolean transientBytes = p.source().transientBytes();
             int drivers = Math.max(1, Math.min(threads, morsels));
             List<S> created = Collections.synchronizedList(new ArrayList<>());
@@ -448,11 +564,12 @@ public final class QueryExecutor implements AutoCloseable {
                 Runnable driver = () -> {
                     try {
                         while (!failed.get() && !sink.satisfied()) {
-                            int m = next.getAndIncrement();
-                            if (m >= morsels) {
+                            int m = from + next.getAndIncrement();
+                            if (m >= to) {
                                 break;
                             }
                             ctx.check();
+                            sink.morselStart(m);
                             p.source().read(m, batch -> push(p.transforms(), 0, batch, sink, transientBytes));
                             sink.morselDone();
                         }
@@ -555,6 +672,28 @@ public final class QueryExecutor implements AutoCloseable {
         @Override
         public boolean satisfied() {
             return remaining != null && remaining.get() <= 0;
+        }
+
+        @Override
+        public boolean keepsRows() {
+            return true;
+        }
+    }
+
+    /** A thread's morsels of a streamed result, each morsel's batches decoded here, on the thread that made them. */
+    private static final class MorselSink implements Sink {
+        final Map<Integer, List<Batch>> done = new HashMap<>();
+        private List<Batch> current;
+
+        @Override
+        public void morselStart(int morsel) {
+            current = new ArrayList<>();
+            done.put(morsel, current);
+        }
+
+        @Override
+        public void consume(Batch batch) {
+            current.add(batch.materialize());
         }
 
         @Override

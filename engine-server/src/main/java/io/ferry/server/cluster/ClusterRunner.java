@@ -22,6 +22,7 @@ import org.apache.arrow.memory.BufferAllocator;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.core.exec.BatchStream;
 import io.ferry.core.exec.BlockSource;
 import io.ferry.core.exec.Distribution;
 import io.ferry.core.exec.PlanCodec;
@@ -105,12 +106,12 @@ public final class ClusterRunner implements QueryRunner {
     }
 
     @Override
-    public List<Batch> run(PlanNode plan, QueryContext ctx, SessionSettings session) {
+    public BatchStream run(PlanNode plan, QueryContext ctx, SessionSettings session) {
         long queryId = queryIds.incrementAndGet();
         PlanNode split = Distribution.split(plan);
         QueryContext distributed = ctx.withBinder(this::bindWhole)
                 .withGatherer((gather, c) -> gather(queryId, gather, c, session));
-        return engine.executor().execute(split, distributed);
+        return engine.executor().stream(split, distributed);
     }
 
     @Override

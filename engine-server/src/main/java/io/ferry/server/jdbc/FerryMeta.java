@@ -614,13 +614,14 @@ final class FerryMeta extends JdbcMeta {
                     SqlStates.QUERY_CANCELED, AvaticaSeverity.ERROR);
         }
         try {
-            Frame frame = threads.run(h.connectionId, h.id, stopFlag(h), () -> {
+            // a result's rows are made as they are fetched: each fetch has the whole limit for its share of the work
+            Frame frame = timed(stopFlag(h), () -> threads.run(h.connectionId, h.id, stopFlag(h), () -> {
                 try {
                     return super.fetch(h, offset, frameRows(fetchMaxRowCount));
                 } catch (MissingResultsException e) {
                     throw new MissingResults(e);
                 }
-            });
+            }));
             results.served(h.connectionId, h.id, !frame.done);
             return frame;
         } catch (MissingResults e) {

@@ -5,10 +5,15 @@ import static org.apache.calcite.util.Static.RESOURCE;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableFilter;
+import org.apache.calcite.adapter.enumerable.EnumerableLimit;
+import org.apache.calcite.adapter.enumerable.EnumerableProject;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.Meta;
@@ -26,6 +31,7 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.prepare.Prepare.PreparedResult;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
@@ -81,6 +87,7 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.expr.DatePart;
 import io.ferry.core.types.FerryType;
+import io.ferry.sql.rel.FerryToEnumerableConverter;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.QueryLog;
 import io.ferry.sql.ddl.SqlShow;
@@ -250,7 +257,31 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             protected RelRoot trimUnusedFields(RelRoot root) {
                 return hasInSubQuery(root.rel) ? root : PlanningProgram.trimmed(root, super::trimUnusedFields);
             }
+
+            /** As Calcite's own, with the rows of a query's result streamed to its reader ({@link #streamed}). */
+            @Override
+            protected PreparedResult implement(RelRoot root) {
+                return super.implement(root.kind.belongsTo(SqlKind.DML) ? root : root.withRel(streamed(root.rel)));
+            }
         };
+    }
+
+    /**
+     * {@code rel} with the Ferry query whose rows are its result streamed ({@link FerryToEnumerableConverter#streamed}):
+     * the boundary at its top, or under row-engine operators that read their input once, in order, and pass rows on
+     * as they read them (a projection, a filter, a LIMIT). Under anything else (a sort, an aggregate, a window, a
+     * join of the row engine) the rows are made at once and kept, as that operator may read them again.
+     */
+    private static RelNode streamed(RelNode rel) {
+        if (rel instanceof FerryToEnumerableConverter boundary) {
+            return boundary.streamed();
+        }
+        if (rel instanceof EnumerableCalc || rel instanceof EnumerableProject || rel instanceof EnumerableFilter
+                || rel instanceof EnumerableLimit) {
+            RelNode input = streamed(rel.getInput(0));
+            return input == rel.getInput(0) ? rel : rel.copy(rel.getTraitSet(), List.of(input));
+        }
+        return rel;
     }
 
     private static boolean hasInSubQuery(RelNode rel) {

@@ -2,6 +2,7 @@ package io.ferry.sql.rel;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -11,6 +12,7 @@ import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.runtime.FlatLists;
 
+import io.ferry.core.exec.BatchStream;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.QueryMemory;
@@ -18,6 +20,7 @@ import io.ferry.core.exec.SampleWarnings;
 import io.ferry.core.expr.StatementClock;
 import io.ferry.core.vector.Batch;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.QueryRunner;
 import io.ferry.sql.QueryWarnings;
 import io.ferry.sql.schema.FerrySchema;
 
@@ -30,17 +33,21 @@ public final class FerryQuery {
     private final RowConverter rows;
     private final JavaRowFormat format;
     private final boolean readsClock;
+    private final boolean streamed;
 
     /**
-     * @param format how the row engine above reads a row: SCALAR for one column, LIST for none (Calcite's physical
-     *               types turn a row of no columns into an empty list, which its window operator compares), else
-     *               ARRAY
+     * @param format   how the row engine above reads a row: SCALAR for one column, LIST for none (Calcite's physical
+     *                 types turn a row of no columns into an empty list, which its window operator compares), else
+     *                 ARRAY
+     * @param streamed whether the statement's result is this query's rows, read once as the client fetches them
+     *                 ({@link FerryToEnumerableConverter#streamed})
      */
-    FerryQuery(PlanNode plan, RelDataType rowType, JavaRowFormat format) {
+    FerryQuery(PlanNode plan, RelDataType rowType, JavaRowFormat format, boolean streamed) {
         this.plan = plan;
         this.readsClock = StatementClock.readsClock(plan);
         this.rows = new RowConverter(rowType);
         this.format = format;
+        this.streamed = streamed;
     }
 
     public PlanNode plan() {
@@ -49,27 +56,37 @@ public final class FerryQuery {
 
     /**
      * The plan's rows. It runs when they are first enumerated, not before: a DELETE or UPDATE takes the table's
-     * write lock between the two, and must read the table's rows after it has the lock. Later enumerations (the
-     * inner side of a nested-loop join) reuse the rows.
+     * write lock between the two, and must read the table's rows after it has the lock. A streamed query's rows are
+     * made as they are read ({@link QueryRunner#run}) and let go of once read; any other's are made at once and kept,
+     * since Calcite's row engine may enumerate its input again (the inner side of a nested-loop join).
      */
     public Enumerable<Object> execute(DataContext root) {
         FerrySchema schema = schema(root);
         FerryEngine engine = schema.engine();
         AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
+        Supplier<BatchStream> run = () -> {
+            QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(),
+                    timeout == null ? 0 : timeout, new QueryMemory(engine.config().queryMemoryLimit()));
+            QueryWarnings.report(() -> SampleWarnings.of(plan));
+            return engine.runner().run(readsClock ? StatementClock.bind(plan, statementTime(root)) : plan, ctx,
+                    schema.session());
+        };
         return new AbstractEnumerable<>() {
             private List<Batch> result;
 
             @Override
             public synchronized Enumerator<Object> enumerator() {
-                if (result == null) {
-                    QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(),
-                            timeout == null ? 0 : timeout, new QueryMemory(engine.config().queryMemoryLimit()));
-                    QueryWarnings.report(() -> SampleWarnings.of(plan));
-                    result = engine.runner().run(readsClock ? StatementClock.bind(plan, statementTime(root)) : plan,
-                            ctx, schema.session());
+                if (streamed) {
+                    return new BatchEnumerator(run);
                 }
-                return new BatchEnumerator(result);
+                if (result == null) {
+                    try (BatchStream stream = run.get()) {
+                        result = stream.drain();
+                    }
+                }
+                List<Batch> made = result;
+                return new BatchEnumerator(() -> BatchStream.of(made));
             }
         };
     }
@@ -89,14 +106,16 @@ public final class FerryQuery {
                 .unwrap(FerrySchema.class);
     }
 
+    /** Rows of a stream's batches, as the row engine above reads them; a reset reads them from the start again. */
     private final class BatchEnumerator implements Enumerator<Object> {
-        private final List<Batch> batches;
-        private int batch;
+        private final Supplier<BatchStream> open;
+        private BatchStream stream;
+        private Batch batch;
         private int row = -1;
         private Object current;
 
-        BatchEnumerator(List<Batch> batches) {
-            this.batches = batches;
+        BatchEnumerator(Supplier<BatchStream> open) {
+            this.open = open;
         }
 
         @Override
@@ -106,16 +125,18 @@ public final class FerryQuery {
 
         @Override
         public boolean moveNext() {
-            while (batch < batches.size()) {
-                Batch b = batches.get(batch);
-                if (++row < b.rowCount()) {
-                    current = materialize(b, row);
-                    return true;
-                }
-                batch++;
-                row = -1;
+            if (stream == null) {
+                stream = open.get();
             }
-            return false;
+            while (batch == null || ++row >= batch.rowCount()) {
+                batch = stream.next();
+                row = -1;
+                if (batch == null) {
+                    return false;
+                }
+            }
+            current = materialize(batch, row);
+            return true;
         }
 
         private Object materialize(Batch b, int r) {
@@ -134,12 +155,17 @@ public final class FerryQuery {
 
         @Override
         public void reset() {
-            batch = 0;
-            row = -1;
+            close();
         }
 
         @Override
         public void close() {
+            if (stream != null) {
+                stream.close();
+                stream = null;
+            }
+            batch = null;
+            row = -1;
         }
     }
 }

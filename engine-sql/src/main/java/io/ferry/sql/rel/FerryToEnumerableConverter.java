@@ -31,13 +31,29 @@ import io.ferry.sql.schema.FerrySchema;
  * Calcite plans above it (operators Ferry lacks) consumes Ferry's rows.
  */
 public final class FerryToEnumerableConverter extends ConverterImpl implements EnumerableRel {
+    private final boolean streamed;
+
     public FerryToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
+        this(cluster, traits, input, false);
+    }
+
+    private FerryToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input, boolean streamed) {
         super(cluster, ConventionTraitDef.INSTANCE, traits, input);
+        this.streamed = streamed;
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new FerryToEnumerableConverter(getCluster(), traitSet, sole(inputs));
+        return new FerryToEnumerableConverter(getCluster(), traitSet, sole(inputs), streamed);
+    }
+
+    /**
+     * This boundary with its rows made as they are read and let go of once read ({@link FerryQuery#execute}), for
+     * where they are the statement's result, read once by the client: set when the plan is final, just before it
+     * is compiled ({@code FerryPrepare}).
+     */
+    public FerryToEnumerableConverter streamed() {
+        return new FerryToEnumerableConverter(getCluster(), getTraitSet(), getInput(), true);
     }
 
     @Override
@@ -85,10 +101,11 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
                 pref.prefer(JavaRowFormat.ARRAY));
         PlanNode plan = ColumnPruner.prune(FerryRel.plan(getInput()));
-        FerryQuery query = new FerryQuery(plan, getRowType(), physType.getFormat());
+        FerryQuery query = new FerryQuery(plan, getRowType(), physType.getFormat(), streamed);
         Expression stashed = implementor.stash(query, FerryQuery.class);
         BlockBuilder block = new BlockBuilder();
-        Expression rows = Expressions.call(stashed, org.apache.calcite.linq4j.tree.Types.lookupMethod(FerryQuery.class, "execute", org.apache.calcite.DataContext.class), implementor.getRootExpression());
+        Expression rows = Expressions.call(stashed, org.apache.calcite.linq4j.tree.Types.lookupMethod(
+                FerryQuery.class, "execute", org.apache.calcite.DataContext.class), implementor.getRootExpression());
         block.add(Expressions.return_(null, rows));
         return implementor.result(physType, block.toBlock());
     }
