@@ -93,6 +93,43 @@ class JdbcContractTest {
         }
     }
 
+    /**
+     * Rows are made as the client fetches them: the first frame comes back before the last block is read, so a
+     * division by zero in the last block fails a later fetch, with its SQLSTATE, after the rows before it arrived.
+     * Made at once, the whole result would have failed at executeQuery. Three inserts make three blocks, and the
+     * first frame needs at most the two the first wave reads.
+     */
+    @ParameterizedTest
+    @MethodSource("urls")
+    void rowsAreMadeAsTheClientFetchesThem(String url) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE late (x INTEGER)");
+            try {
+                s.execute("INSERT INTO late SELECT 1 FROM r");
+                s.execute("INSERT INTO late SELECT 2 FROM r");
+                s.execute("INSERT INTO late VALUES (0)");
+                s.setFetchSize(100);
+                int read = 0;
+                Exception failed = null;
+                try (ResultSet rs = s.executeQuery("SELECT 10 / x FROM late")) {
+                    while (rs.next()) {
+                        read++;
+                    }
+                } catch (SQLException | RuntimeException e) {
+                    failed = e; // the stock driver throws its fetch errors unchecked
+                }
+                assertTrue(read >= 100 && read <= 2 * ROWS, "rows before the failure: " + read);
+                assertTrue(failed != null && String.valueOf(failed.getMessage()).contains("by zero"),
+                        String.valueOf(failed));
+                if (failed instanceof SQLException e) {
+                    assertEquals("22012", e.getSQLState(), e.getMessage());
+                }
+            } finally {
+                s.execute("DROP TABLE late");
+            }
+        }
+    }
+
     /** The stock driver keeps a prepared statement's maxRows on its side and sends it nowhere (Avatica's protocol). */
     @ParameterizedTest
     @MethodSource("urls")

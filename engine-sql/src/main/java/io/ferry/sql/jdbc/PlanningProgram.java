@@ -52,6 +52,7 @@ import io.ferry.sql.rewrite.EnclosingCorrelations;
 import io.ferry.sql.rewrite.ExpandedSearches;
 import io.ferry.sql.rewrite.FullJoins;
 import io.ferry.sql.rewrite.GroupedSumZeroGuardRule;
+import io.ferry.sql.rewrite.GroupingSetsFilterTransposeRule;
 import io.ferry.sql.rewrite.GroupingSetsProjectMergeRule;
 import io.ferry.sql.rewrite.FerryRexExecutor;
 import io.ferry.sql.rewrite.InOperandColumns;
@@ -118,7 +119,7 @@ final class PlanningProgram {
      */
     private static final List<RelOptRule> HEURISTIC = List.of(
             CoreRules.FILTER_MERGE, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN,
-            CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, CoreRules.FILTER_AGGREGATE_TRANSPOSE,
+            CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, GroupingSetsFilterTransposeRule.INSTANCE,
             CoreRules.PROJECT_MERGE, GroupingSetsProjectMergeRule.INSTANCE, GroupedSumZeroGuardRule.INSTANCE,
             CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE, CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS,
             CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE, CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE,
@@ -145,11 +146,13 @@ final class PlanningProgram {
      * and sorts across joins multiplied the search space: q6 never finished planning, q58 took 16 s); projections
      * are pushed down by the field trimmer; merge joins are not used (Ferry's hash join is faster on its in-memory
      * inputs); sorts go below projections by {@link SortBelowProjectRule} instead; and Calcite's
-     * AggregateProjectMergeRule and ProjectAggregateMergeRule, which {@link GroupingSetsProjectMergeRule} and
+     * FilterAggregateTransposeRule, AggregateProjectMergeRule and ProjectAggregateMergeRule, which
+     * {@link GroupingSetsFilterTransposeRule}, {@link GroupingSetsProjectMergeRule} and
      * {@link GroupedSumZeroGuardRule} run where they are right.
      */
     private static final List<RelOptRule> NOT_COST_BASED = Stream.of(HEURISTIC, List.<RelOptRule>of(
-            CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_AGGREGATE_MERGE, CoreRules.PROJECT_FILTER_TRANSPOSE,
+            CoreRules.FILTER_AGGREGATE_TRANSPOSE, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_AGGREGATE_MERGE,
+            CoreRules.PROJECT_FILTER_TRANSPOSE,
             CoreRules.JOIN_ASSOCIATE, CoreRules.JOIN_COMMUTE, CoreRules.AGGREGATE_JOIN_TRANSPOSE,
             CoreRules.SORT_JOIN_TRANSPOSE, CoreRules.SORT_PROJECT_TRANSPOSE, EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE))
             .flatMap(List::stream).toList();
@@ -300,7 +303,7 @@ final class PlanningProgram {
 
     private static final List<RelOptRule> PUSHING_FILTERS = List.of(CoreRules.FILTER_MERGE,
             CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
-            CoreRules.FILTER_AGGREGATE_TRANSPOSE, CoreRules.FILTER_SET_OP_TRANSPOSE);
+            GroupingSetsFilterTransposeRule.INSTANCE, CoreRules.FILTER_SET_OP_TRANSPOSE);
 
     /** A bound on the filters pushed in one pass, should two of those rules ever undo each other. */
     private static final int MAX_PUSHES = 10_000;
