@@ -34,17 +34,22 @@ public final class ResultComparison {
 
     public static List<List<Object>> rows(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            ResultSetMetaData md = rs.getMetaData();
-            List<List<Object>> out = new ArrayList<>();
-            while (rs.next()) {
-                List<Object> row = new ArrayList<>();
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    row.add(value(rs, md, i));
-                }
-                out.add(row);
-            }
-            return out;
+            return rows(rs);
         }
+    }
+
+    /** Every row of {@code rs}, each value in a form both engines' answers compare in. */
+    public static List<List<Object>> rows(ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        List<List<Object>> out = new ArrayList<>();
+        while (rs.next()) {
+            List<Object> row = new ArrayList<>();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                row.add(value(rs, md, i));
+            }
+            out.add(row);
+        }
+        return out;
     }
 
     private static Object value(ResultSet rs, ResultSetMetaData md, int i) throws SQLException {
@@ -87,7 +92,12 @@ public final class ResultComparison {
         } catch (SQLException e) {
             throw new AssertionError("DuckDB rejected the test query (fix the test): " + duckSql, e);
         }
-        List<List<Object>> actual = rows(ferry, ferrySql);
+        assertSameRows(sql, expected, rows(ferry, ferrySql), ordered);
+    }
+
+    /** Ferry's rows {@code actual} against DuckDB's {@code expected} for {@code sql}. */
+    public static void assertSameRows(String sql, List<List<Object>> expected, List<List<Object>> actual,
+            boolean ordered) {
         if (!ordered) {
             expected.sort(ROW_ORDER);
             actual.sort(ROW_ORDER);

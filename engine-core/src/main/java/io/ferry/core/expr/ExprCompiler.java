@@ -281,8 +281,8 @@ public final class ExprCompiler {
                     return value.eval(batch);
                 };
             }
-            case CURRENT_DATE, CURRENT_TIMESTAMP -> throw new IllegalStateException(op
-                    + " must be bound to the statement's time (StatementClock) before the plan is compiled");
+            case CURRENT_DATE, CURRENT_TIMESTAMP, PARAMETER -> throw new IllegalStateException(op
+                    + " must be bound to the statement's values (StatementValues) before the plan is compiled");
             default -> throw new IllegalArgumentException("no kernel for " + op);
         }
     }

@@ -35,8 +35,10 @@ public enum Op {
     PLUS_MONTHS,
     /** args: end, start (each DATE or TIMESTAMP); the largest whole number of months m with start + m months <= end. */
     MONTHS_BETWEEN,
-    /** No args: the statement's clock, bound to a literal before the plan runs ({@link StatementClock}). */
+    /** No args: the statement's clock, bound to a literal before the plan runs ({@link StatementValues}). */
     CURRENT_DATE, CURRENT_TIMESTAMP,
+    /** args: a BIGINT literal, the parameter's number from 0; bound to its value before the plan runs. */
+    PARAMETER,
     UPPER, LOWER, CHAR_LENGTH, CONCAT, SUBSTRING,
     /** args: separator, then strings; NULL strings are skipped, a NULL separator gives NULL. */
     CONCAT_WS,

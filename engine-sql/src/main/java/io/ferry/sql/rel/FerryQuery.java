@@ -17,7 +17,7 @@ import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.QueryMemory;
 import io.ferry.core.exec.SampleWarnings;
-import io.ferry.core.expr.StatementClock;
+import io.ferry.core.expr.StatementValues;
 import io.ferry.core.vector.Batch;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.QueryRunner;
@@ -32,7 +32,8 @@ public final class FerryQuery {
     private final PlanNode plan;
     private final RowConverter rows;
     private final JavaRowFormat format;
-    private final boolean readsClock;
+    /** Whether each execution binds the clock or parameters into the plan ({@link StatementValues}). */
+    private final boolean bound;
     private final boolean streamed;
 
     /**
@@ -44,7 +45,7 @@ public final class FerryQuery {
      */
     FerryQuery(PlanNode plan, RelDataType rowType, JavaRowFormat format, boolean streamed) {
         this.plan = plan;
-        this.readsClock = StatementClock.readsClock(plan);
+        this.bound = StatementValues.needsBinding(plan);
         this.rows = new RowConverter(rowType);
         this.format = format;
         this.streamed = streamed;
@@ -69,8 +70,8 @@ public final class FerryQuery {
             QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(),
                     timeout == null ? 0 : timeout, new QueryMemory(engine.config().queryMemoryLimit()));
             QueryWarnings.report(() -> SampleWarnings.of(plan));
-            return engine.runner().run(readsClock ? StatementClock.bind(plan, statementTime(root)) : plan, ctx,
-                    schema.session());
+            return engine.runner().run(bound ? StatementValues.bind(plan, statementTime(root),
+                    new ParameterValues(root)) : plan, ctx, schema.session());
         };
         return new AbstractEnumerable<>() {
             private List<Batch> result;

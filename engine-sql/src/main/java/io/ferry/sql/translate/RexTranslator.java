@@ -11,6 +11,7 @@ import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -33,6 +34,7 @@ import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.expr.Literal;
 import io.ferry.core.expr.Op;
+import io.ferry.core.expr.StatementValues;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.Physical;
 import io.ferry.core.types.TypeKind;
@@ -83,6 +85,10 @@ public final class RexTranslator {
         }
         if (node instanceof RexCall call) {
             return call(call);
+        }
+        if (node instanceof RexDynamicParam parameter) {
+            // bound to the client's value when the statement runs: a prepared statement runs in Ferry's kernels
+            return StatementValues.parameter(parameter.getIndex(), type(parameter.getType()));
         }
         throw new UnsupportedExpression(node.getKind().toString());
     }
