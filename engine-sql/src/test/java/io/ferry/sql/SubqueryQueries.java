@@ -326,6 +326,10 @@ public final class SubqueryQueries {
                         + "WHERE (3 - a1.id) IN (SELECT MAX(ABS(b.k)) FROM sb b WHERE b.k = a1.k)",
                 "SELECT DISTINCT CAST(5 AS BIGINT), CAST(CAST(5 AS BIGINT) AS VARCHAR) FROM se e GROUP BY "
                         + "CAST(5 AS BIGINT), e.g UNION ALL SELECT a.id, a.g FROM sa a WHERE a.id IN (SELECT MAX(b.id) "
-                        + "FROM sb b WHERE b.k = a.k)");
+                        + "FROM sb b WHERE b.k = a.k)",
+                // a correlated EXISTS whose correlated column is the only outer one used: Calcite's field trimmer
+                // found no place for it (XX000 "source #0 has no target in mapping", fuzzer seed 532 query 2873)
+                "SELECT COALESCE(0, MIN(7)) FROM sa a0 WHERE EXISTS (SELECT 1 FROM sb b0 WHERE 0 = a0.k)",
+                "SELECT COALESCE(0, MIN(7)), COUNT(*) FROM sa a0 WHERE EXISTS (SELECT 1 FROM sb b0 WHERE 3 = a0.k)");
     }
 }
