@@ -40,7 +40,8 @@ import io.ferry.sql.FerryEngine;
  * stock remote driver, {@code jdbc:avatica:remote:url=http://host:port;serialization=PROTOBUF}.
  *
  * <p>Extra Jetty handlers (the CSV load endpoint) share the port; each sees a request first and leaves those it does
- * not claim to Avatica, which otherwise answers every path.
+ * not claim to Avatica, which otherwise answers every path. Before all of them, requests from web pages are refused
+ * ({@link CrossOriginGuard}).
  */
 public final class JdbcServer implements AutoCloseable {
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -97,7 +98,9 @@ public final class JdbcServer implements AutoCloseable {
                 }
             }
             server.setErrorHandler(new OneLineErrors());
-            List<Handler> handlers = new ArrayList<>(extra);
+            List<Handler> handlers = new ArrayList<>();
+            handlers.add(new CrossOriginGuard());
+            handlers.addAll(extra);
             handlers.add(new StatementEndpoint(meta));
             handlers.add(server.getHandler());
             server.setHandler(new HandlerList(handlers.toArray(Handler[]::new)));

@@ -374,6 +374,36 @@ class JdbcContractTest {
         }
     }
 
+    /**
+     * A web page in a user's browser cannot reach the server: every request carrying a browser's Origin (or a
+     * cross-site Sec-Fetch-Site) is refused with 403 before any endpoint reads it, the JDBC endpoint as the load
+     * endpoint, and nothing it asked for happens; a driver's request, which carries neither, is served.
+     */
+    @Test
+    void requestsFromWebPagesAreRefused() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        try (Connection c = DriverManager.getConnection(server.ferryUrl()); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE victim (x INTEGER)");
+            try {
+                for (String path : List.of("/", "/ferry/load?table=victim&mode=replace", "/ferry/cancel")) {
+                    for (String[] header : List.of(new String[] {"Origin", "http://evil.example"},
+                            new String[] {"Sec-Fetch-Site", "cross-site"})) {
+                        HttpResponse<String> r = http.send(HttpRequest.newBuilder(server.endpoint().resolve(path))
+                                .header("Content-Type", "text/plain").header(header[0], header[1])
+                                .POST(HttpRequest.BodyPublishers.ofString("DROP TABLE victim")).build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        assertEquals(403, r.statusCode(), path + " " + header[0] + ": " + r.body());
+                        assertTrue(r.body().contains("web pages are refused"), r.body());
+                        assertFalse(r.headers().firstValue("Access-Control-Allow-Origin").isPresent());
+                    }
+                }
+                assertEquals(0, count(s.executeQuery("SELECT x FROM victim")));
+            } finally {
+                s.execute("DROP TABLE victim");
+            }
+        }
+    }
+
     /** A request whose body stops arriving ends with a one-line 408 once the idle timeout passes. */
     @Test
     void anIncompleteRequestTimesOut() throws Exception {
