@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.ferry.sql.AggregateQueries;
+import io.ferry.sql.PreparedQueries;
 import io.ferry.sql.ResultComparison;
 import io.ferry.sql.SubqueryQueries;
 import io.ferry.sql.WideDecimalQueries;
@@ -91,6 +92,24 @@ class AggregatesOnClusterTest {
     void answersAsDuckDb(String mode, String sql) throws SQLException {
         cluster.shipping(mode);
         ResultComparison.assertSameResult(ferry, duck, sql, sql.contains(" LIMIT "));
+    }
+
+    Stream<Arguments> prepared() {
+        List<Arguments> out = new ArrayList<>();
+        for (String mode : List.of("function", "data")) {
+            for (PreparedQueries.Case c : PreparedQueries.cases()) {
+                out.add(Arguments.of(mode, c));
+            }
+        }
+        return out.stream();
+    }
+
+    /** Parameters are bound to their values before the plan is split and shipped: every node sees the constants. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("prepared")
+    void preparedStatementsAnswerAsDuckDb(String mode, PreparedQueries.Case c) throws SQLException {
+        cluster.shipping(mode);
+        PreparedQueries.assertAnswersAsDuckDb(ferry, duck, c);
     }
 
     Stream<Arguments> correlatedRowIns() {
