@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +50,8 @@ class PythonClientTest {
 
     @Test
     void aPhoenixdbSessionGetsWhatItAsks() throws Exception {
-        Map<String, JsonNode> steps = run(python());
+        Map<String, JsonNode> steps = run(TestPythons.withModule("FERRY_PYTHON", "phoenixdb-venv", "phoenixdb",
+                "FERRY_REQUIRE_PYTHON_CLIENT", "setup-phoenixdb.sh"));
         assertEquals("[[10000]]", steps.get("count").get("rows").toString());
         assertEquals("[[0,100],[1,100],[2,100]]", steps.get("second query").get("rows").toString());
         assertEquals(ROWS, steps.get("iterate").get("count").asInt());
@@ -92,22 +91,5 @@ class PythonClientTest {
             }
         }
         return steps;
-    }
-
-    /** A Python that can import phoenixdb, or the test is skipped (failed where CI requires it). */
-    private static String python() throws IOException, InterruptedException {
-        String given = System.getenv("FERRY_PYTHON");
-        Path cached = Path.of(System.getProperty("user.home"), ".cache", "ferry", "phoenixdb-venv", "bin", "python");
-        String python = given != null ? given : Files.isExecutable(cached) ? cached.toString() : null;
-        if (python != null && new ProcessBuilder(python, "-c", "import phoenixdb").start().waitFor() == 0) {
-            return python;
-        }
-        String why = "no Python with phoenixdb (FERRY_PYTHON=" + given + "); make one with "
-                + "engine-server/src/test/python/setup-phoenixdb.sh";
-        if ("1".equals(System.getenv("FERRY_REQUIRE_PYTHON_CLIENT"))) {
-            fail(why);
-        }
-        Assumptions.abort(why);
-        return null;
     }
 }

@@ -1,0 +1,37 @@
+"""Opens a page in headless Chromium, as a user of the machine would, and waits until the page says it is done.
+
+usage: browser_visit.py URL [SECONDS]
+The page sets its title to 'done' when its scripts have run; this prints the title and exits 0, or exits 1 if the
+page did not finish in time. Selenium is given Debian's chromedriver, so it downloads nothing.
+"""
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+
+def main():
+    url = sys.argv[1]
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 30
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        driver.get(url)
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if driver.title == "done":
+                print(driver.title)
+                return 0
+            time.sleep(0.2)
+        print("the page did not finish: title %r" % driver.title)
+        return 1
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
