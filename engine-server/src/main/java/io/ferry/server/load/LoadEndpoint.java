@@ -82,7 +82,11 @@ public final class LoadEndpoint extends AbstractHandler {
         try {
             long rows = load.run(loadRequest, progress);
             long millis = (System.nanoTime() - started) / 1_000_000;
-            LOG.info("loaded {} rows into {} from {} in {} ms", rows, loadRequest.table(), loadRequest.path(), millis);
+            LOG.info("loaded {} rows into {} from {} in {} ms{}", rows, loadRequest.table(), loadRequest.path(),
+                    millis, progress.gone ? "; the client went away before it was told" : "");
+            if (progress.gone) {
+                return;
+            }
             outcome = LoadEvent.done(loadRequest.table(), rows, millis);
         } catch (ClientGone e) {
             LOG.info("client went away while loading {} into {}; nothing was loaded", loadRequest.path(),
@@ -124,6 +128,8 @@ public final class LoadEndpoint extends AbstractHandler {
      */
     private static final class StreamedProgress implements ProgressListener {
         private final OutputStream out;
+        /** Whether the client was found gone at a task's end. */
+        boolean gone;
         private long lastSentAt;
         private long sent;
         private long latest;
@@ -151,13 +157,21 @@ public final class LoadEndpoint extends AbstractHandler {
             }
         }
 
+        /**
+         * The end of a task, which comes after the load committed or failed: a client gone by then changes nothing,
+         * and must not turn a committed load into one reported as not done ({@link #gone} says so instead).
+         */
         @Override
         public void finish() {
-            if (latest != sent) {
-                send(LoadEvent.progress(latest));
-                sent = latest;
+            try {
+                if (latest != sent) {
+                    send(LoadEvent.progress(latest));
+                    sent = latest;
+                }
+                send(LoadEvent.finish());
+            } catch (ClientGone e) {
+                gone = true;
             }
-            send(LoadEvent.finish());
         }
 
         private void send(LoadEvent event) {
