@@ -45,8 +45,9 @@ final class LocalCommand implements Callable<Integer> {
     private DemoOptions demoSize;
 
     @Option(names = "--load-root", paramLabel = "DIR",
-            description = "A directory `ferry load` may read CSV files from (repeatable). Without it, loads may read "
-                    + "any file while the server listens on a loopback address, and none otherwise.")
+            description = "A directory `ferry load` may read CSV files from (repeatable). Without it, loads read "
+                    + "under the working directory and the temporary directory while the server listens on a "
+                    + "loopback address, and nothing otherwise.")
     private List<Path> loadRoots = new ArrayList<>();
 
     @Override

@@ -11,9 +11,11 @@ import io.ferry.core.FerryException;
 
 /**
  * Which server-side files a load may read. Whoever can reach the load endpoint can read any file the server can
- * (as a table, through SQL), so: with load roots given, only files under them; without, any file while the server
- * listens on a loopback address only (its clients are this machine's users); and none on a server reachable from
- * other machines.
+ * (as a table, through SQL), so: with load roots given, only files under them; without, on a server that listens on
+ * a loopback address only, files under its working directory and the temporary directory (its clients are this
+ * machine's users, but not all of them may read what the server's user may: {@code /etc/shadow} of a server run as
+ * root was readable); and none on a server reachable from other machines. Paths are resolved first, so {@code ..}
+ * and symbolic links cannot lead out of a root.
  */
 public final class LoadPolicy {
     /** SQLSTATE insufficient_privilege. */
@@ -22,11 +24,9 @@ public final class LoadPolicy {
     static final String UNDEFINED_FILE = "58P01";
 
     private final List<Path> roots;
-    private final boolean loopbackOnly;
 
-    private LoadPolicy(List<Path> roots, boolean loopbackOnly) {
+    private LoadPolicy(List<Path> roots) {
         this.roots = roots;
-        this.loopbackOnly = loopbackOnly;
     }
 
     /**
@@ -35,6 +35,9 @@ public final class LoadPolicy {
      */
     public static LoadPolicy of(List<Path> roots, boolean loopbackOnly) {
         List<Path> real = new ArrayList<>();
+        if (roots.isEmpty() && loopbackOnly) {
+            roots = List.of(Path.of("").toAbsolutePath(), Path.of(System.getProperty("java.io.tmpdir")));
+        }
         for (Path root : roots) {
             try {
                 real.add(root.toRealPath());
@@ -42,7 +45,7 @@ public final class LoadPolicy {
                 throw new IllegalArgumentException("load root " + root + " is not a readable directory: " + e, e);
             }
         }
-        return new LoadPolicy(List.copyOf(real), loopbackOnly);
+        return new LoadPolicy(List.copyOf(real));
     }
 
     /** The file's real path (links resolved), if loads may read it. */
@@ -60,11 +63,8 @@ public final class LoadPolicy {
             throw new FerryException(UNDEFINED_FILE, file + " is not a file");
         }
         if (roots.isEmpty()) {
-            if (!loopbackOnly) {
-                throw new FerryException(INSUFFICIENT_PRIVILEGE, "this server accepts connections from other "
-                        + "machines, so it loads files only from directories it was started with --load-root DIR");
-            }
-            return real;
+            throw new FerryException(INSUFFICIENT_PRIVILEGE, "this server accepts connections from other "
+                    + "machines, so it loads files only from directories it was started with --load-root DIR");
         }
         for (Path root : roots) {
             if (real.startsWith(root)) {
@@ -72,6 +72,7 @@ public final class LoadPolicy {
             }
         }
         throw new FerryException(INSUFFICIENT_PRIVILEGE, "file " + file + " is outside the directories this server "
-                + "loads from (" + roots + "); move it there, or restart the server with another --load-root");
+                + "loads from (" + roots + "); move it there, or restart the server with --load-root DIR (repeat it "
+                + "for more directories)");
     }
 }
