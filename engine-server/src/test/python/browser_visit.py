@@ -5,10 +5,11 @@ The page sets its title to 'done' when its scripts have run; this prints the tit
 page did not finish in time. Selenium is given Debian's chromedriver, so it downloads nothing.
 """
 import sys
-import time
 
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def main():
@@ -21,12 +22,10 @@ def main():
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
         driver.get(url)
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            if driver.title == "done":
-                print(driver.title)
-                return 0
-            time.sleep(0.2)
+        WebDriverWait(driver, seconds).until(lambda d: d.title == "done")
+        print(driver.title)
+        return 0
+    except TimeoutException:
         print("the page did not finish: title %r" % driver.title)
         return 1
     finally:

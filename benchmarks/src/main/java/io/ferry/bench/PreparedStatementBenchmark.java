@@ -1,7 +1,5 @@
 package io.ferry.bench;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,7 +10,6 @@ import java.util.Locale;
 
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.data.SsbGenerator;
-import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 
 /**
@@ -40,37 +37,23 @@ public final class PreparedStatementBenchmark {
                 + "BETWEEN ? AND 19931231 AND lo_discount BETWEEN 1 AND 3 AND lo_quantity < 25", 19930101},
     };
 
-    private double scale = 0.1;
-    private int threads = Runtime.getRuntime().availableProcessors();
-    private int repeat = 7;
-    private int rounds = 3;
-    private Path out;
+    private final SideBySideOptions options;
+
+    private PreparedStatementBenchmark(SideBySideOptions options) {
+        this.options = options;
+    }
 
     public static void main(String[] args) throws Exception {
-        PreparedStatementBenchmark b = new PreparedStatementBenchmark();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--scale" -> b.scale = Double.parseDouble(args[++i]);
-                case "--threads" -> b.threads = Integer.parseInt(args[++i]);
-                case "--repeat" -> b.repeat = Integer.parseInt(args[++i]);
-                case "--rounds" -> b.rounds = Integer.parseInt(args[++i]);
-                case "--out" -> b.out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --scale SF --threads N --repeat N --rounds N --out FILE");
-            }
-        }
-        b.run();
+        new PreparedStatementBenchmark(SideBySideOptions.parse(args, 0.1, 7)).run();
     }
 
     private void run() throws Exception {
         List<String> report = new ArrayList<>();
-        EngineConfig config = EngineConfig.defaults().withThreads(threads).withMemoryLimit(8L << 30);
-        try (FerryEngine engine = FerryEngine.start(config); Connection ferry = engine.connect()) {
-            BenchSql.log("loading SSB at scale %s", scale);
-            new SsbGenerator(scale).load(engine.catalog(), ProgressListener.NONE);
-            report.add(String.format(Locale.ROOT, "Literals against parameters: SSB lineorder at SF %s, %d threads, "
-                    + "median of %d runs in each of %d alternating rounds; %d cores, JVM %s.", scale, threads, repeat,
-                    rounds, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+        try (FerryEngine engine = FerryEngine.start(options.engine()); Connection ferry = engine.connect()) {
+            BenchSql.log("loading SSB at scale %s", options.scale());
+            new SsbGenerator(options.scale()).load(engine.catalog(), ProgressListener.NONE);
+            report.add(String.format(Locale.ROOT, "Literals against parameters: SSB lineorder at SF %s, %s",
+                    options.scale(), options.runs()));
             report.add("");
             report.add("| query | literal ms | parameter ms | parameter / literal |");
             report.add("|---|---:|---:|---:|");
@@ -78,11 +61,7 @@ public final class PreparedStatementBenchmark {
                 report.add(compare(ferry, (String) q[0], (String) q[1], (String) q[2], (Integer) q[3]));
             }
         }
-        String text = String.join("\n", report) + "\n";
-        System.out.print(text);
-        if (out != null) {
-            Files.writeString(out, text);
-        }
+        options.publish(report);
     }
 
     private String compare(Connection ferry, String name, String literal, String parameterized, int value)
@@ -94,8 +73,8 @@ public final class PreparedStatementBenchmark {
             prepared.setInt(1, value);
             BenchSql.drain(ferry, literal);
             drain(prepared);
-            for (int round = 0; round < rounds; round++) {
-                for (int i = 0; i < repeat; i++) {
+            for (int round = 0; round < options.rounds(); round++) {
+                for (int i = 0; i < options.repeat(); i++) {
                     long t0 = System.nanoTime();
                     BenchSql.drain(ferry, literal);
                     long t1 = System.nanoTime();

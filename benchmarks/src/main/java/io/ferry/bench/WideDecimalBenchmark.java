@@ -1,8 +1,5 @@
 package io.ferry.bench;
 
-import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,7 +10,6 @@ import java.util.Locale;
 
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.data.SsbGenerator;
-import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 
 /**
@@ -38,34 +34,21 @@ public final class WideDecimalBenchmark {
                 + "< 12345678901234567890.12", "SELECT COUNT(*) FROM prices WHERE b < 9223372036854775807"},
     };
 
-    private double scale = 1;
-    private int threads = Runtime.getRuntime().availableProcessors();
-    private int repeat = 5;
-    private int rounds = 3;
-    private Path out;
+    private final SideBySideOptions options;
     private final List<String> report = new ArrayList<>();
 
+    private WideDecimalBenchmark(SideBySideOptions options) {
+        this.options = options;
+    }
+
     public static void main(String[] args) throws Exception {
-        WideDecimalBenchmark b = new WideDecimalBenchmark();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--scale" -> b.scale = Double.parseDouble(args[++i]);
-                case "--threads" -> b.threads = Integer.parseInt(args[++i]);
-                case "--repeat" -> b.repeat = Integer.parseInt(args[++i]);
-                case "--rounds" -> b.rounds = Integer.parseInt(args[++i]);
-                case "--out" -> b.out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --scale SF --threads N --repeat N --rounds N --out FILE");
-            }
-        }
-        b.run();
+        new WideDecimalBenchmark(SideBySideOptions.parse(args, 1, 5)).run();
     }
 
     private void run() throws Exception {
-        EngineConfig config = EngineConfig.defaults().withThreads(threads).withMemoryLimit(8L << 30);
-        try (FerryEngine engine = FerryEngine.start(config); Connection ferry = engine.connect()) {
-            BenchSql.log("loading SSB lineorder at scale %s", scale);
-            new SsbGenerator(scale).load(engine.catalog(), "lineorder", ProgressListener.NONE);
+        try (FerryEngine engine = FerryEngine.start(options.engine()); Connection ferry = engine.connect()) {
+            BenchSql.log("loading SSB lineorder at scale %s", options.scale());
+            new SsbGenerator(options.scale()).load(engine.catalog(), "lineorder", ProgressListener.NONE);
             // d's unscaled value is b: the price in cents read as a DECIMAL of 2 fraction digits
             BenchSql.execute(ferry, "CREATE TABLE prices AS SELECT lo_orderkey % 1000 AS k, CAST(CAST(lo_extendedprice AS "
                     + "DECIMAL(17, 0)) * 0.01 AS DECIMAL(15, 2)) AS d, CAST(lo_extendedprice AS BIGINT) AS b "
@@ -77,9 +60,8 @@ public final class WideDecimalBenchmark {
                 rows = rs.getLong(1);
             }
             report.add(String.format(Locale.ROOT, "128-bit against 64-bit values: %,d rows (SSB lineorder's "
-                    + "lo_extendedprice at SF %s as DECIMAL(15, 2) and as BIGINT), %d threads, median of %d runs in "
-                    + "each of %d alternating rounds; %d cores, JVM %s.", rows, scale, threads, repeat, rounds,
-                    Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+                    + "lo_extendedprice at SF %s as DECIMAL(15, 2) and as BIGINT), %s", rows, options.scale(),
+                    options.runs()));
             report.add("");
             report.add("| work | DECIMAL ms | BIGINT ms | DECIMAL / BIGINT |");
             report.add("|---|---:|---:|---:|");
@@ -87,22 +69,18 @@ public final class WideDecimalBenchmark {
                 compare(ferry, pair[0], pair[1], pair[2]);
             }
         }
-        PrintStream o = System.out;
-        report.forEach(o::println);
-        if (out != null) {
-            Files.write(out, report);
-        }
+        options.publish(report);
     }
 
     private void compare(Connection ferry, String name, String wide, String narrow) throws SQLException {
         BenchSql.log("timing %s", name);
         List<Double> a = new ArrayList<>();
         List<Double> b = new ArrayList<>();
-        for (int round = 0; round < rounds; round++) {
+        for (int round = 0; round < options.rounds(); round++) {
             for (boolean decimal : new boolean[] {true, false}) {
                 String sql = decimal ? wide : narrow;
                 BenchSql.drain(ferry, sql);
-                for (int i = 0; i < repeat; i++) {
+                for (int i = 0; i < options.repeat(); i++) {
                     long start = System.nanoTime();
                     BenchSql.drain(ferry, sql);
                     (decimal ? a : b).add((System.nanoTime() - start) / 1e6);

@@ -1,8 +1,5 @@
 package io.ferry.bench;
 
-import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -37,40 +34,27 @@ public final class ZoneMapBenchmark {
                 + "BETWEEN 19930101 AND 19931231 AND lo_discount BETWEEN 1 AND 3 AND lo_quantity < 25"},
     };
 
-    private double scale = 1;
-    private int threads = Runtime.getRuntime().availableProcessors();
-    private int repeat = 7;
-    private int rounds = 3;
-    private Path out;
+    private final SideBySideOptions options;
     private final List<String> report = new ArrayList<>();
 
+    private ZoneMapBenchmark(SideBySideOptions options) {
+        this.options = options;
+    }
+
     public static void main(String[] args) throws Exception {
-        ZoneMapBenchmark b = new ZoneMapBenchmark();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--scale" -> b.scale = Double.parseDouble(args[++i]);
-                case "--threads" -> b.threads = Integer.parseInt(args[++i]);
-                case "--repeat" -> b.repeat = Integer.parseInt(args[++i]);
-                case "--rounds" -> b.rounds = Integer.parseInt(args[++i]);
-                case "--out" -> b.out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --scale SF --threads N --repeat N --rounds N --out FILE");
-            }
-        }
-        b.run();
+        new ZoneMapBenchmark(SideBySideOptions.parse(args, 1, 7)).run();
     }
 
     private void run() throws Exception {
-        EngineConfig config = EngineConfig.defaults().withThreads(threads).withMemoryLimit(8L << 30);
+        EngineConfig config = options.engine();
         try (FerryEngine engine = FerryEngine.start(config); Connection ferry = engine.connect()) {
-            BenchSql.log("loading SSB lineorder at scale %s", scale);
-            Table lineorder = new SsbGenerator(scale).load(engine.catalog(), "lineorder", ProgressListener.NONE);
+            BenchSql.log("loading SSB lineorder at scale %s", options.scale());
+            Table lineorder = new SsbGenerator(options.scale()).load(engine.catalog(), "lineorder", ProgressListener.NONE);
             BenchSql.log("copying it sorted by lo_orderdate");
             Table sorted = sortedCopy(engine, lineorder, "lineorder_sorted", "lo_orderdate");
             report.add(String.format(Locale.ROOT, "Zone maps on lo_orderdate: SSB lineorder at SF %s (%,d rows, "
-                    + "%,d blocks of %,d bytes), %d threads, median of %d runs in each of %d alternating rounds; "
-                    + "%d cores, JVM %s.", scale, lineorder.rowCount(), blocks(lineorder), config.blockSize(), threads,
-                    repeat, rounds, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+                    + "%,d blocks of %,d bytes), %s", options.scale(), lineorder.rowCount(), blocks(lineorder),
+                    config.blockSize(), options.runs()));
             report.add("");
             report.add("| query | lineorder | blocks read without → with | without ms | with ms | without / with |");
             report.add("|---|---|---:|---:|---:|---:|");
@@ -80,11 +64,7 @@ public final class ZoneMapBenchmark {
                 }
             }
         }
-        PrintStream o = System.out;
-        report.forEach(o::println);
-        if (out != null) {
-            Files.write(out, report);
-        }
+        options.publish(report);
     }
 
     /**
@@ -130,12 +110,12 @@ public final class ZoneMapBenchmark {
         List<Double> without = new ArrayList<>();
         List<Double> with = new ArrayList<>();
         long[] blocksRead = new long[2];
-        for (int round = 0; round < rounds; round++) {
+        for (int round = 0; round < options.rounds(); round++) {
             for (boolean indexed : new boolean[] {false, true}) {
                 BenchSql.execute(ferry, (indexed ? "CREATE INDEX " : "DROP INDEX IF EXISTS ") + index
                         + (indexed ? " ON " + table.name() + " (lo_orderdate)" : ""));
                 BenchSql.drain(ferry, sql);
-                for (int i = 0; i < repeat; i++) {
+                for (int i = 0; i < options.repeat(); i++) {
                     long read = table.blocksRead();
                     long start = System.nanoTime();
                     BenchSql.drain(ferry, sql);

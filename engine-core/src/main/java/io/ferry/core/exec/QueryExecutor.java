@@ -57,15 +57,13 @@ public final class QueryExecutor implements AutoCloseable {
         return threads;
     }
 
-    /** Runs the plan to completion; the result's batches are in output order only if the plan sorts. */
+    /**
+     * Runs the plan to completion, every morsel of its top pipeline at once ({@link #stream} read to its end); the
+     * batches are decoded while the query still holds its blocks.
+     */
     public List<Batch> execute(PlanNode plan, QueryContext ctx) {
-        try (Run run = new Run(ctx)) {
-            List<Batch> out = run.materialize(plan);
-            // Pending columns may still point into blocks; decode them while the snapshots are held.
-            for (Batch b : out) {
-                b.materialize();
-            }
-            return out;
+        try (BatchStream rows = stream(plan, ctx)) {
+            return rows.drain();
         }
     }
 

@@ -430,9 +430,8 @@ final class FerryMeta extends JdbcMeta {
             // 0 is "no limit" as in JDBC: the stock Java client sends -1 for that, but phoenixdb leaves the field
             // unset, which protobuf reads as 0, and Avatica's server then answered every query with no rows
             long limit = maxRowCount == 0 ? -1 : maxRowCount;
-            ExecuteResult result = timed(stopFlag(h), () -> threads.run(h.connectionId, h.id, stopFlag(h),
-                    () -> collectingWarnings(h, () -> super.prepareAndExecute(h, sql, limit,
-                            frameRows(maxRowsInFirstFrame), callback))));
+            ExecuteResult result = timedRun(h, () -> collectingWarnings(h, () -> super.prepareAndExecute(h, sql,
+                    limit, frameRows(maxRowsInFirstFrame), callback)));
             return served(h, result);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -489,6 +488,12 @@ final class FerryMeta extends JdbcMeta {
         }
     }
 
+    /** Runs statement {@code h}'s work on a statement thread ({@link StatementThreads}) under {@link #timed}. */
+    private <T, E extends Exception> T timedRun(StatementHandle h, StatementThreads.Work<T, E> work) throws E {
+        AtomicBoolean stop = stopFlag(h);
+        return timed(stop, () -> threads.run(h.connectionId, h.id, stop, work));
+    }
+
     /** A statement run without preparing it must hold one, without parameter markers ({@link StatementText}). */
     private static void checkPlainStatement(String sql) {
         FerryException wrong = StatementText.checkPlain(sql);
@@ -518,8 +523,8 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            ExecuteResult result = timed(stopFlag(h), () -> threads.run(h.connectionId, h.id, stopFlag(h),
-                    () -> collectingWarnings(h, () -> super.execute(h, parameterValues, maxRowCount))));
+            ExecuteResult result = timedRun(h, () -> collectingWarnings(h, () -> super.execute(h, parameterValues,
+                    maxRowCount)));
             return served(h, result);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -531,9 +536,8 @@ final class FerryMeta extends JdbcMeta {
             throws NoSuchStatementException {
         try {
             rearm(h);
-            ExecuteResult result = timed(stopFlag(h), () -> threads.run(h.connectionId, h.id, stopFlag(h),
-                    () -> collectingWarnings(h, () -> super.execute(h, parameterValues,
-                            frameRows(maxRowsInFirstFrame)))));
+            ExecuteResult result = timedRun(h, () -> collectingWarnings(h, () -> super.execute(h, parameterValues,
+                    frameRows(maxRowsInFirstFrame))));
             return served(h, result);
         } catch (RuntimeException | Error e) {
             throw translated(e);
@@ -615,13 +619,13 @@ final class FerryMeta extends JdbcMeta {
         }
         try {
             // a result's rows are made as they are fetched: each fetch has the whole limit for its share of the work
-            Frame frame = timed(stopFlag(h), () -> threads.run(h.connectionId, h.id, stopFlag(h), () -> {
+            Frame frame = timedRun(h, () -> {
                 try {
                     return super.fetch(h, offset, frameRows(fetchMaxRowCount));
                 } catch (MissingResultsException e) {
                     throw new MissingResults(e);
                 }
-            }));
+            });
             results.served(h.connectionId, h.id, !frame.done);
             return frame;
         } catch (MissingResults e) {
