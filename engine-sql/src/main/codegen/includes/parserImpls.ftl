@@ -293,3 +293,76 @@ SqlNode DateDiffEitherForm() :
         }
     )
 }
+
+/**
+ * CREATE USER [IF NOT EXISTS] name [WITH] PASSWORD 'secret' [ADMIN] | ALTER USER name [WITH] PASSWORD 'secret'
+ * | DROP USER [IF EXISTS] name | GRANT privileges ON [TABLE] tables TO users | REVOKE privileges ON [TABLE] tables
+ * FROM users | GRANT ADMIN TO users | REVOKE ADMIN FROM users (SqlAccessStatement).
+ */
+SqlNode SqlAccessStatement() :
+{
+    final Span s;
+    final boolean ifExists;
+    final SqlIdentifier id;
+    SqlNode password = null;
+    boolean admin = false;
+    final boolean grant;
+    final Set<Privilege> privileges = EnumSet.noneOf(Privilege.class);
+    final List<SqlNode> tables = new ArrayList<SqlNode>();
+    final List<SqlNode> users = new ArrayList<SqlNode>();
+    SqlIdentifier name;
+}
+{
+    <CREATE> { s = span(); } <USER> ifExists = IfNotExistsOpt() id = SimpleIdentifier() [ <WITH> ]
+    (
+        <PASSWORD> password = StringLiteral()
+    |
+        <ADMIN> { admin = true; }
+    )*
+    {
+        return SqlAccessStatement.createUser(s.end(this), ifExists, id, password, admin);
+    }
+|
+    <ALTER> { s = span(); } <USER> id = SimpleIdentifier() [ <WITH> ] <PASSWORD> password = StringLiteral() {
+        return SqlAccessStatement.alterUser(s.end(this), id, password);
+    }
+|
+    <DROP> { s = span(); } <USER> ifExists = IfExistsOpt() id = SimpleIdentifier() {
+        return SqlAccessStatement.dropUser(s.end(this), ifExists, id);
+    }
+|
+    ( <GRANT> { s = span(); grant = true; } | <REVOKE> { s = span(); grant = false; } )
+    (
+        <ADMIN> ( <TO> | <FROM> )
+        name = SimpleIdentifier() { users.add(name); } ( <COMMA> name = SimpleIdentifier() { users.add(name); } )* {
+            return SqlAccessStatement.admin(s.end(this), grant, new SqlNodeList(users, s.end(this)));
+        }
+    |
+        (
+            <ALL> [ <PRIVILEGES> ] { privileges.addAll(Privilege.all()); }
+        |
+            PrivilegeName(privileges) ( <COMMA> PrivilegeName(privileges) )*
+        )
+        <ON> [ <TABLE> ]
+        name = CompoundIdentifier() { tables.add(name); } ( <COMMA> name = CompoundIdentifier() { tables.add(name); } )*
+        ( <TO> | <FROM> )
+        name = SimpleIdentifier() { users.add(name); } ( <COMMA> name = SimpleIdentifier() { users.add(name); } )* {
+            return SqlAccessStatement.privileges(s.end(this), grant, privileges,
+                new SqlNodeList(tables, s.end(this)), new SqlNodeList(users, s.end(this)));
+        }
+    )
+}
+
+/** SELECT | INSERT | UPDATE | DELETE, added to {@code into}. */
+void PrivilegeName(Set<Privilege> into) :
+{
+}
+{
+    <SELECT> { into.add(Privilege.SELECT); }
+|
+    <INSERT> { into.add(Privilege.INSERT); }
+|
+    <UPDATE> { into.add(Privilege.UPDATE); }
+|
+    <DELETE> { into.add(Privilege.DELETE); }
+}

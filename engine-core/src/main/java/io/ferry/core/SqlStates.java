@@ -45,6 +45,14 @@ public final class SqlStates {
     public static final String INVALID_SCHEMA_NAME = "3F000";
     public static final String WRONG_NUMBER_OF_PARAMETERS = "07001";
     public static final String DATETIME_FIELD_OVERFLOW = "22008";
+    /** A wrong user name or password (invalid_password, as PostgreSQL reports a failed password login). */
+    public static final String INVALID_PASSWORD = "28P01";
+    /** No credentials where the server requires them, or a user that no longer exists. */
+    public static final String INVALID_AUTHORIZATION = "28000";
+    public static final String INSUFFICIENT_PRIVILEGE = "42501";
+    public static final String DUPLICATE_OBJECT = "42710";
+    /** A file the server keeps could not be written (io_error). */
+    public static final String IO_ERROR = "58030";
 
     private SqlStates() {
     }

@@ -2,8 +2,6 @@ package io.ferry.server;
 
 import static java.util.Objects.requireNonNull;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -18,6 +16,7 @@ import io.ferry.server.load.LoadPolicy;
 import io.ferry.server.load.ServerLoad;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.access.AccessControl;
 
 /**
  * Local mode: every role in one JVM — an embedded engine, optionally filled with the demo data, served over JDBC
@@ -45,12 +44,20 @@ public final class LocalNode implements AutoCloseable {
      * @param port      port to serve JDBC on (0: any free port)
      * @param demo      the demo data to load first, or null for none
      * @param loadRoots directories CSV loads may read (see {@link LoadPolicy})
+     * @param security  who may use the JDBC port
      */
-    public record Options(EngineConfig engine, String host, int port, Demo demo, List<Path> loadRoots) {
+    public record Options(EngineConfig engine, String host, int port, Demo demo, List<Path> loadRoots,
+            ServerSecurity security) {
         public Options {
             requireNonNull(engine, "engine is null");
             requireNonNull(host, "host is null");
+            requireNonNull(security, "security is null");
             loadRoots = List.copyOf(loadRoots);
+        }
+
+        /** Without users: for a loopback address. */
+        public Options(EngineConfig engine, String host, int port, Demo demo, List<Path> loadRoots) {
+            this(engine, host, port, demo, loadRoots, ServerSecurity.DEFAULT);
         }
     }
 
@@ -68,8 +75,10 @@ public final class LocalNode implements AutoCloseable {
 
     /** Starts the engine, loads the demo data if asked, and serves JDBC; nothing is left running on failure. */
     public static LocalNode start(Options options, ProgressListener progress) {
-        LoadPolicy policy = LoadPolicy.of(options.loadRoots(), isLoopback(options.host()));
+        LoadPolicy policy = LoadPolicy.of(options.loadRoots(), ServerSecurity.isLoopback(options.host()));
+        AccessControl access = options.security().access(options.host());
         FerryEngine engine = FerryEngine.start(options.engine());
+        engine.setAccess(access);
         SystemTables.installLocal(engine, LOCAL_NODE);
         try {
             if (options.demo() != null) {
@@ -103,15 +112,6 @@ public final class LocalNode implements AutoCloseable {
             server.close();
         } finally {
             engine.close();
-        }
-    }
-
-    private static boolean isLoopback(String host) {
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            // JdbcServer reports the unknown host; no address, no loads.
-            return false;
         }
     }
 }

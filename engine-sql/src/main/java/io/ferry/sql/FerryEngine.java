@@ -3,6 +3,7 @@ package io.ferry.sql;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,6 +17,9 @@ import io.ferry.core.exec.QueryExecutor;
 import io.ferry.core.storage.BlockStorage;
 import io.ferry.core.storage.BlockStore;
 import io.ferry.core.storage.Catalog;
+import io.ferry.core.types.Column;
+import io.ferry.core.types.FerryType;
+import io.ferry.sql.access.AccessControl;
 import io.ferry.sql.jdbc.FerryDriver;
 import io.ferry.sql.jdbc.PlanCache;
 import io.ferry.sql.jdbc.SqlStateConnection;
@@ -42,6 +46,7 @@ public final class FerryEngine implements AutoCloseable {
     private final QueryLog queries = new QueryLog();
     private final Map<String, SystemTable> systemTables = new ConcurrentSkipListMap<>();
     private volatile QueryRunner runner;
+    private volatile AccessControl access = AccessControl.open();
 
     private FerryEngine(String name, EngineConfig config, BlockStorage storage) {
         this.name = name;
@@ -54,7 +59,14 @@ public final class FerryEngine implements AutoCloseable {
         this.catalog = new Catalog(storage == null ? store : storage);
         this.executor = new QueryExecutor(config.threads());
         this.runner = (plan, ctx, session) -> executor.stream(plan, ctx);
-        systemTables.put("queries", queries.table());
+        systemTables.put("queries", queries.table(reader -> access.isAdmin(reader)));
+        systemTables.put("users", SystemTable.perUser(List.of(new Column("user_name", FerryType.VARCHAR, false),
+                new Column("admin", FerryType.BOOLEAN, false)), reader -> access.users(reader).stream()
+                        .map(u -> new Object[] {u.name(), u.admin()}).toList()));
+        systemTables.put("grants", SystemTable.perUser(List.of(new Column("user_name", FerryType.VARCHAR, false),
+                new Column("table_name", FerryType.VARCHAR, false), new Column("privilege", FerryType.VARCHAR,
+                false)), reader -> access.grants(reader).stream()
+                        .map(g -> new Object[] {g.user(), g.table(), g.privilege().sql()}).toList()));
         systemTables.put("indexes", SystemSchema.indexes(catalog));
     }
 
@@ -79,6 +91,15 @@ public final class FerryEngine implements AutoCloseable {
 
     public QueryRunner runner() {
         return runner;
+    }
+
+    /** Users, grants and the checks statements pass; open (no authentication) unless a server sets a users file. */
+    public AccessControl access() {
+        return access;
+    }
+
+    public void setAccess(AccessControl access) {
+        this.access = java.util.Objects.requireNonNull(access, "access is null");
     }
 
     /** The statements run lately ({@code sys.queries}). */

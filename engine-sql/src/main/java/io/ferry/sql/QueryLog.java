@@ -5,9 +5,12 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
+import io.ferry.sql.access.Principal;
 import io.ferry.sql.schema.SystemTable;
 
 /**
@@ -29,6 +32,7 @@ public final class QueryLog {
     public final class Entry {
         private final long id;
         private final String statement;
+        private final Principal user;
         private final long startedMillis;
         private volatile double planningMillis;
         private final boolean planCached;
@@ -39,10 +43,11 @@ public final class QueryLog {
         private volatile String sqlState;
         private volatile String error;
 
-        private Entry(String statement, String state, double planningMillis, boolean planCached) {
+        private Entry(String statement, Principal user, String state, double planningMillis, boolean planCached) {
             this.id = ids.incrementAndGet();
             this.state = state;
-            this.statement = statement;
+            this.statement = redacted(statement);
+            this.user = user;
             this.startedMillis = System.currentTimeMillis();
             this.planningMillis = planningMillis;
             this.planCached = planCached;
@@ -91,19 +96,26 @@ public final class QueryLog {
         }
 
         private Object[] values() {
-            return new Object[] {id, statement, state, startedMillis, planningMillis, planCached,
+            return new Object[] {id, statement, user.isOwner() ? null : user.user(), state, startedMillis, planningMillis, planCached,
                 Double.isNaN(executionMillis) ? null : executionMillis, rows, sqlState, error};
         }
     }
 
     /** {@code statement} is being planned; {@link Entry#planned} or {@link Entry#failed(Throwable, double)} follows. */
-    public Entry planning(String statement) {
-        return add(new Entry(statement, PLANNING, 0, false));
+    public Entry planning(String statement, Principal user) {
+        return add(new Entry(statement, user, PLANNING, 0, false));
     }
 
     /** An execution of {@code statement} starts, with a plan that took {@code planningMillis} to make. */
-    public Entry start(String statement, double planningMillis, boolean planCached) {
-        return add(new Entry(statement, "running", planningMillis, planCached));
+    public Entry start(String statement, Principal user, double planningMillis, boolean planCached) {
+        return add(new Entry(statement, user, "running", planningMillis, planCached));
+    }
+
+    private static final Pattern PASSWORD = Pattern.compile("(?i)\\b(PASSWORD\\s*)'(?:[^']|'')*'");
+
+    /** {@code statement} with the text of every {@code PASSWORD '...'} replaced: the log is readable over SQL. */
+    static String redacted(String statement) {
+        return PASSWORD.matcher(statement).replaceAll("$1'***'");
     }
 
     private Entry add(Entry e) {
@@ -116,22 +128,29 @@ public final class QueryLog {
         return e;
     }
 
-    /** {@code sys.queries}: the kept entries, oldest first. */
-    public SystemTable table() {
+    /**
+     * {@code sys.queries}: the kept entries, oldest first; all of them for a user {@code seesAll} says may see
+     * everyone's statements (an admin), else the user's own.
+     */
+    public SystemTable table(Predicate<Principal> seesAll) {
         List<Column> columns = List.of(new Column("query_id", FerryType.BIGINT, false),
-                new Column("statement", FerryType.VARCHAR, false), new Column("state", FerryType.VARCHAR, false),
+                new Column("statement", FerryType.VARCHAR, false), new Column("user_name", FerryType.VARCHAR, true),
+                new Column("state", FerryType.VARCHAR, false),
                 new Column("started_at", FerryType.TIMESTAMP, false),
                 new Column("planning_ms", FerryType.DOUBLE, false), new Column("plan_cached", FerryType.BOOLEAN, false),
                 new Column("execution_ms", FerryType.DOUBLE, true), new Column("row_count", FerryType.BIGINT, false),
                 new Column("sql_state", FerryType.VARCHAR, true), new Column("error", FerryType.VARCHAR, true));
-        return new SystemTable(columns, () -> {
+        return SystemTable.perUser(columns, reader -> {
             List<Entry> entries;
             synchronized (recent) {
                 entries = List.copyOf(recent);
             }
+            boolean all = seesAll.test(reader);
             List<Object[]> rows = new ArrayList<>(entries.size());
             for (Entry e : entries) {
-                rows.add(e.values());
+                if (all || e.user.equals(reader)) {
+                    rows.add(e.values());
+                }
             }
             return rows;
         });

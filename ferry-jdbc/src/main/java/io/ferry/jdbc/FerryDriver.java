@@ -67,9 +67,11 @@ public final class FerryDriver extends org.apache.calcite.avatica.remote.Driver 
             properties.putAll(info);
         }
         properties.putAll(parsed.options());
+        loginWithBasicAuthentication(properties);
         Properties session = new Properties();
         for (String name : properties.stringPropertyNames()) {
-            if (!CLIENT_ONLY.contains(name.toLowerCase(Locale.ROOT))) {
+            // the password authenticates each HTTP request and is never sent as a property of the session
+            if (!CLIENT_ONLY.contains(name.toLowerCase(Locale.ROOT)) && !name.equalsIgnoreCase("password")) {
                 session.setProperty(name, properties.getProperty(name));
             }
         }
@@ -108,8 +110,25 @@ public final class FerryDriver extends org.apache.calcite.avatica.remote.Driver 
     }
 
     /**
+     * JDBC's {@code user} and {@code password} as what a Ferry server with users asks for: HTTP Basic authentication
+     * of every request (Avatica's {@code authentication=BASIC}, {@code avatica_user}, {@code avatica_password}),
+     * unless the caller chose Avatica's properties itself.
+     */
+    private static void loginWithBasicAuthentication(Properties properties) {
+        String user = properties.getProperty("user");
+        String password = properties.getProperty("password");
+        String authentication = BuiltInConnectionProperty.AUTHENTICATION.camelName();
+        if (user == null || password == null || properties.getProperty(authentication) != null) {
+            return;
+        }
+        properties.setProperty(authentication, "BASIC");
+        properties.setProperty(BuiltInConnectionProperty.AVATICA_USER.camelName(), user);
+        properties.setProperty(BuiltInConnectionProperty.AVATICA_PASSWORD.camelName(), password);
+    }
+
+    /**
      * Why opening failed, as an SQLException with a state a tool can act on: the server's own state when it
-     * answered, 08001 when it could not be reached.
+     * answered, 28000 when it asks for a user and password, 08001 when it could not be reached.
      */
     private static SQLException openFailure(FerryUrl url, RuntimeException e) {
         if (e instanceof AvaticaClientRuntimeException remote) {
@@ -123,6 +142,10 @@ public final class FerryDriver extends org.apache.calcite.avatica.remote.Driver 
             root = root.getCause();
         }
         String why = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+        if (why.contains("HTTP/401")) {
+            return new SQLException("the Ferry server at " + url.endpoint() + " requires a user and password; give "
+                    + "them as the user and password properties (or ?user=...&password=... in the URL)", "28000", e);
+        }
         return new SQLException("cannot reach a Ferry server at " + url.endpoint() + " (" + why
                 + "); check host and port, and that the server runs (bin/ferry local)", "08001", e);
     }

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.Properties;
 import java.util.TimeZone;
 
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaFactory;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
@@ -56,10 +57,18 @@ final class FerryFactory implements AvaticaFactory {
         return connection;
     }
 
+    /**
+     * A statement; the server's refusal to make one (a password changed since the connection opened, a dropped user)
+     * is an SQLException with its SQLSTATE, where Avatica's client lets it escape unchecked.
+     */
     @Override
     public AvaticaStatement newStatement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType,
-            int resultSetConcurrency, int resultSetHoldability) {
-        return new FerryStatement(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
+            int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+        try {
+            return new FerryStatement(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
+        } catch (AvaticaClientRuntimeException e) {
+            throw new SQLException(e.getMessage(), e.getSqlState(), e.getErrorCode(), e);
+        }
     }
 
     @Override

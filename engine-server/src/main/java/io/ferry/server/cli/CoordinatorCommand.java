@@ -56,12 +56,15 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Option(names = "--load-root", paramLabel = "DIR", description = "A directory `ferry load` may read (repeatable).")
     private List<Path> loadRoots = new ArrayList<>();
 
+    @Mixin
+    private SecurityOptions security;
+
     @Override
     public Integer call() throws InterruptedException {
         EngineConfig config = engine.config(spec.commandLine());
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
-                controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots));
+                controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots, security.security()));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(ShutdownDeadline.hook(() -> {
             coordinator.close();

@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "ferry", mixinStandardHelpOptions = true, versionProvider = FerryCli.Version.class,
         description = "Ferry: a distributed in-memory SQL engine.",
         subcommands = {LocalCommand.class, CoordinatorCommand.class, DataNodeCommand.Memory.class,
-                DataNodeCommand.Compute.class, DataNodeCommand.Worker.class, SqlCommand.class, GenCommand.class, LoadCommand.class, FabricCommand.class,
+                DataNodeCommand.Compute.class, DataNodeCommand.Worker.class, SqlCommand.class, GenCommand.class, LoadCommand.class, UserCommand.class,
+                FabricCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Start with: bin/ferry local --demo   then, in another terminal: bin/ferry sql",
                 "Reproduce the papers' figures: bin/ferry experiment --help (docs/experiments.md)"})
@@ -41,7 +42,8 @@ public final class FerryCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: local, coordinator, memory, compute, worker, sql, gen, load or fabric");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: local, coordinator, memory, compute, worker, sql, gen, load, user or "
+                + "fabric");
     }
 
     /**

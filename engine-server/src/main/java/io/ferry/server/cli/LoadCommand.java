@@ -58,6 +58,9 @@ final class LoadCommand implements Callable<Integer> {
                     + "(implies --create).")
     private String schema;
 
+    @Mixin
+    private ClientLogin login;
+
     @Override
     public Integer call() throws InterruptedException {
         LoadRequest request = LoadRequest.of(table, csv.toAbsolutePath().normalize().toString())
@@ -66,7 +69,9 @@ final class LoadCommand implements Callable<Integer> {
                 .withNullString(nullString)
                 .withCreate(create || schema != null)
                 .withSchema(schema);
-        LoadClient.Result result = LoadClient.load(address.endpoint(), request, ProgressListener.console(true));
+        ClientLogin.Credentials credentials = login.credentials();
+        LoadClient.Result result = LoadClient.load(address.endpoint(), request,
+                credentials == null ? null : credentials.basicHeader(), ProgressListener.console(true));
         PrintWriter out = spec.commandLine().getOut();
         out.println(String.format(Locale.ROOT, "loaded %,d rows into %s in %.1f s", result.rows(), result.table(),
                 result.millis() / 1000.0));

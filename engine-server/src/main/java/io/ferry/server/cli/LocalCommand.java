@@ -50,6 +50,9 @@ final class LocalCommand implements Callable<Integer> {
                     + "loopback address, and nothing otherwise.")
     private List<Path> loadRoots = new ArrayList<>();
 
+    @Mixin
+    private SecurityOptions security;
+
     @Override
     public Integer call() throws InterruptedException {
         EngineConfig config = engine.config(spec.commandLine());
@@ -58,7 +61,7 @@ final class LocalCommand implements Callable<Integer> {
         }
         LocalNode.Demo demoData = demo ? demoSize.demo() : null;
         LocalNode node = LocalNode.start(new LocalNode.Options(config, address.host, address.port, demoData,
-                loadRoots), ProgressListener.console(true));
+                loadRoots, security.security()), ProgressListener.console(true));
 
         // Ctrl-C (or SIGTERM) runs shutdown hooks; the node is closed in one, and this thread waits until then.
         CountDownLatch stopped = new CountDownLatch(1);

@@ -6,14 +6,17 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
+
 import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.server.jdbc.JdbcServer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,7 +33,7 @@ import sqlline.SqlLine;
 @Command(name = "sql", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Open an SQL shell (sqlline) on a running Ferry server, or run statements with -e / -f.")
 final class SqlCommand implements Callable<Integer> {
-    private static final String AVATICA_DRIVER = "org.apache.calcite.avatica.remote.Driver";
+    private static final String SHELL_DRIVER = ShellDriver.class.getName();
     /** Wide enough that sqlline never cuts a row when no terminal tells it a width. */
     private static final int MAX_WIDTH_WITHOUT_TERMINAL = 100_000;
 
@@ -57,6 +60,9 @@ final class SqlCommand implements Callable<Integer> {
                     + "Avatica's URL for --host and --port). Its driver must be in the server jar, as Avatica's is.")
     private String url;
 
+    @Mixin
+    private ClientLogin login;
+
     @Override
     public Integer call() throws IOException {
         if (execute != null && file != null) {
@@ -66,15 +72,16 @@ final class SqlCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file);
         }
         String host = address.endpoint().getHost();
-        String jdbcUrl = url != null ? url : JdbcServer.avaticaUrl(host, address.port);
+        String jdbcUrl = ShellDriver.shellUrl(url != null ? url : JdbcServer.avaticaUrl(host, address.port));
+        ClientLogin.Credentials credentials = login.credentials();
         if (url == null) {
-            checkServer(jdbcUrl);
+            checkServer(jdbcUrl, credentials);
         }
         if (execute == null && file == null) {
-            return run(sqllineArgs(jdbcUrl, host, null), true);
+            return run(sqllineArgs(jdbcUrl, host, null, credentials), true);
         }
         if (file != null) {
-            return run(sqllineArgs(jdbcUrl, host, file), false);
+            return run(sqllineArgs(jdbcUrl, host, file, credentials), false);
         }
         // -e runs as a script of one statement per line: sqlline then stops at the first failing statement and
         // says so in its exit status, as for -f (its own -e goes on, and reports only the last statement).
@@ -86,25 +93,26 @@ final class SqlCommand implements Callable<Integer> {
                 text.append(statement).append("\n;\n");
             }
             Files.writeString(script, text, StandardCharsets.UTF_8);
-            return run(sqllineArgs(jdbcUrl, host, script), false);
+            return run(sqllineArgs(jdbcUrl, host, script, credentials), false);
         } finally {
             Files.deleteIfExists(script);
         }
     }
 
-    private List<String> sqllineArgs(String jdbcUrl, String host, Path script) {
+    private List<String> sqllineArgs(String jdbcUrl, String host, Path script, ClientLogin.Credentials credentials) {
         boolean terminal = System.console() != null;
+        String user = credentials == null ? "" : credentials.user();
         List<String> args = new ArrayList<>(List.of(
                 "-u", jdbcUrl,
-                "-n", "ferry", "-p", "ferry",
-                "-nn", "ferry@" + host + ":" + address.port,
+                "-n", user, "-p", credentials == null ? "" : new String(credentials.password()),
+                "-nn", (user.isEmpty() ? "ferry" : user) + "@" + host + ":" + address.port,
                 "--connectInteractionMode=notAskCredentials",
                 "--isolation=TRANSACTION_NONE",
                 "--showWarnings=false",
                 "--csvQuoteCharacter='\"'",
                 "--outputformat=" + (outputFormat != null ? outputFormat : terminal ? "table" : "csv")));
-        if (url == null) {
-            args.addAll(List.of("-d", AVATICA_DRIVER));
+        if (jdbcUrl.startsWith(ShellDriver.PREFIX)) {
+            args.addAll(List.of("-d", SHELL_DRIVER));
         }
         if (!terminal) {
             args.add("--maxWidth=" + MAX_WIDTH_WITHOUT_TERMINAL);
@@ -137,13 +145,29 @@ final class SqlCommand implements Callable<Integer> {
     }
 
     /** Fails with the reason, in one line, when no server answers: sqlline would print three confused ones. */
-    private void checkServer(String jdbcUrl) {
-        try (Connection c = DriverManager.getConnection(jdbcUrl)) {
+    private void checkServer(String jdbcUrl, ClientLogin.Credentials credentials) {
+        Properties props = new Properties();
+        if (credentials != null) {
+            props.setProperty("user", credentials.user());
+            props.setProperty("password", new String(credentials.password()));
+        }
+        try (Connection c = new ShellDriver().connect(jdbcUrl, props)) {
             c.getMetaData();
         } catch (SQLException | RuntimeException e) {
             Throwable root = e;
             while (root.getCause() != null) {
                 root = root.getCause();
+            }
+            for (Throwable c = e; c != null; c = c.getCause()) {
+                // the server refused the login; Avatica's driver lets its error escape unchecked
+                if (c instanceof AvaticaClientRuntimeException r && String.valueOf(r.getSqlState()).startsWith("28")) {
+                    throw new FerryException(r.getSqlState(), r.getMessage(), e);
+                }
+            }
+            if (String.valueOf(root.getMessage()).contains("HTTP/401")) {
+                throw new FerryException(SqlStates.INVALID_AUTHORIZATION, "the Ferry server at " + address.endpoint()
+                        + " requires a user and password: give --user NAME (the password comes from "
+                        + "FERRY_PASSWORD, --password-file, or a prompt)", e);
             }
             throw new FerryException("08001", "cannot reach a Ferry server at " + address.endpoint() + " ("
                     + (root.getMessage() != null ? root.getMessage() : root.toString()) + "); check --host and "

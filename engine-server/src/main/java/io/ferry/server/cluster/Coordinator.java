@@ -2,8 +2,6 @@ package io.ferry.server.cluster;
 
 import static java.util.Objects.requireNonNull;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,12 +12,14 @@ import org.apache.arrow.memory.RootAllocator;
 
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Fabrics;
+import io.ferry.server.ServerSecurity;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.server.load.LoadEndpoint;
 import io.ferry.server.load.LoadPolicy;
 import io.ferry.server.load.ServerLoad;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.access.AccessControl;
 
 /**
  * The coordinator process: catalog, JDBC, planning, the control plane nodes join, shipping decisions, data-shipping
@@ -37,11 +37,19 @@ public final class Coordinator implements AutoCloseable {
      * @param advertise   the host nodes reach the coordinator's fabric at (null: {@code host})
      */
     public record Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort,
-            String advertise, Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots) {
+            String advertise, Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security) {
         public Options {
             requireNonNull(engine, "engine is null");
             requireNonNull(host, "host is null");
+            requireNonNull(security, "security is null");
             loadRoots = List.copyOf(loadRoots);
+        }
+
+        /** Without users: for a loopback address. */
+        public Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort, String advertise,
+                Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots) {
+            this(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots,
+                    ServerSecurity.DEFAULT);
         }
     }
 
@@ -58,6 +66,7 @@ public final class Coordinator implements AutoCloseable {
     /** Starts every part; if one fails, what started is stopped again. */
     public static Coordinator start(Options options) {
         Coordinator c = new Coordinator();
+        AccessControl access = options.security().access(options.host());
         try {
             BufferAllocator io = new RootAllocator(Math.max(256L << 20, options.engine().memoryLimit() / 4));
             c.closing.add(io);
@@ -76,8 +85,9 @@ public final class Coordinator implements AutoCloseable {
             Calibration rates = Calibrator.measure(io);
             c.runner = new ClusterRunner(c.engine, c.cluster, storage, peers, io, rates, options.timeout());
             c.engine.setRunner(c.runner);
+            c.engine.setAccess(access);
             SystemTables.install(c.engine, c.cluster, storage, c.runner);
-            LoadPolicy policy = LoadPolicy.of(options.loadRoots(), isLoopback(options.host()));
+            LoadPolicy policy = LoadPolicy.of(options.loadRoots(), ServerSecurity.isLoopback(options.host()));
             c.jdbc = JdbcServer.start(c.engine, options.host(), options.port(),
                     List.of(new LoadEndpoint(new ServerLoad(c.engine, policy))));
             c.closing.add(0, c.jdbc);
@@ -128,14 +138,6 @@ public final class Coordinator implements AutoCloseable {
         closing.clear();
         if (first != null) {
             throw first;
-        }
-    }
-
-    private static boolean isLoopback(String host) {
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
         }
     }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import org.apache.calcite.avatica.AvaticaSeverity;
 import org.apache.calcite.avatica.AvaticaStatement;
@@ -31,6 +32,7 @@ import org.apache.calcite.avatica.jdbc.JdbcMeta;
 import org.apache.calcite.avatica.jdbc.StatementInfo;
 import org.apache.calcite.avatica.proto.Requests;
 import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
+import org.apache.calcite.avatica.remote.Service;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +41,8 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.sql.QueryWarnings;
 import io.ferry.sql.SqlErrors;
+import io.ferry.sql.access.Principal;
+import io.ferry.sql.jdbc.FerryDriver;
 import io.ferry.sql.jdbc.StatementText;
 
 /**
@@ -51,8 +55,10 @@ import io.ferry.sql.jdbc.StatementText;
  *       it every error would arrive as state 00000 and a Java stack trace.</li>
  *   <li>Metadata result sets are built here from the embedded connection's {@link DatabaseMetaData} and reshaped
  *       where Calcite's answers would mislead a SQL client ({@link MetadataRows}).</li>
- *   <li>Only {@code user} and {@code password} of the properties a client sends are passed to the embedded driver;
- *       the rest would reach Calcite, whose connection properties name classes and files to load.</li>
+ *   <li>Of the properties a client sends, only {@code user} is passed to the embedded driver (the rest would reach
+ *       Calcite, whose connection properties name classes and files to load); on a server with users, the embedded
+ *       connection runs as the user the client logged in as ({@link AuthenticationGuard}), and only that user may
+ *       use the connection and its statements ({@link #denial}).</li>
  * </ul>
  */
 final class FerryMeta extends JdbcMeta {
@@ -61,7 +67,20 @@ final class FerryMeta extends JdbcMeta {
     /** Avatica's vendor code for "no particular code"; its client treats code 1 as a lost connection. */
     private static final int NO_ERROR_CODE = -1;
 
-    private static final Set<String> CLIENT_PROPERTIES = Set.of("user", "password");
+    private static final Set<String> CLIENT_PROPERTIES = Set.of("user");
+
+    /** Who sent the request being answered on this thread ({@link #as}). */
+    private static final ThreadLocal<Client> CLIENT = new ThreadLocal<>();
+
+    /** Who opened each connection, by its id. */
+    private final Map<String, Client> owners = new ConcurrentHashMap<>();
+
+    /**
+     * A client: the user it logged in as, and the digest of the credentials it sent ({@link AuthenticationGuard});
+     * null credentials when the server has no users.
+     */
+    record Client(Principal user, String credentials) {
+    }
 
     /** The warnings of each statement's last execution, by {@link #key}, while it has any. */
     private final Map<String, List<String>> warnings = new ConcurrentHashMap<>();
@@ -93,6 +112,7 @@ final class FerryMeta extends JdbcMeta {
     private void watchClients() {
         try {
             threads.stop(r -> getConnectionCache().getIfPresent(r.connectionId()) == null);
+            owners.keySet().removeIf(id -> getConnectionCache().getIfPresent(id) == null);
             for (OpenResults.Open r : results.abandonIdle(threads::serving)) {
                 StatementInfo info = getStatementCache().getIfPresent(r.statementId());
                 if (info != null) {
@@ -306,10 +326,62 @@ final class FerryMeta extends JdbcMeta {
         return ProlepticDates.wrap(super.createConnection(url, info));
     }
 
+    /** Answers a request as {@code user}: connections it opens are that user's. */
+    static <T> T as(Client client, Supplier<T> request) {
+        Client outer = CLIENT.get();
+        CLIENT.set(client);
+        try {
+            return request.get();
+        } finally {
+            CLIENT.set(outer);
+        }
+    }
+
+    /**
+     * Why {@code user} may not make {@code request}, or null if it may: the request names a connection another user
+     * opened, or a statement of another connection than the one it names (Avatica's own server looks a statement up
+     * by its number alone, which counts up from 1).
+     */
+    String denial(Service.Request request, Principal user) {
+        RequestTarget target = RequestTarget.of(request);
+        if (target.connectionId() == null) {
+            return null;
+        }
+        Client owner = owners.get(target.connectionId());
+        if (owner != null && !owner.user().equals(user)) {
+            return "connection " + target.connectionId() + " belongs to another user; open a connection of your own";
+        }
+        Integer statement = target.statementId();
+        if (statement != null && getStatementCache().getIfPresent(statement) != null
+                && embedded(target.connectionId(), statement) == null) {
+            return "statement " + statement + " is not one of connection " + target.connectionId();
+        }
+        return null;
+    }
+
+    /** Whether {@code user} opened connection {@code connectionId} (and it is open). */
+    boolean ownedBy(String connectionId, Principal user) {
+        Client owner = owners.get(connectionId);
+        return owner != null && owner.user().equals(user);
+    }
+
+    /**
+     * The client that opened the connection {@code request} names, if that was with {@code credentials}: a connection
+     * keeps working with the password it logged in with, as a PostgreSQL session outlives a password change, so
+     * that its client can still close it. Null otherwise.
+     */
+    Client openedWith(Service.Request request, String credentials) {
+        String connection = RequestTarget.of(request).connectionId();
+        Client owner = connection == null ? null : owners.get(connection);
+        return owner != null && credentials != null && credentials.equals(owner.credentials()) ? owner : null;
+    }
+
     @Override
     public void openConnection(ConnectionHandle ch, Map<String, String> info) {
+        Client client = CLIENT.get() == null ? new Client(Principal.owner(), null) : CLIENT.get();
+        Principal user = client.user();
         Map<String, String> passed = new HashMap<>();
-        if (info != null) {
+        if (info != null && user.isOwner()) {
             info.forEach((k, v) -> {
                 if (CLIENT_PROPERTIES.contains(k.toLowerCase(Locale.ROOT))) {
                     passed.put(k, v);
@@ -318,9 +390,21 @@ final class FerryMeta extends JdbcMeta {
                 }
             });
         }
+        if (!user.isOwner()) {
+            passed.put("user", user.user());
+            passed.put(FerryDriver.USER_PROPERTY, user.user());
+        }
+        Client prior = owners.putIfAbsent(ch.id, client);
+        if (prior != null && !prior.user().equals(user)) {
+            throw new AvaticaRuntimeException("connection id " + ch.id + " is in use; open another", NO_ERROR_CODE,
+                    SqlStates.PROTOCOL_VIOLATION, AvaticaSeverity.ERROR);
+        }
         try {
             super.openConnection(ch, passed);
         } catch (RuntimeException | Error e) {
+            if (prior == null) {
+                owners.remove(ch.id);
+            }
             throw translated(e);
         }
     }
@@ -332,6 +416,7 @@ final class FerryMeta extends JdbcMeta {
             warnings.keySet().removeIf(k -> k.startsWith(ch.id + "/"));
             results.forget(ch.id);
             super.closeConnection(ch);
+            owners.remove(ch.id);
         } catch (RuntimeException | Error e) {
             throw translated(e);
         }

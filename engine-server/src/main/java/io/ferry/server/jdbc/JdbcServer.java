@@ -17,7 +17,6 @@ import java.util.List;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
-import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
 import org.eclipse.jetty.http.HttpStatus;
@@ -100,13 +99,14 @@ public final class JdbcServer implements AutoCloseable {
             server.setErrorHandler(new OneLineErrors());
             List<Handler> handlers = new ArrayList<>();
             handlers.add(new CrossOriginGuard());
+            handlers.add(new AuthenticationGuard(engine.access()));
             handlers.addAll(extra);
             handlers.add(new StatementEndpoint(meta));
             handlers.add(server.getHandler());
             server.setHandler(new HandlerList(handlers.toArray(Handler[]::new)));
         };
         HttpServer http = new HttpServer.Builder<Server>()
-                .withHandler(new ProtobufEndpoint(new LocalService(meta), idleTimeout))
+                .withHandler(new ProtobufEndpoint(meta, idleTimeout))
                 .withPort(port)
                 .withServerCustomizers(List.of(customizer), Server.class)
                 .build();

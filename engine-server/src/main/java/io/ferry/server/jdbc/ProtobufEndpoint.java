@@ -14,6 +14,7 @@ import org.apache.calcite.avatica.NoSuchConnectionException;
 import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
 import org.apache.calcite.avatica.metrics.noop.NoopMetricsSystem;
 import org.apache.calcite.avatica.remote.Handler.HandlerResponse;
+import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.remote.ProtobufHandler;
 import org.apache.calcite.avatica.remote.ProtobufTranslation;
 import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
@@ -26,8 +27,10 @@ import org.eclipse.jetty.server.handler.AbstractHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.sql.SqlErrors;
+import io.ferry.sql.access.Principal;
 
 /**
  * The JDBC port: Avatica's protobuf protocol over HTTP POST, as Avatica's own handler serves it, except for what a
@@ -44,6 +47,7 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
     /** The largest request read: a batch of a million rows of parameters fits; more is a client's mistake. */
     static final int MAX_REQUEST_BYTES = 256 << 20;
 
+    private final FerryMeta meta;
     private final Service service;
     private final ProtobufTranslation translation = new ProtobufTranslationImpl();
     private final Protocol protocol;
@@ -51,8 +55,9 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
     private final Duration idleTimeout;
     private volatile RpcMetadataResponse metadata;
 
-    ProtobufEndpoint(Service service, Duration idleTimeout) {
-        this.service = service;
+    ProtobufEndpoint(FerryMeta meta, Duration idleTimeout) {
+        this.meta = meta;
+        this.service = new LocalService(meta);
         this.idleTimeout = idleTimeout;
         this.protocol = new Protocol(service, translation);
     }
@@ -81,25 +86,56 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
                     + (MAX_REQUEST_BYTES >> 20) + " MiB; send a large batch in parts");
             return;
         }
-        HandlerResponse<byte[]> answer = parses(body) ? protocol.apply(body)
-                : error(HttpServletResponse.SC_BAD_REQUEST, "not an Avatica protobuf request; connect with "
-                        + "jdbc:ferry:// or Avatica's driver", -1, SqlStates.PROTOCOL_VIOLATION,
-                        AvaticaSeverity.ERROR);
+        HandlerResponse<byte[]> answer = answer(request, body);
         response.setContentType("application/octet-stream;charset=utf-8");
         response.setStatus(answer.getStatusCode());
         response.getOutputStream().write(answer.getResponse());
     }
 
     /**
-     * Whether {@code body} is an Avatica request: checked before the request is run (which parses it again), since
-     * Avatica's handler reports a request that does not parse like one that failed.
+     * The answer to {@code body}, run as the user {@link AuthenticationGuard} found, on connections and statements
+     * of that user's only ({@link FerryMeta#denial}): with authentication, a connection id seen by someone else (in a
+     * log, say) is no key to its owner's results.
      */
-    private boolean parses(byte[] body) {
+    private HandlerResponse<byte[]> answer(HttpServletRequest request, byte[] body) {
+        int status = HttpServletResponse.SC_INTERNAL_SERVER_ERROR; // what Avatica's clients read an error from
+        Service.Request parsed = parsed(body);
+        if (parsed == null) {
+            return error(HttpServletResponse.SC_BAD_REQUEST, "not an Avatica protobuf request; connect with "
+                    + "jdbc:ferry:// or Avatica's driver", -1, SqlStates.PROTOCOL_VIOLATION, AvaticaSeverity.ERROR);
+        }
+        String credentials = (String) request.getAttribute(AuthenticationGuard.CREDENTIALS);
+        FerryMeta.Client client;
+        if (request.getAttribute(AuthenticationGuard.REFUSED) instanceof FerryException refused) {
+            // a password changed since the connection opened: the connection goes on with the one it opened with
+            client = meta.openedWith(parsed, credentials);
+            if (client == null) {
+                return error(status, refused.getMessage(), -1, refused.sqlState(), AvaticaSeverity.ERROR);
+            }
+        } else {
+            Principal user = AuthenticationGuard.principalOf(request);
+            if (user == null) {
+                return error(status, "the request was not authenticated", -1, SqlStates.INVALID_AUTHORIZATION,
+                        AvaticaSeverity.ERROR);
+            }
+            client = new FerryMeta.Client(user, credentials);
+        }
+        String denial = meta.denial(parsed, client.user());
+        if (denial != null) {
+            return error(status, denial, -1, SqlStates.INSUFFICIENT_PRIVILEGE, AvaticaSeverity.ERROR);
+        }
+        return FerryMeta.as(client, () -> protocol.apply(body));
+    }
+
+    /**
+     * {@code body} as an Avatica request, or null if it is none: checked before the request is run (which parses it
+     * again), since Avatica's handler reports a request that does not parse like one that failed.
+     */
+    private Service.Request parsed(byte[] body) {
         try {
-            translation.parseRequest(body);
-            return true;
+            return translation.parseRequest(body);
         } catch (IOException | RuntimeException e) {
-            return false;
+            return null;
         }
     }
 

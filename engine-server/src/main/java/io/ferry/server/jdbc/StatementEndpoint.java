@@ -10,6 +10,8 @@ import javax.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.handler.AbstractHandler;
 
+import io.ferry.sql.access.Principal;
+
 /**
  * What Avatica's protocol lacks for a statement, which Ferry's driver asks for here:
  * <ul>
@@ -19,7 +21,8 @@ import org.eclipse.jetty.server.handler.AbstractHandler;
  *   <li>{@code GET /ferry/warnings?connection=ID&statement=N} returns the warnings of the statement's last execution,
  *       one per line, for {@code Statement.getWarnings()}.</li>
  * </ul>
- * The connection id (a random UUID the client got when it connected) is what entitles a caller to either.
+ * Only the user who opened the connection may do either; on a server without users, whoever knows the connection id
+ * (a random UUID the client got when it connected).
  */
 final class StatementEndpoint extends AbstractHandler {
     static final String CANCEL = "/ferry/cancel";
@@ -48,6 +51,11 @@ final class StatementEndpoint extends AbstractHandler {
             return;
         }
         String connection = request.getParameter("connection");
+        Principal user = AuthenticationGuard.principalOf(request);
+        if (connection != null && (user == null || !meta.ownedBy(connection, user))) {
+            // as for a connection that does not exist: the caller learns nothing of others' connections
+            connection = null;
+        }
         int statement;
         try {
             statement = Integer.parseInt(String.valueOf(request.getParameter("statement")));

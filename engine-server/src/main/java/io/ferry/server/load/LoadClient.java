@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
 
 import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.server.data.ProgressListener;
 
 /** The client side of {@link LoadEndpoint}: sends a load request and follows its progress to the outcome. */
@@ -38,21 +39,32 @@ public final class LoadClient {
 
     /**
      * Runs {@code request} on the server at {@code server} (e.g. {@code http://127.0.0.1:8765}), reporting progress
-     * to {@code progress}.
+     * to {@code progress}; {@code authorization} is the HTTP Authorization header to send, or null for none.
      *
      * @throws FerryException with the server's SQLSTATE when the load failed (then nothing was loaded), or 08001
      *                        when no Ferry server answers there
      */
-    public static Result load(URI server, LoadRequest request, ProgressListener progress)
+    public static Result load(URI server, LoadRequest request, ProgressListener progress) throws InterruptedException {
+        return load(server, request, null, progress);
+    }
+
+    /**
+     * As {@link #load(URI, LoadRequest, ProgressListener)}, sending {@code authorization} as the HTTP Authorization
+     * header (null for none).
+     */
+    public static Result load(URI server, LoadRequest request, String authorization, ProgressListener progress)
             throws InterruptedException {
         URI endpoint = server.resolve(LoadEndpoint.PATH);
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         HttpRequest post;
         try {
-            post = HttpRequest.newBuilder(endpoint)
+            HttpRequest.Builder builder = HttpRequest.newBuilder(endpoint)
                     .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(LoadEndpoint.JSON.writeValueAsBytes(request)))
-                    .build();
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(LoadEndpoint.JSON.writeValueAsBytes(request)));
+            if (authorization != null) {
+                builder.header("Authorization", authorization);
+            }
+            post = builder.build();
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot encode the load request", e);
         }
@@ -64,6 +76,15 @@ public final class LoadClient {
                     + "refused); check --host and --port, and that the server runs (bin/ferry local)", e);
         } catch (IOException e) {
             throw new FerryException(CANNOT_CONNECT, "cannot reach a Ferry server at " + server + ": " + e, e);
+        }
+        if (response.statusCode() == 401) {
+            String line = response.body().findFirst().orElse("").strip();
+            if (line.matches("28[0-9A-Z]{3} .*")) {
+                throw new FerryException(line.substring(0, 5), line.substring(6));
+            }
+            throw new FerryException(SqlStates.INVALID_AUTHORIZATION, "the server at " + server + " requires a user "
+                    + "and password: give --user NAME (the password comes from FERRY_PASSWORD, --password-file, or a "
+                    + "prompt)");
         }
         if (response.statusCode() == 404) {
             throw new FerryException(CANNOT_CONNECT, "the server at " + server + " has no load endpoint; is it a "

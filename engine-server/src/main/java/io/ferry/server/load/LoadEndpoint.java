@@ -21,7 +21,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.ferry.core.SqlStates;
 import io.ferry.server.data.ProgressListener;
+import io.ferry.server.jdbc.AuthenticationGuard;
 import io.ferry.sql.SqlErrors;
+import io.ferry.sql.access.Principal;
 
 /**
  * {@code POST /ferry/load}: a {@link LoadRequest} as JSON in, the load's progress and outcome out as
@@ -65,6 +67,13 @@ public final class LoadEndpoint extends AbstractHandler {
                     + " takes a POST with a JSON load request"));
             return;
         }
+        Principal user = AuthenticationGuard.principalOf(request);
+        if (user == null) {
+            response.setStatus(HttpServletResponse.SC_UNAUTHORIZED);
+            write(response.getOutputStream(), LoadEvent.error(SqlStates.INVALID_AUTHORIZATION, "the request was not "
+                    + "authenticated"));
+            return;
+        }
         LoadRequest loadRequest;
         try {
             loadRequest = JSON.readValue(request.getInputStream(), LoadRequest.class);
@@ -80,7 +89,7 @@ public final class LoadEndpoint extends AbstractHandler {
         StreamedProgress progress = new StreamedProgress(out);
         LoadEvent outcome;
         try {
-            long rows = load.run(loadRequest, progress);
+            long rows = load.run(loadRequest, user, progress);
             long millis = (System.nanoTime() - started) / 1_000_000;
             LOG.info("loaded {} rows into {} from {} in {} ms{}", rows, loadRequest.table(), loadRequest.path(),
                     millis, progress.gone ? "; the client went away before it was told" : "");

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 
 /**
  * Which server-side files a load may read. Whoever can reach the load endpoint can read any file the server can
@@ -18,8 +19,7 @@ import io.ferry.core.FerryException;
  * and symbolic links cannot lead out of a root.
  */
 public final class LoadPolicy {
-    /** SQLSTATE insufficient_privilege. */
-    static final String INSUFFICIENT_PRIVILEGE = "42501";
+    static final String INSUFFICIENT_PRIVILEGE = SqlStates.INSUFFICIENT_PRIVILEGE;
     /** SQLSTATE undefined_file, as PostgreSQL's COPY FROM reports a missing file. */
     static final String UNDEFINED_FILE = "58P01";
 

@@ -7,13 +7,18 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Set;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.core.storage.Catalog;
 import io.ferry.server.data.CsvLoader;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SqlErrors;
+import io.ferry.sql.access.Principal;
+import io.ferry.sql.access.Privilege;
+import io.ferry.sql.access.TableAccess;
 
 /**
  * Runs a {@link LoadRequest} on the server: checks the file against the {@link LoadPolicy}, creates the table when
@@ -29,9 +34,20 @@ public final class ServerLoad {
         this.policy = requireNonNull(policy, "policy is null");
     }
 
-    /** Loads the file and returns the number of rows added. */
-    public long run(LoadRequest request, ProgressListener progress) throws IOException {
+    /**
+     * Loads the file as {@code user} and returns the number of rows added. Loading into a table needs its INSERT
+     * privilege, creating one an admin; both are checked before the file is looked at.
+     */
+    public long run(LoadRequest request, Principal user, ProgressListener progress) throws IOException {
         String table = required(request.table(), "table");
+        String schema = request.schema() == null || request.schema().isBlank() ? null : request.schema();
+        boolean create = Boolean.TRUE.equals(request.create()) || schema != null;
+        if (create) {
+            engine.access().requireAdmin(user, "create tables");
+        } else {
+            engine.access().check(user, new TableAccess(Set.of(new TableAccess.Need(Catalog.normalize(table),
+                    Privilege.INSERT))));
+        }
         Path file = Path.of(required(request.path(), "path"));
         if (!file.isAbsolute()) {
             throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "the path " + file + " is relative; give the "
@@ -43,8 +59,6 @@ public final class ServerLoad {
                 .withDelimiter(character(request.delimiter(), "delimiter", ','))
                 .withQuote(character(request.quote(), "quote", '"'))
                 .withNullString(request.nullString() == null ? "" : request.nullString());
-        String schema = request.schema() == null || request.schema().isBlank() ? null : request.schema();
-        boolean create = Boolean.TRUE.equals(request.create()) || schema != null;
 
         boolean exists = engine.catalog().get(table) != null;
         if (create && exists) {

@@ -1,7 +1,9 @@
 package io.ferry.server.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -20,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.server.LocalNode;
+import io.ferry.server.ServerSecurity;
+import io.ferry.server.StartupException;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.data.SsbGenerator;
 import io.ferry.sql.EngineConfig;
@@ -174,13 +178,62 @@ class FerryCliTest {
     }
 
     @Test
+    void usersLogInFromTheCommandLine() throws IOException {
+        Path users = dir.resolve("cli-users");
+        Path password = dir.resolve("boss-password");
+        Files.writeString(password, "boss password\n");
+        Path wrong = dir.resolve("wrong-password");
+        Files.writeString(wrong, "not the password\n");
+        Run add = ferry("user", "add", "boss", "--admin", "--users", users.toString(), "--password-file",
+                password.toString());
+        assertEquals(0, add.exitCode(), add.err());
+        assertFalse(Files.readString(users).contains("boss password"));
+        try (LocalNode secured = LocalNode.start(new LocalNode.Options(EngineConfig.defaults().withThreads(2)
+                .withMemoryLimit(256L << 20), "127.0.0.1", 0, null, List.of(dir),
+                new ServerSecurity(users, false)), ProgressListener.NONE)) {
+            String at = String.valueOf(secured.server().port());
+            Captured anonymous = sql("--port", at, "-e", "SELECT 1");
+            assertEquals(1, anonymous.exitCode());
+            assertTrue(anonymous.err().contains("[28000]") && anonymous.err().contains("--user"), anonymous.err());
+            Captured refused = sql("--port", at, "--user", "boss", "--password-file", wrong.toString(), "-e",
+                    "SELECT 1");
+            assertEquals(1, refused.exitCode());
+            assertTrue(refused.err().contains("[28P01]"), refused.err());
+            Captured boss = sql("--port", at, "--user", "boss", "--password-file", password.toString(), "-e",
+                    "CREATE TABLE q (k INTEGER); INSERT INTO q VALUES (5); SELECT k * 2 AS twice FROM q");
+            assertEquals(0, boss.exitCode(), boss.err());
+            assertTrue(boss.out().contains("\"twice\"\n\"10\""), boss.out());
+            Path csv = dir.resolve("q.csv");
+            Files.writeString(csv, "k\n6\n");
+            assertEquals(1, ferry("load", "--port", at, "--table", "q", "--csv", csv.toString()).exitCode());
+            Run load = ferry("load", "--port", at, "--user", "boss", "--password-file", password.toString(),
+                    "--table", "q", "--csv", csv.toString());
+            assertEquals(0, load.exitCode(), load.err());
+            assertEquals(2, secured.engine().catalog().require("q").rowCount());
+        }
+    }
+
+    @Test
+    void anAddressOtherThanLoopbackNeedsUsersOrInsecure() {
+        StartupException e = assertThrows(StartupException.class, () -> LocalNode.start(new LocalNode.Options(
+                EngineConfig.defaults().withThreads(1).withMemoryLimit(64L << 20), "0.0.0.0", 0, null, List.of()),
+                ProgressListener.NONE).close());
+        assertTrue(e.getMessage().contains("--users") && e.getMessage().contains("--insecure"), e.getMessage());
+        try (LocalNode open = LocalNode.start(new LocalNode.Options(EngineConfig.defaults().withThreads(1)
+                .withMemoryLimit(64L << 20), "0.0.0.0", 0, null, List.of(), new ServerSecurity(null, true)),
+                ProgressListener.NONE)) {
+            assertFalse(open.engine().access().required());
+        }
+    }
+
+    @Test
     void versionAndUsage() {
         Run version = ferry("--version");
         assertEquals(0, version.exitCode());
         assertTrue(version.out().startsWith("Ferry "), version.out());
         Run none = ferry();
         assertEquals(2, none.exitCode());
-        assertTrue(none.err().contains("local, coordinator, memory, compute, worker, sql, gen, load or fabric"),
+        assertTrue(none.err().contains("local, coordinator, memory, compute, worker, sql, gen, load, user or fabric"),
                 none.err());
         assertEquals(2, ferry("local", "--memory", "lots").exitCode());
     }

@@ -263,7 +263,8 @@ class IntrospectionOverJdbcTest {
     @MethodSource("connections")
     void sysTablesDescribeTheData(String label, String url) throws SQLException {
         try (Connection c = DriverManager.getConnection(url)) {
-            Set<String> expected = new TreeSet<>(Set.of("blocks", "indexes", "nodes", "queries", "tables"));
+            Set<String> expected = new TreeSet<>(Set.of("blocks", "grants", "indexes", "nodes", "queries", "tables",
+                    "users"));
             if (label.startsWith("cluster")) {
                 expected.add("fragments");
             }

@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.schema.ColumnStrategy;
@@ -47,6 +48,10 @@ import io.ferry.core.types.TableSchema;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SqlErrors;
 import io.ferry.sql.TypeMapping;
+import io.ferry.sql.access.AccessControl;
+import io.ferry.sql.access.Principal;
+import io.ferry.sql.access.Privilege;
+import io.ferry.sql.access.TableAccess;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.InformationSchema;
 import io.ferry.sql.schema.SystemSchema;
@@ -70,6 +75,59 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
         return schema(context).engine();
     }
 
+    /** The connection's engine, once its user is known to be an admin: DDL is an admin's ({@link AccessControl}). */
+    private static FerryEngine admin(CalcitePrepare.Context context, String what) {
+        FerrySchema schema = schema(context);
+        schema.engine().access().requireAdmin(schema.principal(), what);
+        return schema.engine();
+    }
+
+    /**
+     * CREATE/ALTER/DROP USER, GRANT and REVOKE. GRANT checks that its tables exist, as a grant on a misspelt name
+     * would silently allow nothing.
+     */
+    public void execute(SqlAccessStatement statement, CalcitePrepare.Context context) {
+        FerrySchema schema = schema(context);
+        AccessControl access = schema.engine().access();
+        Principal by = schema.principal();
+        switch (statement.action) {
+            case CREATE_USER -> {
+                if (statement.passwordText() == null) {
+                    throw new FerryException(SqlStates.SYNTAX_ERROR, "CREATE USER needs a password: CREATE USER "
+                            + statement.user.getSimple() + " WITH PASSWORD '...'");
+                }
+                access.createUser(by, statement.user.getSimple(), statement.passwordText().toCharArray(),
+                        statement.admin, statement.ifExists);
+            }
+            case ALTER_USER -> access.alterPassword(by, statement.user.getSimple(),
+                    statement.passwordText().toCharArray());
+            case DROP_USER -> access.dropUser(by, statement.user.getSimple(), statement.ifExists);
+            case GRANT_ADMIN, REVOKE_ADMIN -> names(statement.grantees).forEach(u -> access.setAdmin(by, u,
+                    statement.action == SqlAccessStatement.Action.GRANT_ADMIN));
+            case GRANT, REVOKE -> {
+                Catalog catalog = schema.engine().catalog();
+                List<String> tables = new ArrayList<>();
+                for (SqlNode n : statement.tables) {
+                    String table = Catalog.normalize(tableName((SqlIdentifier) n));
+                    boolean view = catalog.views().stream().anyMatch(v -> v.name().equals(table));
+                    if (statement.action == SqlAccessStatement.Action.GRANT && !view) {
+                        catalog.require(table);
+                    }
+                    tables.add(table);
+                }
+                if (statement.action == SqlAccessStatement.Action.GRANT) {
+                    access.grant(by, statement.privileges, tables, names(statement.grantees));
+                } else {
+                    access.revoke(by, statement.privileges, tables, names(statement.grantees));
+                }
+            }
+        }
+    }
+
+    private static List<String> names(SqlNodeList identifiers) {
+        return identifiers.stream().map(n -> ((SqlIdentifier) n).getSimple()).toList();
+    }
+
     /** {@code SET name = value} and {@code RESET name | ALL}: the connection's settings. */
     public void execute(SqlSetOption set, CalcitePrepare.Context context) {
         String name = set.getName() == null ? null : set.getName().toString();
@@ -88,11 +146,20 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
     }
 
     public void execute(SqlDropTable drop, CalcitePrepare.Context context) {
-        engine(context).catalog().drop(tableName(drop.name), drop.ifExists);
+        FerryEngine engine = admin(context, "drop tables");
+        String name = tableName(drop.name);
+        if (engine.catalog().drop(name, drop.ifExists)) {
+            engine.access().forgetTable(Catalog.normalize(name));
+        }
     }
 
+    /** TRUNCATE: a DELETE of every row, so the DELETE privilege allows it. */
     public void execute(SqlTruncateTable truncate, CalcitePrepare.Context context) {
-        engine(context).catalog().require(tableName(truncate.name)).truncate();
+        FerrySchema schema = schema(context);
+        Table table = schema.engine().catalog().require(tableName(truncate.name));
+        schema.engine().access().check(schema.principal(), new TableAccess(Set.of(new TableAccess.Need(table.name(),
+                Privilege.DELETE))));
+        table.truncate();
     }
 
     /**
@@ -111,7 +178,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
                     + create.columns.size() + " columns; a zone-map index covers one column: create one index per "
                     + "column (a scan uses every index of its table at once)");
         }
-        Catalog catalog = engine(context).catalog();
+        Catalog catalog = admin(context, "create indexes").catalog();
         String column = ((SqlIdentifier) create.columns.get(0)).getSimple();
         Table t = catalog.require(table);
         int position = t.schema().indexOf(Catalog.normalize(column));
@@ -124,11 +191,15 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
     }
 
     public void execute(SqlDropIndex drop, CalcitePrepare.Context context) {
-        engine(context).catalog().dropIndex(tableName(drop.name), drop.ifExists);
+        admin(context, "drop indexes").catalog().dropIndex(tableName(drop.name), drop.ifExists);
     }
 
     public void execute(SqlDropView drop, CalcitePrepare.Context context) {
-        engine(context).catalog().dropView(tableName(drop.name), drop.ifExists);
+        FerryEngine engine = admin(context, "drop views");
+        String name = tableName(drop.name);
+        if (engine.catalog().dropView(name, drop.ifExists)) {
+            engine.access().forgetTable(Catalog.normalize(name));
+        }
     }
 
     /**
@@ -136,7 +207,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
      * created, and its columns are known to metadata calls before anyone queries it.
      */
     public void execute(SqlCreateView create, CalcitePrepare.Context context) {
-        FerryEngine engine = engine(context);
+        FerryEngine engine = admin(context, "create views");
         String name = tableName(create.name);
         String sql = create.query.toSqlString(CalciteSqlDialect.DEFAULT).getSql();
         List<Column> columns;
@@ -167,7 +238,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
      * between. A view the change would break makes it fail (2BP01), unless DROP COLUMN ... CASCADE drops the view.
      */
     public void execute(SqlAlterTable alter, CalcitePrepare.Context context) {
-        FerryEngine engine = engine(context);
+        FerryEngine engine = admin(context, "alter tables");
         Catalog catalog = engine.catalog();
         String name = tableName(alter.name);
         Table table = catalog.get(name);
@@ -204,6 +275,9 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
                 throw e;
             }
             catalog.discard(table);
+            if (alter.action == SqlAlterTable.Action.RENAME_TABLE) {
+                engine.access().renameTable(table.name(), next.name());
+            }
         }
     }
 
@@ -343,7 +417,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
     }
 
     public void execute(SqlCreateTable create, CalcitePrepare.Context context) {
-        FerryEngine engine = engine(context);
+        FerryEngine engine = admin(context, "create tables");
         Catalog catalog = engine.catalog();
         String name = tableName(create.name);
         if (create.ifNotExists && catalog.get(name) != null) {

@@ -12,6 +12,7 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.jdbc.Driver;
 
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.access.Principal;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.schema.FerrySchema;
 import io.ferry.sql.schema.InformationSchema;
@@ -24,6 +25,11 @@ import io.ferry.sql.schema.SystemSchema;
  */
 public final class FerryDriver extends Driver {
     public static final String PREFIX = "jdbc:ferry:embedded:";
+    /**
+     * The connection property naming the user whose statements the connection runs ({@link Principal}); without it,
+     * the engine's owner. Set by the JDBC server from the user a client logged in as, never from what a client sends.
+     */
+    public static final String USER_PROPERTY = "ferry.user";
     private static volatile boolean registered;
 
     public FerryDriver() {
@@ -94,8 +100,11 @@ public final class FerryDriver extends Driver {
         if (engine == null) {
             throw new SQLException("no Ferry engine named '" + engineName + "' runs in this JVM", "08001");
         }
+        String user = info.getProperty(USER_PROPERTY);
+        Principal principal = user == null ? Principal.owner() : Principal.user(user);
         Properties props = new Properties();
         props.putAll(info);
+        props.remove(USER_PROPERTY);
         props.setProperty("caseSensitive", "false");
         props.setProperty("unquotedCasing", "TO_LOWER");
         props.setProperty("quotedCasing", "UNCHANGED");
@@ -113,7 +122,7 @@ public final class FerryDriver extends Driver {
         props.setProperty("parserFactory", "io.ferry.sql.ddl.FerryParserFactory#FACTORY");
         Connection conn = super.connect(PREFIX, props);
         CalciteConnection calcite = conn.unwrap(CalciteConnection.class);
-        calcite.getRootSchema().add(FerrySchema.NAME, new FerrySchema(engine)).setCacheEnabled(false);
+        calcite.getRootSchema().add(FerrySchema.NAME, new FerrySchema(engine, principal)).setCacheEnabled(false);
         calcite.getRootSchema().add(SystemSchema.NAME, new SystemSchema(engine)).setCacheEnabled(false);
         calcite.getRootSchema().add(InformationSchema.NAME, new InformationSchema(engine)).setCacheEnabled(false);
         // type aliases (TEXT, INT8, FLOAT8, ...) for CAST(x AS text); the validator finds named types at the root

@@ -89,6 +89,8 @@ import io.ferry.core.expr.DatePart;
 import io.ferry.core.types.FerryType;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.QueryLog;
+import io.ferry.sql.access.Principal;
+import io.ferry.sql.access.TableAccess;
 import io.ferry.sql.ddl.SqlShow;
 import io.ferry.sql.fun.DateFunctions;
 import io.ferry.sql.fun.FerryOperatorTable;
@@ -129,20 +131,26 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             return explainAnalyze(context, query.sql, CalcitePrepare.Query.of(analyzed), elementType, engine, start);
         }
         PlanCache.Key key = PlanCache.key(context, query.sql, elementType, maxRowCount, engine.catalog().version());
-        CalciteSignature<T> plan = engine.plans().get(key);
-        boolean cached = plan != null;
+        PlanCache.Planned<T> planned = engine.plans().get(key);
+        boolean cached = planned != null;
         if (!cached) {
-            plan = planLogged(context, query.sql, query, elementType, maxRowCount, engine, start);
-            if (plan.statementType == Meta.StatementType.SELECT) {
-                engine.plans().put(key, plan);
+            TableAccess[] access = new TableAccess[1];
+            CalciteSignature<T> fresh = StatementAccess.collect(
+                    () -> planLogged(context, query.sql, query, elementType, maxRowCount, engine, start), access);
+            planned = new PlanCache.Planned<>(fresh, access[0]);
+            if (fresh.statementType == Meta.StatementType.SELECT) {
+                engine.plans().put(key, planned);
             }
         }
+        CalciteSignature<T> plan = planned.plan();
+        // checked now, so that a statement fails when prepared, and again whenever it runs (a REVOKE in between)
+        engine.access().check(principal(context), planned.access());
         double planning = millisSince(start);
         if (plan.statementType == Meta.StatementType.SELECT || plan.statementType.canUpdate()) {
-            return new LoggedSignature<>(plan, engine.queries(), planning, cached);
+            return new LoggedSignature<>(plan, engine.queries(), planning, cached, engine.access(), planned.access());
         }
         // DDL and SET ran while they were prepared
-        engine.queries().start(query.sql, planning, cached).finished();
+        engine.queries().start(query.sql, principal(context), planning, cached).finished();
         return plan;
     }
 
@@ -152,7 +160,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
      */
     private <T> CalciteSignature<T> planLogged(Context context, String statement, Query<T> query, Type elementType,
             long maxRowCount, FerryEngine engine, long start) {
-        QueryLog.Entry planning = engine.queries().planning(statement);
+        QueryLog.Entry planning = engine.queries().planning(statement, principal(context));
         CalciteSignature<T> plan;
         try {
             plan = super.prepareSql(context, query, elementType, maxRowCount);
@@ -176,20 +184,28 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     private <T> CalciteSignature<T> explainAnalyze(Context context, String statement, Query<T> query,
             Type elementType, FerryEngine engine, long start) {
         Holder<RelRoot> root = Holder.empty();
+        TableAccess[] access = new TableAccess[1];
         CalciteSignature<T> plan;
         try (Hook.Closeable parsed = Hook.PARSE_TREE.addThread(
                     (Consumer<Object[]>) tree -> ExplainAnalyze.check((SqlNode) tree[1]));
                 Hook.Closeable implemented = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread((Consumer<RelRoot>) root::set)) {
-            plan = planLogged(context, statement, query, elementType, -1, engine, start);
+            plan = StatementAccess.collect(() -> planLogged(context, statement, query, elementType, -1, engine, start),
+                    access);
         }
+        engine.access().check(principal(context), access[0]);
         double planning = millisSince(start);
         CalciteSignature<T> analyze = ExplainAnalyze.signature(statement, plan, root.get(), planning,
                 context.getTypeFactory());
-        return new LoggedSignature<>(analyze, engine.queries(), planning, false);
+        return new LoggedSignature<>(analyze, engine.queries(), planning, false, engine.access(), access[0]);
     }
 
     private static double millisSince(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e6;
+    }
+
+    /** Who runs the statement: the connection's user. */
+    private static Principal principal(Context context) {
+        return FerrySchema.of(context.getRootSchema().plus()).principal();
     }
 
     /** The engine behind a connection's root schema, or null if it has none. */

@@ -12,7 +12,9 @@ import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.Strong;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.hint.RelHint;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -77,6 +79,20 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
     }
 
     private static final Pattern NOT_GROUPED = Pattern.compile("Identifier '([^']*)' is not a group expr");
+
+    /** As Calcite's, noting the table read for the statement's grants ({@link StatementAccess}). */
+    @Override
+    public RelNode toRel(RelOptTable table, List<RelHint> hints) {
+        return StatementAccess.reading(table, () -> super.toRel(table, hints));
+    }
+
+    /** As Calcite's, noting the table an INSERT, UPDATE, DELETE or MERGE changes ({@link StatementAccess}). */
+    @Override
+    protected RelOptTable getTargetTable(SqlNode call) {
+        RelOptTable table = super.getTargetTable(call);
+        StatementAccess.changing(table, call.getKind());
+        return table;
+    }
 
     /**
      * The statement's columns cast to nullable where the validator typed them nullable and the conversion NOT NULL.

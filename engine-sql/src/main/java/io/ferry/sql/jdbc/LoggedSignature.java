@@ -11,6 +11,10 @@ import org.apache.calcite.linq4j.Enumerator;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.sql.QueryLog;
+import io.ferry.sql.access.AccessControl;
+import io.ferry.sql.access.Principal;
+import io.ferry.sql.access.TableAccess;
+import io.ferry.sql.schema.FerrySchema;
 
 /**
  * A planned statement whose every execution is an entry of {@code sys.queries}: started when the statement runs,
@@ -21,19 +25,27 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
     private final QueryLog log;
     private final double planningMillis;
     private final boolean cached;
+    private final AccessControl access;
+    private final TableAccess needs;
 
-    LoggedSignature(CalciteSignature<T> plan, QueryLog log, double planningMillis, boolean cached) {
+    LoggedSignature(CalciteSignature<T> plan, QueryLog log, double planningMillis, boolean cached,
+            AccessControl access, TableAccess needs) {
         super(plan.sql, plan.parameters, plan.internalParameters, plan.rowType, plan.columns, plan.cursorFactory,
                 plan.rootSchema, plan.getCollationList(), -1, null, plan.statementType);
         this.plan = plan;
         this.log = log;
         this.planningMillis = planningMillis;
         this.cached = cached;
+        this.access = access;
+        this.needs = needs;
     }
 
     @Override
     public Enumerable<T> enumerable(DataContext context) {
-        QueryLog.Entry entry = log.start(sql, planningMillis, cached);
+        // a prepared statement runs its plan again and again: its user's grants are checked each time
+        Principal user = FerrySchema.of(context.getRootSchema()).principal();
+        access.check(user, needs);
+        QueryLog.Entry entry = log.start(sql, user, planningMillis, cached);
         Enumerable<T> rows;
         try {
             rows = plan.enumerable(context);

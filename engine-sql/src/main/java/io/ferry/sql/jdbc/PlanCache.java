@@ -10,6 +10,8 @@ import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.jdbc.CalciteSchema;
 
+import io.ferry.sql.access.TableAccess;
+
 /**
  * Plans of queries a connection already prepared, reused while the catalog has not changed since.
  *
@@ -32,9 +34,13 @@ public final class PlanCache {
             String settings, long catalogVersion) {
     }
 
-    private final Map<Key, CalcitePrepare.CalciteSignature<?>> plans = new LinkedHashMap<>(64, 0.75f, true) {
+    /** A plan, and the privileges it needs, checked each time it runs. */
+    record Planned<T>(CalcitePrepare.CalciteSignature<T> plan, TableAccess access) {
+    }
+
+    private final Map<Key, Planned<?>> plans = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, CalcitePrepare.CalciteSignature<?>> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Key, Planned<?>> eldest) {
             return size() > CAPACITY;
         }
     };
@@ -50,13 +56,13 @@ public final class PlanCache {
     }
 
     @SuppressWarnings("unchecked")
-    synchronized <T> CalcitePrepare.CalciteSignature<T> get(Key key) {
-        CalcitePrepare.CalciteSignature<?> plan = plans.get(key);
+    synchronized <T> Planned<T> get(Key key) {
+        Planned<?> plan = plans.get(key);
         (plan == null ? misses : hits).incrementAndGet();
-        return (CalcitePrepare.CalciteSignature<T>) plan;
+        return (Planned<T>) plan;
     }
 
-    synchronized void put(Key key, CalcitePrepare.CalciteSignature<?> plan) {
+    synchronized void put(Key key, Planned<?> plan) {
         plans.put(key, plan);
     }
 

@@ -3,12 +3,14 @@ package io.ferry.sql.schema;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.ViewDefinition;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SessionSettings;
+import io.ferry.sql.access.Principal;
 
 /** The tables and views of an engine's catalog, read afresh on every lookup so DDL is visible at once. */
 public final class FerrySchema extends AbstractSchema {
@@ -16,10 +18,30 @@ public final class FerrySchema extends AbstractSchema {
 
     private final FerryEngine engine;
     private final SessionSettings session = new SessionSettings();
+    private final Principal principal;
 
-    /** One per connection: it carries the connection's settings. */
-    public FerrySchema(FerryEngine engine) {
+    /** One per connection: it carries the connection's settings and who runs its statements. */
+    public FerrySchema(FerryEngine engine, Principal principal) {
         this.engine = engine;
+        this.principal = principal;
+    }
+
+    /** Who runs the connection's statements. */
+    public Principal principal() {
+        return principal;
+    }
+
+    /** The Ferry schema of a connection's root schema. */
+    public static FerrySchema of(SchemaPlus root) {
+        SchemaPlus ferry = root.getSubSchema(NAME);
+        if (ferry == null) {
+            throw new IllegalStateException("not a Ferry connection: it has no schema " + NAME);
+        }
+        try {
+            return ferry.unwrap(FerrySchema.class);
+        } catch (ClassCastException e) {
+            throw new IllegalStateException("schema " + NAME + " is not Ferry's", e);
+        }
     }
 
     public FerryEngine engine() {

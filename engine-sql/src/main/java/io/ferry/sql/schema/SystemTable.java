@@ -3,6 +3,7 @@ package io.ferry.sql.schema;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.apache.calcite.DataContext;
@@ -16,6 +17,7 @@ import org.apache.calcite.schema.impl.AbstractTable;
 
 import io.ferry.core.types.Column;
 import io.ferry.sql.TypeMapping;
+import io.ferry.sql.access.Principal;
 
 /**
  * A read-only table of the {@code sys} or {@code information_schema} schema whose rows are made when it is scanned
@@ -25,11 +27,24 @@ import io.ferry.sql.TypeMapping;
  */
 public final class SystemTable extends AbstractTable implements ScannableTable {
     private final List<Column> columns;
-    private final Supplier<List<Object[]>> rows;
+    private final Function<Principal, List<Object[]>> rows;
 
     public SystemTable(List<Column> columns, Supplier<List<Object[]>> rows) {
-        this.columns = List.copyOf(columns);
-        this.rows = requireNonNull(rows, "rows is null");
+        this(List.copyOf(columns), everyone(requireNonNull(rows, "rows is null")));
+    }
+
+    private SystemTable(List<Column> columns, Function<Principal, List<Object[]>> rows) {
+        this.columns = columns;
+        this.rows = rows;
+    }
+
+    private static Function<Principal, List<Object[]>> everyone(Supplier<List<Object[]>> rows) {
+        return reader -> rows.get();
+    }
+
+    /** A table whose rows depend on who reads it (the connection's user): sys.queries, sys.users, sys.grants. */
+    public static SystemTable perUser(List<Column> columns, Function<Principal, List<Object[]>> rows) {
+        return new SystemTable(List.copyOf(columns), requireNonNull(rows, "rows is null"));
     }
 
     /** The table's columns, as {@code information_schema.columns} and DESCRIBE show them. */
@@ -54,6 +69,6 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
 
     @Override
     public Enumerable<Object[]> scan(DataContext root) {
-        return Linq4j.asEnumerable(rows.get());
+        return Linq4j.asEnumerable(rows.apply(FerrySchema.of(root.getRootSchema()).principal()));
     }
 }
