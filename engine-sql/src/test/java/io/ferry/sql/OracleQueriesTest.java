@@ -181,6 +181,11 @@ class OracleQueriesTest {
                         + "ROW_NUMBER() OVER (ORDER BY id) FROM t1",
                 "SELECT CAST(x AS DECIMAL(10, 1)), CAST(x AS BIGINT) FROM (SELECT d AS x FROM t1 UNION ALL "
                         + "SELECT p FROM t1) u",
+                // a BOOLEAN as text is 'true' / 'false', as in DuckDB and PostgreSQL (Ferry wrote 'TRUE'), whether
+                // cast, folded from a literal, concatenated, or grouped on
+                "SELECT id, CAST(flag AS VARCHAR), flag || '!', CONCAT('f=', flag), CAST(TRUE AS VARCHAR), "
+                        + "CAST(k > 30 AS VARCHAR) FROM t1",
+                "SELECT CAST(flag AS VARCHAR) AS f, COUNT(*) FROM t1 GROUP BY CAST(flag AS VARCHAR)",
                 // booleans ordered FALSE < TRUE, a NULL operand giving NULL (an empty range over a NULL is NULL)
                 "SELECT id FROM t1 WHERE (p BETWEEN 12.345 AND 3) BETWEEN FALSE AND TRUE",
                 "SELECT id, (p > 2) < (k > 10), (p > 2) >= TRUE, (d < 0) <= (k BETWEEN 20 AND 10) FROM t1",

@@ -38,6 +38,7 @@ import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.plan.Strong;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
@@ -331,6 +332,19 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         return planner;
     }
 
+    /**
+     * A BOOLEAN as text is {@code 'true'} or {@code 'false'}, as in PostgreSQL and DuckDB; Calcite's casts, its
+     * constant folding and Ferry's kernels all wrote {@code 'TRUE'}. The cast becomes a CASE, which every engine path
+     * runs alike.
+     */
+    private static RexNode booleanText(RexBuilder rex, RexNode value, RelDataType to) {
+        RexNode text = rex.makeCall(SqlStdOperatorTable.CASE,
+                rex.makeCall(SqlStdOperatorTable.IS_TRUE, value), rex.makeLiteral("true"),
+                rex.makeCall(SqlStdOperatorTable.IS_FALSE, value), rex.makeLiteral("false"),
+                rex.makeNullLiteral(rex.getTypeFactory().createSqlType(SqlTypeName.VARCHAR)));
+        return rex.makeCast(to, text);
+    }
+
     /** Calcite's conversion to relational algebra, stopping when the statement is cancelled ({@link PlanningCancel}). */
     @Override
     protected SqlRexConvertletTable createConvertletTable() {
@@ -346,6 +360,22 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                     RelDataType arg = cx.getValidator().getValidatedNodeType(c.operand(0));
                     return arg.getSqlTypeName() == SqlTypeName.DECIMAL && arg.getScale() > 0
                             ? decimalAverage(cx, c, arg.getScale()) : convertlet.convertCall(cx, c);
+                };
+            }
+            if (convertlet != null && call.getKind() == SqlKind.CAST) {
+                return (cx, c) -> {
+                    RexNode converted = convertlet.convertCall(cx, c);
+                    RelDataType to = converted.getType();
+                    if (!SqlTypeName.CHAR_TYPES.contains(to.getSqlTypeName())) {
+                        return converted;
+                    }
+                    if (converted instanceof RexCall cast && cast.getKind() == SqlKind.CAST
+                            && cast.getOperands().get(0).getType().getSqlTypeName() == SqlTypeName.BOOLEAN) {
+                        return booleanText(cx.getRexBuilder(), cast.getOperands().get(0), to);
+                    }
+                    // a literal TRUE or FALSE is cast as it is converted
+                    return c.operand(0) instanceof SqlLiteral literal && literal.getTypeName() == SqlTypeName.BOOLEAN
+                            ? booleanText(cx.getRexBuilder(), cx.convertExpression(literal), to) : converted;
                 };
             }
             if (convertlet == null || !SqlKind.COMPARISON.contains(call.getKind()) && call.getKind() != SqlKind.BETWEEN) {
