@@ -21,9 +21,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
@@ -308,20 +313,48 @@ class AccessControlOverJdbcTest {
         String basic = "Basic " + Base64.getEncoder().encodeToString((user + ":" + user + "-password")
                 .getBytes(StandardCharsets.UTF_8));
         FerryException denied = assertThrows(FerryException.class, () -> LoadClient.load(server.endpoint(),
-                LoadRequest.of("t", csv.toString()), basic, ProgressListener.NONE));
+                LoadRequest.of("t", csv.toString()), basic, null, ProgressListener.NONE));
         assertEquals("42501", denied.sqlState(), denied.getMessage());
         assertEquals("42501", assertThrows(FerryException.class, () -> LoadClient.load(server.endpoint(),
-                LoadRequest.of("fresh", csv.toString()).withCreate(true), basic, ProgressListener.NONE)).sqlState());
+                LoadRequest.of("fresh", csv.toString()).withCreate(true), basic, null, ProgressListener.NONE)).sqlState());
         assertEquals("28000", assertThrows(FerryException.class, () -> LoadClient.load(server.endpoint(),
                 LoadRequest.of("t", csv.toString()), ProgressListener.NONE)).sqlState());
         try (Connection root = connect("root", ROOT_PASSWORD); Statement s = root.createStatement()) {
             s.execute("GRANT INSERT ON t TO " + user);
         }
-        assertEquals(1, LoadClient.load(server.endpoint(), LoadRequest.of("t", csv.toString()), basic,
+        assertEquals(1, LoadClient.load(server.endpoint(), LoadRequest.of("t", csv.toString()), basic, null,
                 ProgressListener.NONE).rows());
         try (Connection root = connect("root", ROOT_PASSWORD); Statement s = root.createStatement()) {
             assertEquals(1, s.executeUpdate("DELETE FROM t WHERE k = 7"));
         }
+    }
+
+    /** phoenixdb (src/test/python/phoenixdb_login.py), skipped like PythonClientTest when no Python client is set up. */
+    @Test
+    void aPythonClientLogsIn() throws Exception {
+        String python = TestPythons.withModule("FERRY_PYTHON", "phoenixdb-venv", "phoenixdb",
+                "FERRY_REQUIRE_PYTHON_CLIENT", "setup-phoenixdb.sh");
+        String user = newUser("python1", "GRANT SELECT ON t");
+        Path script = Path.of("src/test/python/phoenixdb_login.py").toAbsolutePath();
+        Process p = new ProcessBuilder(python, script.toString(), server.endpoint() + "/", user, user + "-password")
+                .start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the phoenixdb session did not finish");
+        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), stdout + stderr);
+        Map<String, JsonNode> steps = new HashMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : stdout.split("\n")) {
+            if (!line.isBlank()) {
+                JsonNode step = json.readTree(line);
+                steps.put(step.get("step").asText(), step);
+            }
+        }
+        assertTrue(steps.get("wrong password").get("error").toString().contains("28P01"), stdout);
+        assertEquals("[[1],[2]]", steps.get("granted").get("rows").toString());
+        assertEquals("42501", steps.get("not granted").get("error").get("sqlstate").asText(), stdout);
+        assertEquals("[[2]]", steps.get("after the refusal").get("rows").toString());
+        assertTrue(steps.containsKey("closed"));
     }
 
     @Test
