@@ -8,6 +8,8 @@ import org.slf4j.LoggerFactory;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.fabric.auth.ClusterSecret;
+import io.ferry.fabric.auth.SecretHandshake;
 import io.ferry.fabric.local.LocalFabric;
 import io.ferry.fabric.rdma.RdmaSupport;
 import io.ferry.fabric.tcp.TcpFabric;
@@ -84,6 +86,16 @@ public final class Fabrics {
      * device, which it announces as is.
      */
     public static Fabric open(Kind setting, String host, int port, String advertised, int ioThreads) {
+        return open(setting, host, port, advertised, ioThreads, null);
+    }
+
+    /**
+     * As above; with a cluster secret, a tcp fabric serves and dials only processes that prove they hold it
+     * ({@link SecretHandshake}). An rdma fabric's memory is reachable with the keys its control messages carry, which
+     * the control plane's own handshake guards.
+     */
+    public static Fabric open(Kind setting, String host, int port, String advertised, int ioThreads,
+            ClusterSecret secret) {
         Choice choice = choose(setting);
         if (choice.kind() == Kind.RDMA && !advertised.equals(host)) {
             throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "the rdma fabric announces the address it "
@@ -91,7 +103,7 @@ public final class Fabrics {
         }
         Fabric fabric = switch (choice.kind()) {
             case LOCAL -> new LocalFabric();
-            case TCP -> new TcpFabric(host, port, ioThreads, advertised);
+            case TCP -> new TcpFabric(host, port, ioThreads, advertised, secret);
             case RDMA -> openRdma(host, port);
             case AUTO -> throw new AssertionError("auto is resolved by choose");
         };

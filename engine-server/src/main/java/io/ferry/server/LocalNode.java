@@ -85,7 +85,7 @@ public final class LocalNode implements AutoCloseable {
                 options.demo().load(engine.catalog(), progress);
             }
             JdbcServer server = JdbcServer.start(engine, options.host(), options.port(),
-                    List.of(new LoadEndpoint(new ServerLoad(engine, policy))));
+                    List.of(new LoadEndpoint(new ServerLoad(engine, policy))), options.security().tls());
             return new LocalNode(engine, server);
         } catch (RuntimeException | Error e) {
             try {

@@ -19,6 +19,8 @@ import io.ferry.fabric.NodeAddress;
 import io.ferry.fabric.Peer;
 import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
+import io.ferry.fabric.auth.ClusterSecret;
+import io.ferry.fabric.auth.SecretHandshake;
 import io.ferry.fabric.frame.FrameDecoder;
 import io.ferry.fabric.frame.FrameHandler;
 import io.ferry.fabric.frame.Frames;
@@ -59,6 +61,9 @@ public final class TcpFabric implements Fabric {
     private final ChannelGroup dialed = new DefaultChannelGroup("fabric-dialed", GlobalEventExecutor.INSTANCE);
     private final NodeAddress address;
     private final Map<Integer, TcpRegion> regions = new ConcurrentHashMap<>();
+    /** The cluster's secret, or null when its processes do not authenticate each other. */
+    private final ClusterSecret secret;
+    private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
     private final AtomicInteger keys = new AtomicInteger();
     private volatile boolean closed;
 
@@ -75,12 +80,18 @@ public final class TcpFabric implements Fabric {
      * reach it by when it listens on a wildcard or container-local address.
      */
     public TcpFabric(String host, int port, int ioThreads, String advertised) {
+        this(host, port, ioThreads, advertised, null);
+    }
+
+    /** As above; with {@code secret}, every connection first passes a {@link SecretHandshake} (null: none). */
+    public TcpFabric(String host, int port, int ioThreads, String advertised, ClusterSecret secret) {
+        this.secret = secret;
         ThreadFactory threads = new DefaultThreadFactory("ferry-fabric", true);
         this.group = new MultiThreadIoEventLoopGroup(ioThreads, threads, NioIoHandler.newFactory());
         try {
             ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(pipeline(ch -> {
+                    .childHandler(pipeline(secret, false, ch -> {
                         served.add(ch);
                         return new ServingHandler(this);
                     }));
@@ -93,11 +104,18 @@ public final class TcpFabric implements Fabric {
         this.address = new NodeAddress(advertised, ((InetSocketAddress) server.localAddress()).getPort());
     }
 
-    /** A frame pipeline: consolidated flushes (many small replies per syscall), the decoder, then the handler. */
-    private static ChannelInitializer<SocketChannel> pipeline(Function<Channel, FrameHandler> h) {
+    /**
+     * A frame pipeline: the secret handshake if the cluster has a secret, consolidated flushes (many small replies
+     * per syscall), the decoder, then the handler.
+     */
+    private static ChannelInitializer<SocketChannel> pipeline(ClusterSecret secret, boolean dialler,
+            Function<Channel, FrameHandler> h) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(SocketChannel ch) {
+                if (secret != null) {
+                    ch.pipeline().addLast(new SecretHandshake(secret, dialler, HANDSHAKE_TIMEOUT));
+                }
                 ch.pipeline().addLast(new FlushConsolidationHandler(64, true),
                         new FrameDecoder(h.apply(ch), Frames.DEFAULT_MAX_BODY, Integer.MAX_VALUE),
                         new ChannelInboundHandlerAdapter() {
@@ -176,7 +194,7 @@ public final class TcpFabric implements Fabric {
                 // and copies per block; the adaptive allocator shrinks back for small blocks.
                 .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(512, 16384, 1 << 20))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()))
-                .handler(pipeline(ch -> peer));
+                .handler(pipeline(secret, true, ch -> peer));
         ChannelFuture f = b.connect(node.host(), node.port());
         if (!f.awaitUninterruptibly(timeout.toMillis()) || !f.isSuccess()) {
             f.cancel(false);

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.server.PasswordFile;
 import picocli.CommandLine.Option;
 
 /**
@@ -43,14 +44,7 @@ final class ClientLogin {
      */
     static char[] readPassword(String user, Path file, boolean confirm) {
         if (file != null) {
-            try {
-                String text = Files.readString(file, StandardCharsets.UTF_8);
-                int end = text.indexOf('\n');
-                return (end < 0 ? text : text.substring(0, end)).strip().toCharArray();
-            } catch (IOException e) {
-                throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "cannot read the password file " + file
-                        + ": " + e.getMessage(), e);
-            }
+            return PasswordFile.read(file).toCharArray();
         }
         String env = System.getenv("FERRY_PASSWORD");
         if (env != null) {

@@ -64,7 +64,8 @@ final class CoordinatorCommand implements Callable<Integer> {
         EngineConfig config = engine.config(spec.commandLine());
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
-                controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots, security.security()));
+                controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots, security.security(),
+                fabric.secret()));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(ShutdownDeadline.hook(() -> {
             coordinator.close();

@@ -63,7 +63,8 @@ abstract class DataNodeCommand implements Callable<Integer> {
         String nodeName = name == null ? defaultName() : name;
         long perQuery = queryMemory == null ? Math.max(256L << 20, Runtime.getRuntime().maxMemory() / 2) : queryMemory;
         DataNode node = DataNode.start(new DataNode.Options(role(), nodeName, host, fabric.port, fabric.advertise,
-                parse(coordinator), cores, memory(), perQuery, fabric.kind(), Duration.ofSeconds(timeoutSeconds)));
+                parse(coordinator), cores, memory(), perQuery, fabric.kind(), Duration.ofSeconds(timeoutSeconds),
+                fabric.secret()));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(ShutdownDeadline.hook(() -> {
             node.close();

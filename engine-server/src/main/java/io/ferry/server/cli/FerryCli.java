@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
         description = "Ferry: a distributed in-memory SQL engine.",
         subcommands = {LocalCommand.class, CoordinatorCommand.class, DataNodeCommand.Memory.class,
                 DataNodeCommand.Compute.class, DataNodeCommand.Worker.class, SqlCommand.class, GenCommand.class, LoadCommand.class, UserCommand.class,
-                FabricCommand.class,
+                CertCommand.class, SecretCommand.class, FabricCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Start with: bin/ferry local --demo   then, in another terminal: bin/ferry sql",
                 "Reproduce the papers' figures: bin/ferry experiment --help (docs/experiments.md)"})
@@ -42,8 +42,8 @@ public final class FerryCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: local, coordinator, memory, compute, worker, sql, gen, load, user or "
-                + "fabric");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: local, coordinator, memory, compute, worker, sql, gen, load, user, "
+                + "cert, secret or fabric");
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.load.LoadClient;
+import io.ferry.server.tls.TlsKeys;
 import io.ferry.server.load.LoadRequest;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,6 +62,9 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     private ClientLogin login;
 
+    @Mixin
+    private ClientTls tls;
+
     @Override
     public Integer call() throws InterruptedException {
         LoadRequest request = LoadRequest.of(table, csv.toAbsolutePath().normalize().toString())
@@ -70,8 +74,9 @@ final class LoadCommand implements Callable<Integer> {
                 .withCreate(create || schema != null)
                 .withSchema(schema);
         ClientLogin.Credentials credentials = login.credentials();
-        LoadClient.Result result = LoadClient.load(address.endpoint(), request,
-                credentials == null ? null : credentials.basicHeader(), ProgressListener.console(true));
+        LoadClient.Result result = LoadClient.load(tls.endpoint(address.endpoint()), request,
+                credentials == null ? null : credentials.basicHeader(),
+                tls.truststore == null ? null : TlsKeys.trusting(tls.truststore), ProgressListener.console(true));
         PrintWriter out = spec.commandLine().getOut();
         out.println(String.format(Locale.ROOT, "loaded %,d rows into %s in %.1f s", result.rows(), result.table(),
                 result.millis() / 1000.0));

@@ -107,11 +107,17 @@ final class LocalCommand implements Callable<Integer> {
         }
         out.println("  JDBC     " + server.ferryUrl() + "   (driver: ferry-jdbc/target/ferry-jdbc-*.jar)");
         out.println("           " + server.avaticaUrl() + "   (Avatica's remote driver)");
+        if (node.engine().access().required()) {
+            out.println("  users    clients log in as a user of " + security.usersFile + " (CREATE USER, GRANT: see "
+                    + "docs/security.md)");
+        }
         out.println(String.format(Locale.ROOT, "  engine   %d threads, %s blocks, %s of table memory, %s per query",
                 c.threads(), bytes(c.blockSize()), bytes(c.memoryLimit()), bytes(c.queryMemoryLimit())));
         out.println();
         String where = (JdbcServer.DEFAULT_HOST.equals(address.host) ? "" : " --host " + server.host())
-                + (address.port == JdbcServer.DEFAULT_PORT ? "" : " --port " + server.port());
+                + (address.port == JdbcServer.DEFAULT_PORT ? "" : " --port " + server.port())
+                + (server.tls() ? " --truststore ferry-truststore.p12" : "")
+                + (node.engine().access().required() ? " --user NAME" : "");
         out.println("Next, in another terminal:   bin/ferry sql" + where);
         out.println("Stop with Ctrl-C.");
         out.flush();

@@ -17,7 +17,16 @@ final class SecurityOptions {
                     + "read, change and drop every table. For a network you trust.")
     boolean insecure;
 
+    @Option(names = "--tls-keystore", paramLabel = "FILE",
+            description = "Serve HTTPS with the key and certificate of this PKCS #12 keystore (bin/ferry cert makes "
+                    + "one); clients then connect with tls=true (ferry-jdbc), https:// URLs, or --tls.")
+    Path tlsKeystore;
+
+    @Option(names = "--tls-password-file", paramLabel = "FILE",
+            description = "The keystore's password (default: ferry-keystore.password beside the keystore).")
+    Path tlsPasswordFile;
+
     ServerSecurity security() {
-        return new ServerSecurity(usersFile, insecure);
+        return new ServerSecurity(usersFile, insecure, tlsKeystore, tlsPasswordFile);
     }
 }

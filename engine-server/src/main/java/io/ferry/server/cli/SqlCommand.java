@@ -63,6 +63,9 @@ final class SqlCommand implements Callable<Integer> {
     @Mixin
     private ClientLogin login;
 
+    @Mixin
+    private ClientTls tls;
+
     @Override
     public Integer call() throws IOException {
         if (execute != null && file != null) {
@@ -72,7 +75,8 @@ final class SqlCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file);
         }
         String host = address.endpoint().getHost();
-        String jdbcUrl = ShellDriver.shellUrl(url != null ? url : JdbcServer.avaticaUrl(host, address.port));
+        String jdbcUrl = ShellDriver.shellUrl(url != null ? url
+                : JdbcServer.avaticaUrl(tls.endpoint(address.endpoint())) + tls.avaticaOptions());
         ClientLogin.Credentials credentials = login.credentials();
         if (url == null) {
             checkServer(jdbcUrl, credentials);

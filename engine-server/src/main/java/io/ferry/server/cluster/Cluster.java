@@ -30,6 +30,8 @@ import io.ferry.server.StartupException;
 import io.ferry.server.cluster.control.ControlChannel;
 import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireWriter;
+import io.ferry.fabric.auth.ClusterSecret;
+import io.ferry.fabric.auth.SecretHandshake;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -78,6 +80,12 @@ public final class Cluster implements AutoCloseable {
     private final Channel server;
 
     public Cluster(String host, int port, Peers peers, BufferAllocator allocator, Duration timeout) {
+        this(host, port, peers, allocator, timeout, null);
+    }
+
+    /** As above; with {@code secret}, a node joins only after proving it holds it ({@link SecretHandshake}). */
+    public Cluster(String host, int port, Peers peers, BufferAllocator allocator, Duration timeout,
+            ClusterSecret secret) {
         this.peers = peers;
         this.allocator = allocator;
         this.timeout = timeout;
@@ -87,6 +95,9 @@ public final class Cluster implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (secret != null) {
+                                ch.pipeline().addLast(new SecretHandshake(secret, false, timeout));
+                            }
                             ControlChannel.attach(ch, new Receiver(), "a node at " + ch.remoteAddress());
                         }
                     }).bind(host, port).syncUninterruptibly().channel();

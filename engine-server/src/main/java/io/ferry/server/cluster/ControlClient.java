@@ -9,6 +9,8 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ferry.fabric.auth.ClusterSecret;
+import io.ferry.fabric.auth.SecretHandshake;
 import io.ferry.fabric.Completions;
 import io.ferry.server.cluster.control.ControlChannel;
 import io.ferry.server.cluster.control.MessageType;
@@ -40,13 +42,16 @@ final class ControlClient implements AutoCloseable {
     private final Duration timeout;
     private final EventLoopGroup group = new NioEventLoopGroup(1);
     private final Consumer<Integer> onJoined;
+    /** The cluster's secret, proven to the coordinator before anything else is sent; null for none. */
+    private final ClusterSecret secret;
     private volatile ControlChannel channel;
     private volatile boolean closed;
     private long lastWarned;
 
     ControlClient(InetSocketAddress coordinator, NodeHello hello, ControlChannel.Receiver receiver,
             java.util.function.Supplier<NodeLoad> load, ScheduledExecutorService scheduler, Duration timeout,
-            Consumer<Integer> onJoined) {
+            Consumer<Integer> onJoined, ClusterSecret secret) {
+        this.secret = secret;
         this.coordinator = coordinator;
         this.hello = hello;
         this.receiver = receiver;
@@ -72,6 +77,9 @@ final class ControlClient implements AutoCloseable {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (secret != null) {
+                                ch.pipeline().addLast(new SecretHandshake(secret, true, timeout));
+                            }
                         }
                     });
             ChannelFuture f = b.connect(coordinator);

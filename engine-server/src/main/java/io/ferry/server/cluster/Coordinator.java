@@ -12,6 +12,7 @@ import org.apache.arrow.memory.RootAllocator;
 
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Fabrics;
+import io.ferry.fabric.auth.ClusterSecret;
 import io.ferry.server.ServerSecurity;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.server.load.LoadEndpoint;
@@ -37,7 +38,8 @@ public final class Coordinator implements AutoCloseable {
      * @param advertise   the host nodes reach the coordinator's fabric at (null: {@code host})
      */
     public record Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort,
-            String advertise, Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security) {
+            String advertise, Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security,
+            ClusterSecret secret) {
         public Options {
             requireNonNull(engine, "engine is null");
             requireNonNull(host, "host is null");
@@ -49,7 +51,7 @@ public final class Coordinator implements AutoCloseable {
         public Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort, String advertise,
                 Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots) {
             this(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots,
-                    ServerSecurity.DEFAULT);
+                    ServerSecurity.DEFAULT, null);
         }
     }
 
@@ -71,11 +73,12 @@ public final class Coordinator implements AutoCloseable {
             BufferAllocator io = new RootAllocator(Math.max(256L << 20, options.engine().memoryLimit() / 4));
             c.closing.add(io);
             c.fabric = Fabrics.open(options.fabric(), options.host(), options.fabricPort(),
-                    options.advertise() == null ? options.host() : options.advertise(), 2);
+                    options.advertise() == null ? options.host() : options.advertise(), 2, options.secret());
             c.closing.add(0, c.fabric);
             Peers peers = new Peers(c.fabric, options.timeout());
             c.closing.add(0, peers);
-            c.cluster = new Cluster(options.host(), options.controlPort(), peers, io, options.timeout());
+            c.cluster = new Cluster(options.host(), options.controlPort(), peers, io, options.timeout(),
+                    options.secret());
             c.closing.add(0, c.cluster);
             ClusterStorage storage = new ClusterStorage(c.cluster, peers, io, options.engine().blockSize(),
                     options.timeout());
@@ -89,7 +92,7 @@ public final class Coordinator implements AutoCloseable {
             SystemTables.install(c.engine, c.cluster, storage, c.runner);
             LoadPolicy policy = LoadPolicy.of(options.loadRoots(), ServerSecurity.isLoopback(options.host()));
             c.jdbc = JdbcServer.start(c.engine, options.host(), options.port(),
-                    List.of(new LoadEndpoint(new ServerLoad(c.engine, policy))));
+                    List.of(new LoadEndpoint(new ServerLoad(c.engine, policy))), options.security().tls());
             c.closing.add(0, c.jdbc);
             return c;
         } catch (RuntimeException | Error e) {

@@ -41,6 +41,7 @@ import io.ferry.core.vector.Batch;
 import io.ferry.fabric.Completions;
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Fabrics;
+import io.ferry.fabric.auth.ClusterSecret;
 import io.ferry.fabric.Peer;
 import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
@@ -78,7 +79,7 @@ public final class DataNode implements AutoCloseable {
      */
     public record Options(Role role, String name, String host, int fabricPort, String advertise,
             InetSocketAddress coordinator, int threads, long memory, long queryMemory, Fabrics.Kind fabric,
-            Duration timeout) {
+            Duration timeout, ClusterSecret secret) {
         public Options {
             requireNonNull(role, "role is null");
             requireNonNull(name, "name is null");
@@ -86,6 +87,14 @@ public final class DataNode implements AutoCloseable {
             if (role == Role.COORDINATOR) {
                 throw new IllegalArgumentException("a data node cannot be the coordinator");
             }
+        }
+
+        /** Without a cluster secret. */
+        public Options(Role role, String name, String host, int fabricPort, String advertise,
+                InetSocketAddress coordinator, int threads, long memory, long queryMemory, Fabrics.Kind fabric,
+                Duration timeout) {
+            this(role, name, host, fabricPort, advertise, coordinator, threads, memory, queryMemory, fabric, timeout,
+                    null);
         }
     }
 
@@ -120,7 +129,7 @@ public final class DataNode implements AutoCloseable {
         QueryExecutor ex = null;
         try {
             f = Fabrics.open(options.fabric(), options.host(), options.fabricPort(),
-                    options.advertise() == null ? options.host() : options.advertise(), 2);
+                    options.advertise() == null ? options.host() : options.advertise(), 2, options.secret());
             ex = new QueryExecutor(options.threads());
         } catch (RuntimeException e) {
             if (f != null) {
@@ -144,7 +153,7 @@ public final class DataNode implements AutoCloseable {
                 fabric.address(), fabric.provider(), options.threads(),
                 options.role().holdsBlocks() ? options.memory() : 0, rates, probe.region().descriptor());
         this.control = new ControlClient(options.coordinator(), hello, new Receiver(), this::load, scheduler,
-                options.timeout(), id -> nodeId = id);
+                options.timeout(), id -> nodeId = id, options.secret());
     }
 
     /** Starts the node; it keeps trying to join the coordinator until it is closed. */

@@ -2,6 +2,7 @@ package io.ferry.server.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.Inet6Address;
@@ -9,6 +10,8 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,13 +55,23 @@ public final class JdbcServer implements AutoCloseable {
     private final FerryMeta meta;
     private final String host;
     private final int port;
+    private final boolean tls;
     private boolean closed;
 
-    private JdbcServer(HttpServer http, FerryMeta meta, String host, int port) {
+    private JdbcServer(HttpServer http, FerryMeta meta, String host, int port, boolean tls) {
         this.http = http;
         this.meta = meta;
         this.host = host;
         this.port = port;
+        this.tls = tls;
+    }
+
+    /** TLS for the port: a PKCS #12 keystore with the server's key and certificate, and its password. */
+    public record Tls(Path keystore, String password) {
+        public Tls {
+            requireNonNull(keystore, "keystore is null");
+            requireNonNull(password, "password is null");
+        }
     }
 
     /**
@@ -68,11 +81,21 @@ public final class JdbcServer implements AutoCloseable {
      * @throws StartupException when the host does not resolve or the port cannot be bound
      */
     public static JdbcServer start(FerryEngine engine, String host, int port, List<Handler> extraHandlers) {
-        return start(engine, host, port, extraHandlers, IDLE_TIMEOUT);
+        return start(engine, host, port, extraHandlers, null, IDLE_TIMEOUT);
+    }
+
+    /** As {@link #start(FerryEngine, String, int, List)}, serving HTTPS with {@code tls} unless it is null. */
+    public static JdbcServer start(FerryEngine engine, String host, int port, List<Handler> extraHandlers, Tls tls) {
+        return start(engine, host, port, extraHandlers, tls, IDLE_TIMEOUT);
     }
 
     /** {@link #start(FerryEngine, String, int, List)} with another {@link #IDLE_TIMEOUT} (tests wait less). */
     static JdbcServer start(FerryEngine engine, String host, int port, List<Handler> extraHandlers,
+            Duration idleTimeout) {
+        return start(engine, host, port, extraHandlers, null, idleTimeout);
+    }
+
+    private static JdbcServer start(FerryEngine engine, String host, int port, List<Handler> extraHandlers, Tls tls,
             Duration idleTimeout) {
         requireNonNull(engine, "engine is null");
         requireNonNull(host, "host is null");
@@ -105,19 +128,28 @@ public final class JdbcServer implements AutoCloseable {
             handlers.add(server.getHandler());
             server.setHandler(new HandlerList(handlers.toArray(Handler[]::new)));
         };
-        HttpServer http = new HttpServer.Builder<Server>()
+        HttpServer.Builder<Server> builder = new HttpServer.Builder<Server>()
                 .withHandler(new ProtobufEndpoint(meta, idleTimeout))
                 .withPort(port)
-                .withServerCustomizers(List.of(customizer), Server.class)
-                .build();
+                .withServerCustomizers(List.of(customizer), Server.class);
+        if (tls != null) {
+            if (!Files.isReadable(tls.keystore())) {
+                throw new StartupException("cannot read the TLS keystore " + tls.keystore() + "; make one with "
+                        + "bin/ferry cert --out DIR", null);
+            }
+            // the keystore is its own truststore: Avatica's builder wants one, and no client certificates are asked
+            File keystore = tls.keystore().toFile();
+            builder.withTLS(keystore, tls.password(), keystore, tls.password(), "PKCS12");
+        }
+        HttpServer http = builder.build();
         try {
             http.start();
         } catch (RuntimeException e) {
             stopQuietly(http, e);
             throw bindFailure(host, port, e);
         }
-        JdbcServer server = new JdbcServer(http, meta, displayHost(address), http.getPort());
-        LOG.info("JDBC served on {} (Avatica protobuf over HTTP)", server.endpoint());
+        JdbcServer server = new JdbcServer(http, meta, displayHost(address), http.getPort(), tls != null);
+        LOG.info("JDBC served on {} (Avatica protobuf over HTTP{})", server.endpoint(), tls != null ? "S" : "");
         LOG.info("connect with {} (ferry-jdbc driver) or {} (Avatica remote driver)", server.ferryUrl(),
                 server.avaticaUrl());
         return server;
@@ -152,23 +184,32 @@ public final class JdbcServer implements AutoCloseable {
         return host;
     }
 
-    /** The HTTP endpoint, e.g. {@code http://127.0.0.1:8765}. */
+    /** The HTTP endpoint, e.g. {@code http://127.0.0.1:8765}, or {@code https://...} with TLS. */
     public URI endpoint() {
-        return URI.create("http://" + host + ":" + port);
+        return URI.create((tls ? "https" : "http") + "://" + host + ":" + port);
+    }
+
+    /** Whether the port serves HTTPS. */
+    public boolean tls() {
+        return tls;
     }
 
     /** The URL for the ferry-jdbc driver. */
     public String ferryUrl() {
-        return "jdbc:ferry://" + host + ":" + port;
+        return "jdbc:ferry://" + host + ":" + port + (tls ? "?tls=true" : "");
     }
 
     /** The URL for Avatica's stock remote driver (sqlline, or any tool that ships Avatica). */
     public String avaticaUrl() {
-        return avaticaUrl(host, port);
+        return avaticaUrl(endpoint());
     }
 
     public static String avaticaUrl(String host, int port) {
-        return "jdbc:avatica:remote:url=http://" + host + ":" + port + ";serialization=PROTOBUF";
+        return avaticaUrl(URI.create("http://" + host + ":" + port));
+    }
+
+    public static String avaticaUrl(URI endpoint) {
+        return "jdbc:avatica:remote:url=" + endpoint + ";serialization=PROTOBUF";
     }
 
     /** Stops accepting requests, then closes every connection clients left open. The engine stays up. */

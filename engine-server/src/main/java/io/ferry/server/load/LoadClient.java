@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.stream.Stream;
 
+import javax.net.ssl.SSLContext;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -45,17 +47,21 @@ public final class LoadClient {
      *                        when no Ferry server answers there
      */
     public static Result load(URI server, LoadRequest request, ProgressListener progress) throws InterruptedException {
-        return load(server, request, null, progress);
+        return load(server, request, null, null, progress);
     }
 
     /**
      * As {@link #load(URI, LoadRequest, ProgressListener)}, sending {@code authorization} as the HTTP Authorization
-     * header (null for none).
+     * header (null for none), and trusting the server's certificate as {@code tls} says (null: the JVM's default).
      */
-    public static Result load(URI server, LoadRequest request, String authorization, ProgressListener progress)
-            throws InterruptedException {
+    public static Result load(URI server, LoadRequest request, String authorization, SSLContext tls,
+            ProgressListener progress) throws InterruptedException {
         URI endpoint = server.resolve(LoadEndpoint.PATH);
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient.Builder clientBuilder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
+        if (tls != null) {
+            clientBuilder.sslContext(tls);
+        }
+        HttpClient client = clientBuilder.build();
         HttpRequest post;
         try {
             HttpRequest.Builder builder = HttpRequest.newBuilder(endpoint)

@@ -233,7 +233,7 @@ class FerryCliTest {
         assertTrue(version.out().startsWith("Ferry "), version.out());
         Run none = ferry();
         assertEquals(2, none.exitCode());
-        assertTrue(none.err().contains("local, coordinator, memory, compute, worker, sql, gen, load, user or fabric"),
+        assertTrue(none.err().contains("local, coordinator, memory, compute, worker, sql, gen, load, user, cert, secret or fabric"),
                 none.err());
         assertEquals(2, ferry("local", "--memory", "lots").exitCode());
     }
