@@ -366,3 +366,61 @@ void PrivilegeName(Set<Privilege> into) :
 |
     <DELETE> { into.add(Privilege.DELETE); }
 }
+
+/**
+ * COPY table FROM 'file' [WITH] [(options)] | COPY table TO 'file' ... | COPY (query) TO 'file' ... (SqlCopy).
+ */
+SqlNode SqlCopyStatement() :
+{
+    final Span s;
+    SqlIdentifier table = null;
+    SqlNode query = null;
+    final boolean from;
+    final SqlNode file;
+    final Map<String, String> settings = new LinkedHashMap<String, String>();
+}
+{
+    <COPY> { s = span(); }
+    (
+        table = CompoundIdentifier()
+        ( <FROM> { from = true; } | <TO> { from = false; } )
+    |
+        <LPAREN> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) <RPAREN> <TO> { from = false; }
+    )
+    file = StringLiteral()
+    [ [ <WITH> ] <LPAREN> CopyOption(settings) ( <COMMA> CopyOption(settings) )* <RPAREN> ]
+    {
+        return new SqlCopy(s.end(this), table, query, from,
+            ((SqlLiteral) file).getValueAs(String.class), settings);
+    }
+}
+
+/** One COPY option: a name (FORMAT, NULL, or any word), then a value if one follows: a string, a word, TRUE or FALSE. */
+void CopyOption(Map<String, String> into) :
+{
+    final String name;
+    String value = null;
+    SqlNode literal;
+    SqlIdentifier word;
+}
+{
+    (
+        <FORMAT> { name = "format"; }
+    |
+        <NULL> { name = "null"; }
+    |
+        word = SimpleIdentifier() { name = word.getSimple(); }
+    )
+    [
+        literal = StringLiteral() { value = ((SqlLiteral) literal).getValueAs(String.class); }
+    |
+        word = SimpleIdentifier() { value = word.getSimple(); }
+    |
+        <TRUE> { value = "true"; }
+    |
+        <FALSE> { value = "false"; }
+    ]
+    {
+        SqlCopy.option(into, name, value);
+    }
+}

@@ -13,6 +13,7 @@ import io.ferry.server.data.SsbGenerator;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.server.load.LoadEndpoint;
 import io.ferry.server.load.LoadPolicy;
+import io.ferry.server.load.ServerCopies;
 import io.ferry.server.load.ServerLoad;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
@@ -79,6 +80,7 @@ public final class LocalNode implements AutoCloseable {
         AccessControl access = options.security().access(options.host());
         FerryEngine engine = FerryEngine.start(options.engine());
         engine.setAccess(access);
+        engine.setCopies(new ServerCopies(engine, policy));
         SystemTables.installLocal(engine, LOCAL_NODE);
         try {
             if (options.demo() != null) {

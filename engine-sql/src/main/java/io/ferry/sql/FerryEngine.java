@@ -20,6 +20,7 @@ import io.ferry.core.storage.Catalog;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.sql.access.AccessControl;
+import io.ferry.sql.access.Principal;
 import io.ferry.sql.jdbc.FerryDriver;
 import io.ferry.sql.jdbc.PlanCache;
 import io.ferry.sql.jdbc.SqlStateConnection;
@@ -47,6 +48,7 @@ public final class FerryEngine implements AutoCloseable {
     private final Map<String, SystemTable> systemTables = new ConcurrentSkipListMap<>();
     private volatile QueryRunner runner;
     private volatile AccessControl access = AccessControl.open();
+    private volatile FileCopies copies = FileCopies.NONE;
 
     private FerryEngine(String name, EngineConfig config, BlockStorage storage) {
         this.name = name;
@@ -100,6 +102,15 @@ public final class FerryEngine implements AutoCloseable {
 
     public void setAccess(AccessControl access) {
         this.access = java.util.Objects.requireNonNull(access, "access is null");
+    }
+
+    /** What runs COPY: none in an embedded engine; a server sets the files it may touch and the formats. */
+    public FileCopies copies() {
+        return copies;
+    }
+
+    public void setCopies(FileCopies copies) {
+        this.copies = java.util.Objects.requireNonNull(copies, "copies is null");
     }
 
     /** The statements run lately ({@code sys.queries}). */
@@ -157,6 +168,15 @@ public final class FerryEngine implements AutoCloseable {
     /** An embedded connection, whose errors carry SQLSTATEs as over the JDBC server ({@link SqlStateConnection}). */
     public Connection connect() throws SQLException {
         return SqlStateConnection.wrap(DriverManager.getConnection(jdbcUrl(), new Properties()));
+    }
+
+    /** As {@link #connect()}, running its statements as {@code who}: with their grants, not the owner's rights. */
+    public Connection connect(Principal who) throws SQLException {
+        Properties p = new Properties();
+        if (!who.isOwner()) {
+            p.setProperty(FerryDriver.USER_PROPERTY, who.user());
+        }
+        return SqlStateConnection.wrap(DriverManager.getConnection(jdbcUrl(), p));
     }
 
     /** Drops all tables and frees all memory; fails if any Arrow memory leaked. */

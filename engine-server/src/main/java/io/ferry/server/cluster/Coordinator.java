@@ -17,6 +17,7 @@ import io.ferry.server.ServerSecurity;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.server.load.LoadEndpoint;
 import io.ferry.server.load.LoadPolicy;
+import io.ferry.server.load.ServerCopies;
 import io.ferry.server.load.ServerLoad;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
@@ -91,6 +92,7 @@ public final class Coordinator implements AutoCloseable {
             c.engine.setAccess(access);
             SystemTables.install(c.engine, c.cluster, storage, c.runner);
             LoadPolicy policy = LoadPolicy.of(options.loadRoots(), ServerSecurity.isLoopback(options.host()));
+            c.engine.setCopies(new ServerCopies(c.engine, policy));
             c.jdbc = JdbcServer.start(c.engine, options.host(), options.port(),
                     List.of(new LoadEndpoint(new ServerLoad(c.engine, policy))), options.security().tls());
             c.closing.add(0, c.jdbc);

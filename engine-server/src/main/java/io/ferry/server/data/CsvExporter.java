@@ -53,6 +53,11 @@ public final class CsvExporter implements AutoCloseable {
 
     /** Writes the header at once; the stream is closed by {@link #close()}. */
     public CsvExporter(OutputStream out, TableSchema schema, char delimiter) {
+        this(out, schema, delimiter, true);
+    }
+
+    /** As above, with a header line only if {@code header}. */
+    public CsvExporter(OutputStream out, TableSchema schema, char delimiter, boolean header) {
         this.out = requireNonNull(out, "out is null");
         requireNonNull(schema, "schema is null");
         if (delimiter > 127 || delimiter == '"' || delimiter == '\n' || delimiter == '\r') {
@@ -65,6 +70,9 @@ public final class CsvExporter implements AutoCloseable {
         for (int c = 0; c < kinds.length; c++) {
             kinds[c] = schema.type(c).kind();
             scales[c] = schema.type(c).scale();
+        }
+        if (!header) {
+            return;
         }
         for (int c = 0; c < kinds.length; c++) {
             if (c > 0) {

@@ -48,6 +48,35 @@ public final class LoadPolicy {
         return new LoadPolicy(List.copyOf(real));
     }
 
+    /**
+     * Where an export of {@code file} may write: its directory's real path (links resolved) under a root, and the
+     * file itself not a link (which could point out of the root). The file is made or replaced.
+     */
+    Path checkWritable(Path file) {
+        Path dir = file.toAbsolutePath().getParent();
+        Path realDir;
+        try {
+            realDir = dir.toRealPath();
+        } catch (IOException e) {
+            throw new FerryException(UNDEFINED_FILE, "directory " + dir + " does not exist on the server", e);
+        }
+        if (Files.isSymbolicLink(file)) {
+            throw new FerryException(INSUFFICIENT_PRIVILEGE, file + " is a symbolic link; COPY ... TO writes only "
+                    + "plain files");
+        }
+        if (roots.isEmpty()) {
+            throw new FerryException(INSUFFICIENT_PRIVILEGE, "this server accepts connections from other "
+                    + "machines, so it writes files only into directories it was started with --load-root DIR");
+        }
+        for (Path root : roots) {
+            if (realDir.startsWith(root)) {
+                return realDir.resolve(file.getFileName());
+            }
+        }
+        throw new FerryException(INSUFFICIENT_PRIVILEGE, "directory " + dir + " is outside the directories this "
+                + "server reads and writes (" + roots + "); write there, or restart the server with --load-root DIR");
+    }
+
     /** The file's real path (links resolved), if loads may read it. */
     Path check(Path file) {
         Path real;

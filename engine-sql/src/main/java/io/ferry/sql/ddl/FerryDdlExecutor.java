@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.apache.calcite.jdbc.CalcitePrepare;
@@ -46,6 +47,8 @@ import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.FileCopies;
+import io.ferry.sql.QueryWarnings;
 import io.ferry.sql.SqlErrors;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.access.AccessControl;
@@ -586,6 +589,107 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             }
             throw e instanceof RuntimeException r ? r : translated((SQLException) e);
         }
+    }
+
+    /**
+     * The result of {@code sql}, run on {@code conn}, as a table outside the catalog (named {@code name}), for COPY
+     * to write out with Ferry's batch writers; the caller discards it ({@link Catalog#discard}).
+     */
+    public static Table detachedResult(FerryEngine engine, Connection conn, String sql, String name)
+            throws SQLException {
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            List<Column> columns = resultColumns(md, null);
+            TableSchema schema = new TableSchema(columns);
+            Table table = engine.catalog().detached(name, schema, List.of(), List.of());
+            try (TableAppender appender = table.appender()) {
+                appendRows(rs, schema, columns.size(), appender);
+                appender.commit();
+            } catch (SQLException | RuntimeException e) {
+                engine.catalog().discard(table);
+                throw e;
+            }
+            return table;
+        }
+    }
+
+    /**
+     * COPY ... FROM | TO 'file': the engine's {@link io.ferry.sql.FileCopies} reads or writes the file; reading into
+     * a table needs its INSERT privilege, writing runs the query with the user's own rights.
+     */
+    public void execute(SqlCopy copy, CalcitePrepare.Context context) {
+        FerrySchema schema = schema(context);
+        FerryEngine engine = schema.engine();
+        FileCopies.Format format = format(copy.options, copy.from);
+        long rows;
+        if (copy.from) {
+            Table table = engine.catalog().require(tableName(copy.table));
+            engine.access().check(schema.principal(), new TableAccess(Set.of(new TableAccess.Need(table.name(),
+                    Privilege.INSERT))));
+            rows = engine.copies().copyFrom(schema.principal(), table.name(), copy.file, format);
+        } else {
+            String query = copy.query != null ? copy.query.toSqlString(CalciteSqlDialect.DEFAULT).getSql()
+                    : "SELECT * FROM \"" + engine.catalog().require(tableName(copy.table)).name().replace("\"", "\"\"")
+                    + "\"";
+            rows = engine.copies().copyTo(schema.principal(), query, copy.file, format);
+        }
+        String done = String.format(java.util.Locale.ROOT, "COPY %d: %,d rows %s %s", rows, rows,
+                copy.from ? "read from" : "written to", copy.file);
+        QueryWarnings.report(() -> List.of(done));
+    }
+
+    /** COPY's options as a format: CSV only, each option checked. */
+    private static FileCopies.Format format(Map<String, String> options, boolean from) {
+        FileCopies.Format f = FileCopies.Format.DEFAULT;
+        boolean header = f.header();
+        char delimiter = f.delimiter();
+        char quote = f.quote();
+        String nullString = f.nullString();
+        for (Map.Entry<String, String> o : options.entrySet()) {
+            String value = o.getValue();
+            switch (o.getKey()) {
+                case "format" -> {
+                    String name = value == null ? "" : value.toLowerCase(java.util.Locale.ROOT);
+                    if (name.equals("parquet")) {
+                        throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "COPY ... (FORMAT parquet) is not "
+                                + "built yet; COPY reads and writes CSV (FORMAT csv, the default)");
+                    }
+                    if (!name.equals("csv")) {
+                        throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "COPY format '" + value + "' is "
+                                + "not one Ferry knows; use FORMAT csv");
+                    }
+                }
+                case "header" -> header = value == null || flag(value, "HEADER");
+                case "delimiter", "delim", "sep" -> delimiter = character(value, "DELIMITER");
+                case "quote" -> quote = character(value, "QUOTE");
+                case "null", "nullstr" -> nullString = value == null ? "" : value;
+                default -> throw new FerryException(SqlStates.SYNTAX_ERROR, "COPY has no option '" + o.getKey()
+                        + "'; it takes FORMAT csv, HEADER [true | false], DELIMITER 'c', QUOTE 'c' and NULL 'text'");
+            }
+        }
+        if (!from && (quote != '"' || !nullString.isEmpty())) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "COPY ... TO writes NULL as an empty field and "
+                    + "quotes with '\"'; leave out QUOTE and NULL");
+        }
+        return new FileCopies.Format(header, delimiter, quote, nullString);
+    }
+
+    private static boolean flag(String value, String option) {
+        return switch (value.toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "on", "1" -> true;
+            case "false", "off", "0" -> false;
+            default -> throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "COPY option " + option
+                    + " takes true or false, not '" + value + "'");
+        };
+    }
+
+    private static char character(String value, String option) {
+        String v = "\\t".equals(value) ? "\t" : value;
+        if (v == null || v.length() != 1) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "COPY option " + option + " takes one "
+                    + "character, e.g. " + option + " ','");
+        }
+        return v.charAt(0);
     }
 
     /** The columns a query's result gives, named as {@code declared} says where it names them (null: as the query). */
