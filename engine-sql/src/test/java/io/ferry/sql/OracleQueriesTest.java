@@ -166,6 +166,11 @@ class OracleQueriesTest {
                 // seed 49 query 5138: b's value; seed 47 query 1601: XX000 "Cannot add expression of different type")
                 "SELECT s, k, COALESCE(SUM(d), 0.0E0) FROM t1 GROUP BY s, k",
                 "SELECT k, flag, COALESCE(SUM(id + k), CAST(0 AS BIGINT)), 3 FROM t1 GROUP BY k, flag, s",
+                // COALESCE of a SUM cast to text with a text default: Calcite's SUM0 rewrite read '' as a number
+                // (XX000 "cannot convert CHAR literal to class java.math.BigDecimal", fuzzer seed 906 query 1407)
+                "SELECT COALESCE(CAST(SUM(0) AS VARCHAR), '') FROM t1",
+                "SELECT COALESCE(CAST(SUM(x) AS VARCHAR), 'none'), COALESCE(CAST(SUM(k) AS VARCHAR), '') FROM empty_t",
+                "SELECT k, COALESCE(CAST(SUM(v) AS VARCHAR), '') FROM t1 GROUP BY k",
                 // $SUM0 of DOUBLEs over no rows is 0, also where a union's column is nullable (fuzzer, seed 49 query
                 // 2057: NULL, and the row merged into the union's NULL)
                 "SELECT CAST(NULL AS DOUBLE) FROM t2 UNION SELECT COALESCE(SUM(d), 0.0E0) FROM t1 WHERE id < 0",

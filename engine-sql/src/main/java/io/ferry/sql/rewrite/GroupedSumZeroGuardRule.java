@@ -1,12 +1,19 @@
 package io.ferry.sql.rewrite;
 
+import java.util.List;
+
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 
 /**
  * Calcite's ProjectAggregateMergeRule (unused aggregate calls dropped, {@code COALESCE(SUM(x), 0)} as
@@ -28,9 +35,32 @@ public final class GroupedSumZeroGuardRule extends RelOptRule {
     public void onMatch(RelOptRuleCall call) {
         Project project = call.rel(0);
         Aggregate aggregate = call.rel(1);
-        if (aggregate.getGroupCount() > 0 && RexUtil.find(SqlKind.CASE).anyContain(project.getProjects())) {
+        if (aggregate.getGroupCount() > 0 && RexUtil.find(SqlKind.CASE).anyContain(project.getProjects())
+                || hasTextElse(project.getProjects())) {
             return;
         }
         CoreRules.PROJECT_AGGREGATE_MERGE.onMatch(call);
+    }
+
+    /**
+     * Whether a CASE of the projection has three operands and a literal ELSE that is not a number: Calcite's rule
+     * reads such a literal as a number to compare it with 0 and fails an assertion on text ({@code COALESCE(CAST(SUM(0)
+     * AS VARCHAR), '')}, an XX000: fuzzer, seed 906 query 1407).
+     */
+    private static boolean hasTextElse(List<RexNode> projects) {
+        boolean[] found = {false};
+        RexVisitorImpl<Void> finder = new RexVisitorImpl<>(true) {
+            @Override
+            public Void visitCall(RexCall c) {
+                if (c.getKind() == SqlKind.CASE && c.getOperands().size() == 3
+                        && c.getOperands().get(2) instanceof RexLiteral literal
+                        && !SqlTypeUtil.isNumeric(literal.getType())) {
+                    found[0] = true;
+                }
+                return super.visitCall(c);
+            }
+        };
+        projects.forEach(e -> e.accept(finder));
+        return found[0];
     }
 }
