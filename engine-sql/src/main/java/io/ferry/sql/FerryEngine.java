@@ -175,6 +175,7 @@ public final class FerryEngine implements AutoCloseable {
         Properties p = new Properties();
         if (!who.isOwner()) {
             p.setProperty(FerryDriver.USER_PROPERTY, who.user());
+            p.setProperty(FerryDriver.GENERATION_PROPERTY, Long.toString(who.generation()));
         }
         return SqlStateConnection.wrap(DriverManager.getConnection(jdbcUrl(), p));
     }

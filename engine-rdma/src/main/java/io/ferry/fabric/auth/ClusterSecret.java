@@ -56,13 +56,14 @@ public final class ClusterSecret {
         byte[] key = new byte[BYTES];
         new SecureRandom().nextBytes(key);
         try {
-            Files.writeString(file, Base64.getEncoder().encodeToString(key) + "\n", StandardCharsets.UTF_8,
-                    java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+            // made readable by its owner only before a byte of the secret is in it
             try {
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                        "rw-------")));
             } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: the directory's permissions protect it
+                Files.createFile(file); // not a POSIX file system: the directory's permissions protect it
             }
+            Files.writeString(file, Base64.getEncoder().encodeToString(key) + "\n", StandardCharsets.UTF_8);
         } catch (FileAlreadyExistsException e) {
             throw new FabricException(SqlStates.DUPLICATE_OBJECT, "the cluster secret " + file + " exists already; every node of a "
                     + "cluster needs the same one, so it is not replaced", e);

@@ -7,6 +7,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
@@ -42,8 +43,16 @@ public final class AuthenticationGuard extends AbstractHandler {
     private static final int REMEMBERED = 10_000;
 
     private final AccessControl access;
-    private final Map<String, Principal> verified = new ConcurrentHashMap<>();
-    private volatile long verifiedVersion;
+    /** Verified credentials by their SHA-256, each with the version of the users it was verified against. */
+    private final Map<String, Verified> verified = new ConcurrentHashMap<>();
+    /**
+     * Slow hashes computed at once: one per core. A flood of made-up passwords then queues here instead of taking
+     * every core from the queries of users who logged in.
+     */
+    private final Semaphore hashing = new Semaphore(Runtime.getRuntime().availableProcessors(), true);
+
+    private record Verified(Principal user, long version) {
+    }
 
     AuthenticationGuard(AccessControl access) {
         this.access = access;
@@ -83,14 +92,10 @@ public final class AuthenticationGuard extends AbstractHandler {
 
     private Principal principal(String credentials) {
         long version = access.version();
-        if (version != verifiedVersion) {
-            verified.clear();
-            verifiedVersion = version;
-        }
         String key = sha256(credentials);
-        Principal known = verified.get(key);
-        if (known != null) {
-            return known;
+        Verified known = verified.get(key);
+        if (known != null && known.version() == version) {
+            return known.user();
         }
         String decoded;
         try {
@@ -104,13 +109,18 @@ public final class AuthenticationGuard extends AbstractHandler {
             throw new FerryException(SqlStates.INVALID_AUTHORIZATION, "the Authorization header holds no ':' between "
                     + "user and password");
         }
-        Principal user = access.authenticate(decoded.substring(0, colon), decoded.substring(colon + 1).toCharArray());
+        Principal user;
+        hashing.acquireUninterruptibly();
+        try {
+            user = access.authenticate(decoded.substring(0, colon), decoded.substring(colon + 1).toCharArray());
+        } finally {
+            hashing.release();
+        }
         if (verified.size() >= REMEMBERED) {
             verified.clear();
         }
-        if (access.version() == version) {
-            verified.put(key, user);
-        }
+        // remembered with the version it was checked against: an entry from before a change is never used
+        verified.put(key, new Verified(user, version));
         return user;
     }
 

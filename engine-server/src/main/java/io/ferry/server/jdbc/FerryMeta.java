@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,6 +75,8 @@ final class FerryMeta extends JdbcMeta {
 
     /** Who opened each connection, by its id. */
     private final Map<String, Client> owners = new ConcurrentHashMap<>();
+    /** Connections whose owner the last sweep found without a connection ({@link #forgetExpiredOwners}). */
+    private final Set<String> goneOnce = ConcurrentHashMap.newKeySet();
 
     /**
      * A client: the user it logged in as, and the digest of the credentials it sent ({@link AuthenticationGuard});
@@ -112,7 +115,7 @@ final class FerryMeta extends JdbcMeta {
     private void watchClients() {
         try {
             threads.stop(r -> getConnectionCache().getIfPresent(r.connectionId()) == null);
-            owners.keySet().removeIf(id -> getConnectionCache().getIfPresent(id) == null);
+            forgetExpiredOwners();
             for (OpenResults.Open r : results.abandonIdle(threads::serving)) {
                 StatementInfo info = getStatementCache().getIfPresent(r.statementId());
                 if (info != null) {
@@ -123,6 +126,21 @@ final class FerryMeta extends JdbcMeta {
             }
         } catch (RuntimeException e) {
             LOG.warn("watching clients failed: {}", e.toString());
+        }
+    }
+
+    /**
+     * Owners of connections Avatica's cache expired: forgotten at the second sweep that finds the connection gone, as
+     * a connection being opened has its owner before Avatica caches it.
+     */
+    private void forgetExpiredOwners() {
+        for (String id : owners.keySet()) {
+            if (getConnectionCache().getIfPresent(id) != null) {
+                goneOnce.remove(id);
+            } else if (!goneOnce.add(id)) {
+                owners.remove(id);
+                goneOnce.remove(id);
+            }
         }
     }
 
@@ -348,15 +366,28 @@ final class FerryMeta extends JdbcMeta {
             return null;
         }
         Client owner = owners.get(target.connectionId());
-        if (owner != null && !owner.user().equals(user)) {
+        if (owner == null && request instanceof Service.OpenConnectionRequest) {
+            return null;
+        }
+        // closing needs only the name: a user dropped and made again may still close the old one's connections
+        boolean closing = request instanceof Service.CloseConnectionRequest
+                || request instanceof Service.CloseStatementRequest;
+        if (owner == null ? getConnectionCache().getIfPresent(target.connectionId()) != null
+                : !(closing ? Objects.equals(owner.user().user(), user.user()) : owner.user().equals(user))) {
             return "connection " + target.connectionId() + " belongs to another user; open a connection of your own";
         }
+        // A statement must exist on the connection named, now: statement numbers come from one counter for all
+        // connections, so one not made yet may be another user's by the time the request runs
         Integer statement = target.statementId();
-        if (statement != null && getStatementCache().getIfPresent(statement) != null
-                && embedded(target.connectionId(), statement) == null) {
-            return "statement " + statement + " is not one of connection " + target.connectionId();
+        if (statement != null && embedded(target.connectionId(), statement) == null) {
+            return "connection " + target.connectionId() + " has no statement " + statement;
         }
         return null;
+    }
+
+    /** Whether connection {@code connectionId} has statement {@code statementId} now. */
+    boolean hasStatement(String connectionId, int statementId) {
+        return embedded(connectionId, statementId) != null;
     }
 
     /** Whether {@code user} opened connection {@code connectionId} (and it is open). */
@@ -366,11 +397,14 @@ final class FerryMeta extends JdbcMeta {
     }
 
     /**
-     * The client that opened the connection {@code request} names, if that was with {@code credentials}: a connection
-     * keeps working with the password it logged in with, as a PostgreSQL session outlives a password change, so
-     * that its client can still close it. Null otherwise.
+     * The client that opened the connection {@code request} closes (or one of its statements), if that was with
+     * {@code credentials}: after its password changed, a client may still close what it opened, and nothing else.
+     * Null otherwise.
      */
     Client openedWith(Service.Request request, String credentials) {
+        if (!(request instanceof Service.CloseConnectionRequest || request instanceof Service.CloseStatementRequest)) {
+            return null;
+        }
         String connection = RequestTarget.of(request).connectionId();
         Client owner = connection == null ? null : owners.get(connection);
         return owner != null && credentials != null && credentials.equals(owner.credentials()) ? owner : null;
@@ -393,6 +427,7 @@ final class FerryMeta extends JdbcMeta {
         if (!user.isOwner()) {
             passed.put("user", user.user());
             passed.put(FerryDriver.USER_PROPERTY, user.user());
+            passed.put(FerryDriver.GENERATION_PROPERTY, Long.toString(user.generation()));
         }
         Client prior = owners.putIfAbsent(ch.id, client);
         if (prior != null && !prior.user().equals(user)) {

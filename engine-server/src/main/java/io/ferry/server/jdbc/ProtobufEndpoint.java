@@ -46,6 +46,8 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
 
     /** The largest request read: a batch of a million rows of parameters fits; more is a client's mistake. */
     static final int MAX_REQUEST_BYTES = 256 << 20;
+    /** The largest request read when its credentials were refused: a close request is a few dozen bytes. */
+    private static final int REFUSED_REQUEST_BYTES = 4 << 10;
 
     private final FerryMeta meta;
     private final Service service;
@@ -71,14 +73,27 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
                     + "Avatica protobuf requests sent with POST; connect with jdbc:ferry:// or Avatica's driver");
             return;
         }
+        // a request whose credentials were refused may only close what its connection opened: a few bytes, so a
+        // stranger with a bogus password cannot make the server read and parse 256 MiB
+        int limit = request.getAttribute(AuthenticationGuard.REFUSED) != null ? REFUSED_REQUEST_BYTES
+                : MAX_REQUEST_BYTES;
         byte[] body;
         try {
-            body = request.getContentLengthLong() > MAX_REQUEST_BYTES ? null : read(request.getInputStream());
+            body = request.getContentLengthLong() > limit ? null : read(request.getInputStream(), limit);
         } catch (IOException e) {
             // the connection's idle timeout ran out before the promised body arrived
             LOG.debug("a request from {} did not arrive whole: {}", request.getRemoteAddr(), e.toString());
             plain(response, HttpServletResponse.SC_REQUEST_TIMEOUT, "the request did not arrive whole within "
                     + idleTimeout.toSeconds() + " s");
+            return;
+        }
+        if (body == null && limit == REFUSED_REQUEST_BYTES) {
+            FerryException refused = (FerryException) request.getAttribute(AuthenticationGuard.REFUSED);
+            HandlerResponse<byte[]> answer = error(HttpServletResponse.SC_INTERNAL_SERVER_ERROR, refused.getMessage(),
+                    -1, refused.sqlState(), AvaticaSeverity.ERROR);
+            response.setContentType("application/octet-stream;charset=utf-8");
+            response.setStatus(answer.getStatusCode());
+            response.getOutputStream().write(answer.getResponse());
             return;
         }
         if (body == null) {
@@ -107,7 +122,7 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
         String credentials = (String) request.getAttribute(AuthenticationGuard.CREDENTIALS);
         FerryMeta.Client client;
         if (request.getAttribute(AuthenticationGuard.REFUSED) instanceof FerryException refused) {
-            // a password changed since the connection opened: the connection goes on with the one it opened with
+            // a password changed since the connection opened: its client may still close what it opened
             client = meta.openedWith(parsed, credentials);
             if (client == null) {
                 return error(status, refused.getMessage(), -1, refused.sqlState(), AvaticaSeverity.ERROR);
@@ -119,6 +134,12 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
                         AvaticaSeverity.ERROR);
             }
             client = new FerryMeta.Client(user, credentials);
+        }
+        if (parsed instanceof Service.CloseStatementRequest close
+                && !meta.hasStatement(close.connectionId, close.statementId)) {
+            // a metadata result's statement, which was never kept, or one already gone: nothing to close, and the
+            // number must not reach Avatica's lookup, which would close whatever statement has it by then
+            return answer(new Service.CloseStatementResponse(metadata));
         }
         String denial = meta.denial(parsed, client.user());
         if (denial != null) {
@@ -139,11 +160,11 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
         }
     }
 
-    /** The body, or null if it is larger than {@link #MAX_REQUEST_BYTES}. */
-    private static byte[] read(InputStream in) throws IOException {
+    /** The body, or null if it is larger than {@code limit}. */
+    private static byte[] read(InputStream in, int limit) throws IOException {
         try (in) {
-            byte[] body = in.readNBytes(MAX_REQUEST_BYTES + 1);
-            return body.length > MAX_REQUEST_BYTES ? null : body;
+            byte[] body = in.readNBytes(limit + 1);
+            return body.length > limit ? null : body;
         }
     }
 
@@ -188,6 +209,14 @@ final class ProtobufEndpoint extends AbstractHandler implements AvaticaHandler {
             LOG.error("internal error answering a client: {}", t.message(), e);
         }
         return error(status, t.message(), -1, t.sqlState(), AvaticaSeverity.ERROR);
+    }
+
+    private HandlerResponse<byte[]> answer(Service.Response response) {
+        try {
+            return new HandlerResponse<>(translation.serializeResponse(response), HttpServletResponse.SC_OK);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialize a response", e);
+        }
     }
 
     private HandlerResponse<byte[]> error(int status, String message, int code, String sqlState,

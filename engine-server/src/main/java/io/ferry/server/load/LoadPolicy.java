@@ -24,9 +24,12 @@ public final class LoadPolicy {
     static final String UNDEFINED_FILE = "58P01";
 
     private final List<Path> roots;
+    /** Whether the roots were given (--load-root), which writes need: the defaults are only read from. */
+    private final boolean given;
 
-    private LoadPolicy(List<Path> roots) {
+    private LoadPolicy(List<Path> roots, boolean given) {
         this.roots = roots;
+        this.given = given;
     }
 
     /**
@@ -35,6 +38,7 @@ public final class LoadPolicy {
      */
     public static LoadPolicy of(List<Path> roots, boolean loopbackOnly) {
         List<Path> real = new ArrayList<>();
+        boolean given = !roots.isEmpty();
         if (roots.isEmpty() && loopbackOnly) {
             roots = List.of(Path.of("").toAbsolutePath(), Path.of(System.getProperty("java.io.tmpdir")));
         }
@@ -45,7 +49,7 @@ public final class LoadPolicy {
                 throw new IllegalArgumentException("load root " + root + " is not a readable directory: " + e, e);
             }
         }
-        return new LoadPolicy(List.copyOf(real));
+        return new LoadPolicy(List.copyOf(real), given);
     }
 
     /**
@@ -64,9 +68,12 @@ public final class LoadPolicy {
             throw new FerryException(INSUFFICIENT_PRIVILEGE, file + " is a symbolic link; COPY ... TO writes only "
                     + "plain files");
         }
-        if (roots.isEmpty()) {
-            throw new FerryException(INSUFFICIENT_PRIVILEGE, "this server accepts connections from other "
-                    + "machines, so it writes files only into directories it was started with --load-root DIR");
+        if (!given) {
+            // not the working directory and the temporary directory a loopback server reads by default: a COPY
+            // there could overwrite the server user's own files (~/.bashrc, ~/.ssh/authorized_keys)
+            throw new FerryException(INSUFFICIENT_PRIVILEGE, "COPY ... TO writes only into directories the server "
+                    + "was started with --load-root DIR; restart it with one (only the server's user should be able "
+                    + "to write there)");
         }
         for (Path root : roots) {
             if (realDir.startsWith(root)) {

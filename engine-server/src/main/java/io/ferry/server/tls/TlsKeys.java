@@ -52,9 +52,9 @@ public final class TlsKeys {
         Path keystore = dir.resolve(KEYSTORE);
         Path passwordFile = dir.resolve(PASSWORD);
         Path truststore = dir.resolve(TRUSTSTORE);
-        if (Files.exists(keystore)) {
-            throw new FerryException(SqlStates.DUPLICATE_OBJECT, keystore + " exists; remove it (and its password "
-                    + "file) to make another certificate");
+        if (Files.exists(keystore) || Files.exists(passwordFile)) {
+            throw new FerryException(SqlStates.DUPLICATE_OBJECT, keystore + " or " + passwordFile + " exists; "
+                    + "remove both to make another certificate");
         }
         byte[] random = new byte[18];
         new SecureRandom().nextBytes(random);
@@ -69,8 +69,14 @@ public final class TlsKeys {
         String cn = hosts.isEmpty() ? "localhost" : hosts.get(0);
         try {
             Files.createDirectories(dir);
+            try {
+                // readable by its owner only before the password is in it
+                Files.createFile(passwordFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                        "rw-------")));
+            } catch (UnsupportedOperationException e) {
+                Files.createFile(passwordFile);
+            }
             Files.writeString(passwordFile, password + "\n", StandardCharsets.UTF_8);
-            restrict(passwordFile);
             keytool(password, "-genkeypair", "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1",
                     "-sigalg", "SHA256withECDSA", "-validity", "825", "-dname", "CN=" + cn, "-ext",
                     "SAN=" + String.join(",", names), "-keystore", keystore.toString(), "-storetype", "PKCS12",

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import io.ferry.core.FerryException;
@@ -33,9 +34,14 @@ import io.ferry.core.SqlStates;
  * {@code grant NAME TABLE PRIVILEGE,...}; {@code #} starts a comment. {@code bin/ferry user} writes the first one.
  */
 public final class AccessControl {
-    /** A user of the file: the password's hash, and whether the user is an admin. */
-    public record User(String name, String passwordHash, boolean admin) {
+    /**
+     * A user of the file: the password's hash, whether the user is an admin, and which user of that name this is
+     * ({@link Principal#generation}; not kept in the file, as no connection outlives the server).
+     */
+    public record User(String name, String passwordHash, boolean admin, long generation) {
     }
+
+    private static final AtomicLong GENERATIONS = new AtomicLong();
 
     /** One row of sys.grants. */
     public record Grant(String user, String table, Privilege privilege) {
@@ -89,7 +95,7 @@ public final class AccessControl {
             String[] f = lines.get(i).split("\t", -1);
             if (f.length == 4 && f[0].equals("user") && (f[2].equals("admin") || f[2].equals("-"))
                     && !f[1].isEmpty() && PasswordHash.wellFormed(f[3])) {
-                users.put(f[1], new User(f[1], f[3], f[2].equals("admin")));
+                users.put(f[1], new User(f[1], f[3], f[2].equals("admin"), GENERATIONS.incrementAndGet()));
             } else if (f.length == 4 && f[0].equals("grant") && users.containsKey(f[1]) && !f[2].isEmpty()
                     && privileges(f[3]) != null) {
                 grants.computeIfAbsent(f[1], u -> new TreeMap<>()).put(f[2], privileges(f[3]));
@@ -143,7 +149,12 @@ public final class AccessControl {
                     + "'; check the user name and password (an admin can reset it with ALTER USER " + name
                     + " WITH PASSWORD '...')");
         }
-        return Principal.user(name);
+        return Principal.user(name, user.generation());
+    }
+
+    /** The current user {@code name} as a principal (for a server's own use, without a password). */
+    public Principal principal(String name) {
+        return Principal.user(name, require(name).generation());
     }
 
     private static final Supplier<String> DUMMY_HASH = new Supplier<>() {
@@ -198,9 +209,9 @@ public final class AccessControl {
 
     private User existing(Principal who) {
         User user = users.get(who.user());
-        if (user == null) {
-            throw new FerryException(SqlStates.INVALID_AUTHORIZATION, "user '" + who.user() + "' no longer exists; "
-                    + "reconnect as another user");
+        if (user == null || user.generation() != who.generation()) {
+            throw new FerryException(SqlStates.INVALID_AUTHORIZATION, "user '" + who.user() + "' no longer exists "
+                    + "(dropped since this connection logged in); reconnect");
         }
         return user;
     }
@@ -222,7 +233,7 @@ public final class AccessControl {
                     + "a line break or ':' (HTTP authentication separates name and password with ':')");
         }
         String hash = PasswordHash.hash(checkedPassword(password));
-        change(put(users, name, new User(name, hash, admin)), grants);
+        change(put(users, name, new User(name, hash, admin, GENERATIONS.incrementAndGet())), grants);
     }
 
     public synchronized void alterPassword(Principal by, String name, char[] password) {
@@ -231,7 +242,8 @@ public final class AccessControl {
             managed(by, "change another user's password");
         }
         User user = require(name);
-        change(put(users, name, new User(name, PasswordHash.hash(checkedPassword(password)), user.admin())), grants);
+        change(put(users, name, new User(name, PasswordHash.hash(checkedPassword(password)), user.admin(),
+                user.generation())), grants);
     }
 
     public synchronized void setAdmin(Principal by, String name, boolean admin) {
@@ -241,7 +253,7 @@ public final class AccessControl {
             throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "user '" + name + "' is the last admin; make "
                     + "another user an admin first (GRANT ADMIN TO ...), or nobody could manage users");
         }
-        change(put(users, name, new User(name, user.passwordHash(), admin)), grants);
+        change(put(users, name, new User(name, user.passwordHash(), admin, user.generation())), grants);
     }
 
     public synchronized void dropUser(Principal by, String name, boolean ifExists) {

@@ -271,6 +271,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
                 }
                 for (String view : broken) {
                     catalog.dropView(view, true);
+                    engine.access().forgetTable(view);
                 }
             } catch (RuntimeException e) {
                 catalog.swap(next, table);
@@ -628,6 +629,8 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
                     Privilege.INSERT))));
             rows = engine.copies().copyFrom(schema.principal(), table.name(), copy.file, format);
         } else {
+            // writing a file on the server's machine is an admin's: the server's user owns what gets written
+            engine.access().requireAdmin(schema.principal(), "write files on the server (COPY ... TO)");
             String query = copy.query != null ? copy.query.toSqlString(CalciteSqlDialect.DEFAULT).getSql()
                     : "SELECT * FROM \"" + engine.catalog().require(tableName(copy.table)).name().replace("\"", "\"\"")
                     + "\"";

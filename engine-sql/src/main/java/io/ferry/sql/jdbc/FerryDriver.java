@@ -30,6 +30,8 @@ public final class FerryDriver extends Driver {
      * the engine's owner. Set by the JDBC server from the user a client logged in as, never from what a client sends.
      */
     public static final String USER_PROPERTY = "ferry.user";
+    /** The {@link Principal#generation} of {@link #USER_PROPERTY}'s user; without it the user is not recognised. */
+    public static final String GENERATION_PROPERTY = "ferry.user.generation";
     private static volatile boolean registered;
 
     public FerryDriver() {
@@ -85,6 +87,15 @@ public final class FerryDriver extends Driver {
         };
     }
 
+    /** A generation as the property holds it; -1, which no user has, when it is missing or malformed. */
+    private static long generation(String text) {
+        try {
+            return text == null ? -1 : Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     @Override
     public Connection connect(String url, Properties info) throws SQLException {
         if (!acceptsURL(url)) {
@@ -101,10 +112,12 @@ public final class FerryDriver extends Driver {
             throw new SQLException("no Ferry engine named '" + engineName + "' runs in this JVM", "08001");
         }
         String user = info.getProperty(USER_PROPERTY);
-        Principal principal = user == null ? Principal.owner() : Principal.user(user);
+        Principal principal = user == null ? Principal.owner()
+                : Principal.user(user, generation(info.getProperty(GENERATION_PROPERTY)));
         Properties props = new Properties();
         props.putAll(info);
         props.remove(USER_PROPERTY);
+        props.remove(GENERATION_PROPERTY);
         props.setProperty("caseSensitive", "false");
         props.setProperty("unquotedCasing", "TO_LOWER");
         props.setProperty("quotedCasing", "UNCHANGED");

@@ -46,7 +46,7 @@ class AccessControlTest {
     @Test
     void authenticationTellsNoNamesApart() {
         AccessControl access = withAdmin();
-        access.createUser(Principal.user("admin"), "zed", "zed's password".toCharArray(), false, false);
+        access.createUser(access.principal("admin"), "zed", "zed's password".toCharArray(), false, false);
         assertEquals("zed", access.authenticate("zed", "zed's password".toCharArray()).user());
         FerryException wrong = assertThrows(FerryException.class,
                 () -> access.authenticate("zed", "nope".toCharArray()));
@@ -60,9 +60,9 @@ class AccessControlTest {
     @Test
     void grantsAddUpAndRevokesTakeAway() {
         AccessControl access = withAdmin();
-        Principal admin = Principal.user("admin");
+        Principal admin = access.principal("admin");
         access.createUser(admin, "ann", "ann's password".toCharArray(), false, false);
-        Principal ann = Principal.user("ann");
+        Principal ann = access.principal("ann");
         TableAccess read = new TableAccess(Set.of(new TableAccess.Need("t", Privilege.SELECT)));
         TableAccess write = new TableAccess(Set.of(new TableAccess.Need("t", Privilege.INSERT)));
         assertEquals("42501", assertThrows(FerryException.class, () -> access.check(ann, read)).sqlState());
