@@ -53,6 +53,8 @@ import io.ferry.sql.rewrite.EnclosingCorrelations;
 import io.ferry.sql.rewrite.ExpandedSearches;
 import io.ferry.sql.rewrite.FullJoins;
 import io.ferry.sql.rewrite.GroupedSumZeroGuardRule;
+import io.ferry.sql.rewrite.PullUpConstantsGuardRule;
+import io.ferry.sql.rewrite.TypedProjectMergeRule;
 import io.ferry.sql.rewrite.GroupingSetsFilterTransposeRule;
 import io.ferry.sql.rewrite.GroupingSetsProjectMergeRule;
 import io.ferry.sql.rewrite.FerryRexExecutor;
@@ -121,8 +123,8 @@ final class PlanningProgram {
     private static final List<RelOptRule> HEURISTIC = List.of(
             CoreRules.FILTER_MERGE, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN,
             CoreRules.JOIN_CONDITION_PUSH, CoreRules.JOIN_PUSH_EXPRESSIONS, GroupingSetsFilterTransposeRule.INSTANCE,
-            CoreRules.PROJECT_MERGE, GroupingSetsProjectMergeRule.INSTANCE, GroupedSumZeroGuardRule.INSTANCE,
-            CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE, CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS,
+            TypedProjectMergeRule.INSTANCE, GroupingSetsProjectMergeRule.INSTANCE, GroupedSumZeroGuardRule.INSTANCE,
+            CoreRules.AGGREGATE_MERGE, CoreRules.AGGREGATE_REMOVE, PullUpConstantsGuardRule.INSTANCE,
             CoreRules.UNION_PULL_UP_CONSTANTS, CoreRules.UNION_MERGE, CoreRules.INTERSECT_MERGE, CoreRules.MINUS_MERGE,
             CoreRules.FILTER_REDUCE_EXPRESSIONS,
             // a filter over a UNION into each branch: TPC-DS q4, q11 and q74 read one channel and year of a
@@ -147,12 +149,14 @@ final class PlanningProgram {
      * and sorts across joins multiplied the search space: q6 never finished planning, q58 took 16 s); projections
      * are pushed down by the field trimmer; merge joins are not used (Ferry's hash join is faster on its in-memory
      * inputs); sorts go below projections by {@link SortBelowProjectRule} instead; and Calcite's
-     * FilterAggregateTransposeRule, AggregateProjectMergeRule and ProjectAggregateMergeRule, which
-     * {@link GroupingSetsFilterTransposeRule}, {@link GroupingSetsProjectMergeRule} and
-     * {@link GroupedSumZeroGuardRule} run where they are right.
+     * FilterAggregateTransposeRule, AggregateProjectMergeRule, ProjectAggregateMergeRule,
+     * AggregateProjectPullUpConstantsRule and ProjectMergeRule, which {@link GroupingSetsFilterTransposeRule},
+     * {@link GroupingSetsProjectMergeRule}, {@link GroupedSumZeroGuardRule}, {@link PullUpConstantsGuardRule} and
+     * {@link TypedProjectMergeRule} run where they are right.
      */
     private static final List<RelOptRule> NOT_COST_BASED = Stream.of(HEURISTIC, List.<RelOptRule>of(
             CoreRules.FILTER_AGGREGATE_TRANSPOSE, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_AGGREGATE_MERGE,
+            CoreRules.AGGREGATE_ANY_PULL_UP_CONSTANTS, CoreRules.PROJECT_MERGE,
             CoreRules.PROJECT_FILTER_TRANSPOSE,
             CoreRules.JOIN_ASSOCIATE, CoreRules.JOIN_COMMUTE, CoreRules.AGGREGATE_JOIN_TRANSPOSE,
             CoreRules.SORT_JOIN_TRANSPOSE, CoreRules.SORT_PROJECT_TRANSPOSE, EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE))
