@@ -12,6 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
 
@@ -34,6 +38,7 @@ import sqlline.SqlLine;
         description = "Open an SQL shell (sqlline) on a running Ferry server, or run statements with -e / -f.")
 final class SqlCommand implements Callable<Integer> {
     private static final String SHELL_DRIVER = ShellDriver.class.getName();
+    private static final int CHECK_TIMEOUT_MILLIS = 10_000;
     /** Wide enough that sqlline never cuts a row when no terminal tells it a width. */
     private static final int MAX_WIDTH_WITHOUT_TERMINAL = 100_000;
 
@@ -149,15 +154,45 @@ final class SqlCommand implements Callable<Integer> {
     }
 
     /** Fails with the reason, in one line, when no server answers: sqlline would print three confused ones. */
+    /** The server was reached but gave no HTTP answer: most likely HTTP spoken to HTTPS, or the other way round. */
+    private FerryException noAnswer(String detail, Throwable cause) {
+        return new FerryException(SqlStates.UNABLE_TO_CONNECT, "the server at " + address.endpoint() + " gave no "
+                + (tls.on() ? "HTTPS" : "HTTP") + " answer " + detail + "; " + (tls.on() ? "does it serve plain "
+                + "HTTP? leave out --tls and --truststore, or check that --truststore holds its certificate"
+                : "if it serves HTTPS (--tls-keystore), add --truststore FILE (or --tls)"), cause);
+    }
+
     private void checkServer(String jdbcUrl, ClientLogin.Credentials credentials) {
         Properties props = new Properties();
+        // a server that answers within seconds or not at all: a plain-HTTP request to an HTTPS port gets no HTTP
+        // answer, which Avatica's client would wait three minutes for
+        props.setProperty("http_connection_timeout", String.valueOf(CHECK_TIMEOUT_MILLIS));
+        props.setProperty("http_response_timeout", String.valueOf(CHECK_TIMEOUT_MILLIS));
         if (credentials != null) {
             props.setProperty("user", credentials.user());
             props.setProperty("password", new String(credentials.password()));
         }
-        try (Connection c = new ShellDriver().connect(jdbcUrl, props)) {
-            c.getMetaData();
-        } catch (SQLException | RuntimeException e) {
+        // On its own thread, with a deadline: Avatica's client retries for good when a server closes a connection
+        // without an HTTP answer, which an HTTPS port does to a plain-HTTP request.
+        FutureTask<Void> check = new FutureTask<>(() -> {
+            try (Connection c = new ShellDriver().connect(jdbcUrl, props)) {
+                c.getMetaData();
+            }
+            return null;
+        });
+        Thread checking = new Thread(check, "ferry-sql-check");
+        checking.setDaemon(true);
+        checking.start();
+        try {
+            check.get(CHECK_TIMEOUT_MILLIS + 5_000L, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            check.cancel(true);
+            throw noAnswer("within " + (CHECK_TIMEOUT_MILLIS / 1000 + 5) + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FerryException(SqlStates.QUERY_CANCELED, "interrupted while reaching the server", e);
+        } catch (ExecutionException wrapped) {
+            Throwable e = wrapped.getCause();
             Throwable root = e;
             while (root.getCause() != null) {
                 root = root.getCause();
@@ -167,6 +202,11 @@ final class SqlCommand implements Callable<Integer> {
                 if (c instanceof AvaticaClientRuntimeException r && String.valueOf(r.getSqlState()).startsWith("28")) {
                     throw new FerryException(r.getSqlState(), r.getMessage(), e);
                 }
+            }
+            // reached, but no HTTP answer came back (a reset, a timeout, a failed TLS handshake)
+            if (root instanceof java.io.IOException && !(root instanceof java.net.ConnectException)
+                    && !(root instanceof java.net.UnknownHostException)) {
+                throw noAnswer("(" + root.getMessage() + ")", e);
             }
             if (String.valueOf(root.getMessage()).contains("HTTP/401")) {
                 throw new FerryException(SqlStates.INVALID_AUTHORIZATION, "the Ferry server at " + address.endpoint()
