@@ -52,12 +52,17 @@ final class ExperimentCluster implements AutoCloseable {
                 cluster.closing.add(link);
             }
             int control = NodeProcess.freePort();
+            List<String> args = new ArrayList<>(List.of("coordinator", "--host", host, "--port",
+                    Integer.toString(cluster.jdbcPort), "--control-port", Integer.toString(control),
+                    "--threads", Integer.toString(layout.coordinatorThreads()), "--fabric", settings.fabric(),
+                    "--demo", "--expect-nodes", "1", "--rows", Long.toString(settings.rows()),
+                    "--distinct", Long.toString(distinct), "--scale", "0.001"));
+            if (link != null) {
+                // the shaped link is a veth pair into a network namespace of this machine: nobody else reaches it
+                args.add("--insecure");
+            }
             NodeProcess coordinator = NodeProcess.start("coordinator", settings.java(layout.coordinatorCpus(),
-                    List.of(), settings.coordinatorHeap(), List.of("coordinator", "--host", host, "--port",
-                            Integer.toString(cluster.jdbcPort), "--control-port", Integer.toString(control),
-                            "--threads", Integer.toString(layout.coordinatorThreads()), "--fabric", settings.fabric(),
-                            "--demo", "--expect-nodes", "1", "--rows", Long.toString(settings.rows()),
-                            "--distinct", Long.toString(distinct), "--scale", "0.001")), logs);
+                    List.of(), settings.coordinatorHeap(), args), logs);
             cluster.closing.add(0, coordinator);
             coordinator.await("Ferry coordinator is ready", Duration.ofMinutes(2));
             String workerHost = link == null ? "127.0.0.1" : ShapedLink.NODE_ADDRESS;
