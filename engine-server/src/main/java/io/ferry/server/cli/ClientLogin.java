@@ -1,9 +1,7 @@
 package io.ferry.server.cli;
 
 import java.io.Console;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.ferry.core.FerryException;

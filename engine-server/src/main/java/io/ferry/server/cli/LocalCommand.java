@@ -14,7 +14,6 @@ import io.ferry.server.LocalNode;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.sql.EngineConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

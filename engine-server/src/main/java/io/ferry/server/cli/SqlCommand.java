@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
