@@ -167,7 +167,7 @@ public final class FerryEngine implements AutoCloseable {
 
     /** An embedded connection, whose errors carry SQLSTATEs as over the JDBC server ({@link SqlStateConnection}). */
     public Connection connect() throws SQLException {
-        return SqlStateConnection.wrap(DriverManager.getConnection(jdbcUrl(), new Properties()));
+        return connect(Principal.owner());
     }
 
     /** As {@link #connect()}, running its statements as {@code who}: with their grants, not the owner's rights. */

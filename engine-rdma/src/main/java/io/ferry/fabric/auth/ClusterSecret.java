@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -13,6 +12,7 @@ import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import io.ferry.core.FileWrites;
 import io.ferry.core.SqlStates;
 import io.ferry.fabric.FabricException;
 
@@ -56,13 +56,7 @@ public final class ClusterSecret {
         byte[] key = new byte[BYTES];
         new SecureRandom().nextBytes(key);
         try {
-            // made readable by its owner only before a byte of the secret is in it
-            try {
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
-                        "rw-------")));
-            } catch (UnsupportedOperationException e) {
-                Files.createFile(file); // not a POSIX file system: the directory's permissions protect it
-            }
+            FileWrites.createPrivate(file); // readable by its owner only before a byte of the secret is in it
             Files.writeString(file, Base64.getEncoder().encodeToString(key) + "\n", StandardCharsets.UTF_8);
         } catch (FileAlreadyExistsException e) {
             throw new FabricException(SqlStates.DUPLICATE_OBJECT, "the cluster secret " + file + " exists already; every node of a "

@@ -75,13 +75,16 @@ public final class LoadPolicy {
                     + "was started with --load-root DIR; restart it with one (only the server's user should be able "
                     + "to write there)");
         }
-        for (Path root : roots) {
-            if (realDir.startsWith(root)) {
-                return realDir.resolve(file.getFileName());
-            }
+        if (underRoot(realDir)) {
+            return realDir.resolve(file.getFileName());
         }
         throw new FerryException(INSUFFICIENT_PRIVILEGE, "directory " + dir + " is outside the directories this "
                 + "server reads and writes (" + roots + "); write there, or restart the server with --load-root DIR");
+    }
+
+    /** Whether a real path (links resolved) lies under one of the roots. */
+    private boolean underRoot(Path real) {
+        return roots.stream().anyMatch(real::startsWith);
     }
 
     /** The file's real path (links resolved), if loads may read it. */
@@ -102,10 +105,8 @@ public final class LoadPolicy {
             throw new FerryException(INSUFFICIENT_PRIVILEGE, "this server accepts connections from other "
                     + "machines, so it loads files only from directories it was started with --load-root DIR");
         }
-        for (Path root : roots) {
-            if (real.startsWith(root)) {
-                return real;
-            }
+        if (underRoot(real)) {
+            return real;
         }
         throw new FerryException(INSUFFICIENT_PRIVILEGE, "file " + file + " is outside the directories this server "
                 + "loads from (" + roots + "); move it there, or restart the server with --load-root DIR (repeat it "

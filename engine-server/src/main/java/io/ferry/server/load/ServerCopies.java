@@ -3,15 +3,12 @@ package io.ferry.server.load;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 
 import io.ferry.core.FerryException;
+import io.ferry.core.FileWrites;
 import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Table;
 import io.ferry.server.data.CsvExporter;
@@ -24,8 +21,8 @@ import io.ferry.sql.ddl.FerryDdlExecutor;
 
 /**
  * COPY on a server: files read and written only where its {@link LoadPolicy} allows, CSV through the same loader as
- * {@code bin/ferry load} (all or nothing) and the same writer as {@code bin/ferry gen}. An export is written to a
- * temporary file beside the target and moved over it when whole, so a failed COPY ... TO leaves what was there.
+ * {@code bin/ferry load} (all or nothing) and the same writer as {@code bin/ferry gen}. An export replaces its target
+ * whole ({@link FileWrites#replace}), so a failed COPY ... TO leaves what was there.
  */
 public final class ServerCopies implements FileCopies {
     private final FerryEngine engine;
@@ -60,32 +57,16 @@ public final class ServerCopies implements FileCopies {
             SqlErrors.Translated t = SqlErrors.translate(e);
             throw new FerryException(t.sqlState(), t.message(), e);
         }
-        Path tmp = null;
         try {
-            tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
-            long rows;
-            try (OutputStream out = Files.newOutputStream(tmp);
-                    CsvExporter csv = new CsvExporter(out, result.schema(), format.delimiter(), format.header())) {
-                result.forEachBatch(csv::write);
-                rows = csv.rows();
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-            return rows;
-        } catch (IOException | RuntimeException e) {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
+            long[] rows = {0};
+            FileWrites.replace(target, out -> {
+                try (CsvExporter csv = new CsvExporter(out, result.schema(), format.delimiter(), format.header())) {
+                    result.forEachBatch(csv::write);
+                    rows[0] = csv.rows();
                 }
-            }
-            if (e instanceof RuntimeException r) {
-                throw r;
-            }
+            });
+            return rows[0];
+        } catch (IOException e) {
             throw new FerryException(SqlStates.IO_ERROR, "cannot write " + file + " on the server: "
                     + e.getMessage(), e);
         } finally {

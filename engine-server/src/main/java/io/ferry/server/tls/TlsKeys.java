@@ -22,6 +22,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 import io.ferry.core.FerryException;
+import io.ferry.core.FileWrites;
 import io.ferry.core.SqlStates;
 
 /**
@@ -69,13 +70,7 @@ public final class TlsKeys {
         String cn = hosts.isEmpty() ? "localhost" : hosts.get(0);
         try {
             Files.createDirectories(dir);
-            try {
-                // readable by its owner only before the password is in it
-                Files.createFile(passwordFile, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
-                        "rw-------")));
-            } catch (UnsupportedOperationException e) {
-                Files.createFile(passwordFile);
-            }
+            FileWrites.createPrivate(passwordFile); // readable by its owner only before the password is in it
             Files.writeString(passwordFile, password + "\n", StandardCharsets.UTF_8);
             keytool(password, "-genkeypair", "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1",
                     "-sigalg", "SHA256withECDSA", "-validity", "825", "-dname", "CN=" + cn, "-ext",

@@ -2,12 +2,9 @@ package io.ferry.sql.access;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -19,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import io.ferry.core.FerryException;
+import io.ferry.core.FileWrites;
 import io.ferry.core.SqlStates;
 
 /**
@@ -433,29 +431,9 @@ public final class AccessControl {
         nextGrants.forEach((user, own) -> own.forEach((table, set) -> out.append("grant\t").append(user).append('\t')
                 .append(table).append('\t').append(String.join(",", set.stream().sorted().map(Privilege::sql)
                         .toList())).append('\n')));
-        Path dir = file.toAbsolutePath().getParent();
-        Path tmp = null;
         try {
-            tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
-            try {
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // not a POSIX file system: the directory's permissions are what protect it
-            }
-            Files.writeString(tmp, out, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            FileWrites.replace(file, stream -> stream.write(out.toString().getBytes(StandardCharsets.UTF_8)));
         } catch (IOException e) {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
             throw new FerryException(SqlStates.IO_ERROR, "cannot write users file " + file + " (nothing was changed): "
                     + e.getMessage(), e);
         }
