@@ -10,9 +10,19 @@ import io.ferry.sql.access.Principal;
  * has none and refuses COPY.
  */
 public interface FileCopies {
-    /** How a file is read or written: CSV with these settings. */
-    record Format(boolean header, char delimiter, char quote, String nullString) {
-        public static final Format DEFAULT = new Format(true, ',', '"', "");
+    /** The file formats COPY reads and writes. */
+    enum Kind {
+        CSV, PARQUET
+    }
+
+    /**
+     * How a file is read or written. CSV: {@code header}, {@code delimiter}, {@code quote}, {@code nullString};
+     * Parquet: {@code compression} (a codec name, null for the default) when writing, {@code binaryAsString} (read
+     * BINARY columns without a STRING annotation as VARCHAR) when reading.
+     */
+    record Format(Kind kind, boolean header, char delimiter, char quote, String nullString, String compression,
+            boolean binaryAsString) {
+        public static final Format DEFAULT = new Format(Kind.CSV, true, ',', '"', "", null, false);
     }
 
     /** Reads {@code file} into {@code table} as {@code who}; returns the rows added. All or nothing. */

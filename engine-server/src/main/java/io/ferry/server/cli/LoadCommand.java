@@ -10,6 +10,7 @@ import io.ferry.server.load.LoadClient;
 import io.ferry.server.tls.TlsKeys;
 import io.ferry.server.load.LoadRequest;
 import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,12 +18,13 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code ferry load}: loads a CSV file into a table of a running server, all or nothing. The server reads the file
+ * {@code ferry load}: loads a CSV or Parquet file into a table of a running server, all or nothing. The server reads the file
  * itself (far faster than INSERTs over JDBC, and atomic), so the file must be on the server's machine; the path is
  * made absolute here, against this command's working directory.
  */
 @Command(name = "load", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Load a CSV file into a table of a running Ferry server, atomically, showing progress.",
+        description = {"Load a CSV or Parquet file into a table of a running Ferry server, atomically, showing "
+                + "progress.",
                 "The server reads the file: it must be on the server's machine (in local mode, this one)."})
 final class LoadCommand implements Callable<Integer> {
     @Spec
@@ -34,8 +36,23 @@ final class LoadCommand implements Callable<Integer> {
     @Option(names = "--table", required = true, paramLabel = "TABLE", description = "The table to load into.")
     private String table;
 
-    @Option(names = "--csv", required = true, paramLabel = "FILE", description = "The CSV file (UTF-8, RFC 4180).")
-    private Path csv;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    private Source source;
+
+    /** The file, and which format it is in. */
+    static final class Source {
+        @Option(names = "--csv", required = true, paramLabel = "FILE", description = "A CSV file (UTF-8, RFC 4180).")
+        Path csv;
+
+        @Option(names = "--parquet", required = true, paramLabel = "FILE",
+                description = "A Parquet file (flat columns; SNAPPY, ZSTD, GZIP, LZ4_RAW or no compression).")
+        Path parquet;
+    }
+
+    @Option(names = "--binary-as-string",
+            description = "Parquet: read BINARY columns without a STRING annotation (old Hive/Impala files) as "
+                    + "VARCHAR.")
+    private boolean binaryAsString;
 
     @Option(names = "--header", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "The first line names the columns (default); --no-header: it is data.")
@@ -67,7 +84,10 @@ final class LoadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        LoadRequest request = LoadRequest.of(table, csv.toAbsolutePath().normalize().toString())
+        Path file = source.csv != null ? source.csv : source.parquet;
+        LoadRequest request = LoadRequest.of(table, file.toAbsolutePath().normalize().toString())
+                .withFormat(source.csv != null ? "csv" : "parquet")
+                .withBinaryAsString(binaryAsString)
                 .withHeader(header)
                 .withDelimiter(delimiter())
                 .withNullString(nullString)

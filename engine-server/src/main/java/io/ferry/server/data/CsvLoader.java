@@ -191,23 +191,14 @@ public final class CsvLoader {
                     + header.length + " fields but the table has " + target.size() + " columns; check the delimiter ('"
                     + options.delimiter() + "') or the table");
         }
-        boolean created = false;
-        if (table == null) {
-            table = catalog.create(tableName, target, false);
-            created = true;
-        }
-        boolean committed = false;
-        progress.start("load " + table.name(), totalBytes, ProgressListener.Unit.BYTES);
-        try (TableAppender appender = table.appender()) {
-            long rows = readRows(target, inferred, appender, progress);
-            appender.commit();
-            committed = true;
-            return rows;
+        boolean typesInferred = inferred;
+        progress.start("load " + (table == null ? Catalog.normalize(tableName) : table.name()), totalBytes,
+                ProgressListener.Unit.BYTES);
+        try {
+            return StagedAppend.run(catalog, table, tableName, target,
+                    appender -> readRows(target, typesInferred, appender, progress));
         } finally {
             progress.finish();
-            if (!committed && created) {
-                catalog.drop(table.name(), true);
-            }
         }
     }
 
@@ -343,61 +334,16 @@ public final class CsvLoader {
 
     /** Checks UTF-8 well-formedness and VARCHAR(n)'s length in characters (code points). */
     private void checkText(FerryType type, byte[] b, int from, int len, int column) {
-        int end = from + len;
-        int i = from;
-        long chars = 0;
-        while (i < end) {
-            int x = b[i];
-            if (x >= 0) {
-                i++;
-            } else {
-                int n = utf8SequenceLength(b, i, end);
-                if (n < 0) {
-                    throw error(INVALID_ENCODING, column, "is not valid UTF-8 (byte 0x" + Integer.toHexString(x & 0xff)
-                            + " at offset " + (i - from) + "); save the file as UTF-8", true);
-                }
-                i += n;
-            }
-            chars++;
+        long chars = Utf8Text.characters(b, from, from + len);
+        if (chars < 0) {
+            int at = (int) (-1 - chars);
+            throw error(INVALID_ENCODING, column, "is not valid UTF-8 (byte 0x" + Integer.toHexString(b[from + at]
+                    & 0xff) + " at offset " + at + "); save the file as UTF-8", true);
         }
         if (type.precision() > 0 && chars > type.precision()) {
             throw error(SqlStates.STRING_DATA_RIGHT_TRUNCATION, column, "has " + chars + " characters, more than "
                     + type.sqlName() + " allows; shorten it or widen the column", true);
         }
-    }
-
-    /** The length of the well-formed UTF-8 sequence at {@code i} (RFC 3629), or -1. */
-    private static int utf8SequenceLength(byte[] b, int i, int end) {
-        int lead = b[i] & 0xff;
-        int n;
-        int min;
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            n = 2;
-            min = 0x80;
-        } else if (lead >= 0xE0 && lead <= 0xEF) {
-            n = 3;
-            min = 0x800;
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            n = 4;
-            min = 0x10000;
-        } else {
-            return -1;
-        }
-        if (i + n > end) {
-            return -1;
-        }
-        int cp = lead & (0x7F >> n);
-        for (int k = 1; k < n; k++) {
-            int cont = b[i + k] & 0xff;
-            if ((cont & 0xC0) != 0x80) {
-                return -1;
-            }
-            cp = (cp << 6) | (cont & 0x3F);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            return -1;
-        }
-        return n;
     }
 
     private TableSchema inferSchema(String[] header) throws IOException {

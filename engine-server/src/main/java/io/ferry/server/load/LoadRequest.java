@@ -1,11 +1,12 @@
 package io.ferry.server.load;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * What {@code POST /ferry/load} asks the server to do: load the CSV file at {@code path} — a path on the server's
- * machine, read by the server — into {@code table}.
+ * What {@code POST /ferry/load} asks the server to do: load the CSV or Parquet file at {@code path} — a path on the
+ * server's machine, read by the server — into {@code table}. The CSV settings do not apply to Parquet.
  *
  * @param table      the table to load into
  * @param path       absolute path of the CSV file on the server
@@ -17,6 +18,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *                   must exist
  * @param schema     column definitions for the new table, as in CREATE TABLE: {@code "a BIGINT, b VARCHAR"};
  *                   implies {@code create}
+ * @param format     {@code csv} or {@code parquet}; by default parquet for a path ending in {@code .parquet}, else csv
+ * @param binaryAsString Parquet: read BINARY columns without a STRING annotation as VARCHAR
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadRequest(
@@ -27,30 +30,56 @@ public record LoadRequest(
         @JsonProperty("quote") String quote,
         @JsonProperty("null") String nullString,
         @JsonProperty("create") Boolean create,
-        @JsonProperty("schema") String schema) {
+        @JsonProperty("schema") String schema,
+        @JsonProperty("format") String format,
+        @JsonProperty("binary_as_string") Boolean binaryAsString) {
 
     /** Loads {@code path} into the existing {@code table}, with a header line and commas. */
     public static LoadRequest of(String table, String path) {
-        return new LoadRequest(table, path, true, ",", "\"", "", false, null);
+        return new LoadRequest(table, path, true, ",", "\"", "", false, null, null, null);
     }
 
     public LoadRequest withHeader(boolean header) {
-        return new LoadRequest(table, path, header, delimiter, quote, nullString, create, schema);
+        return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
+                schema, format, binaryAsString);
     }
 
     public LoadRequest withDelimiter(char delimiter) {
-        return new LoadRequest(table, path, header, String.valueOf(delimiter), quote, nullString, create, schema);
+        return new LoadRequest(table, path, header, String.valueOf(delimiter), quote, nullString, create,
+                schema, format, binaryAsString);
     }
 
     public LoadRequest withNullString(String nullString) {
-        return new LoadRequest(table, path, header, delimiter, quote, nullString, create, schema);
+        return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
+                schema, format, binaryAsString);
     }
 
     public LoadRequest withCreate(boolean create) {
-        return new LoadRequest(table, path, header, delimiter, quote, nullString, create, schema);
+        return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
+                schema, format, binaryAsString);
+    }
+
+    public LoadRequest withFormat(String format) {
+        return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
+                schema, format, binaryAsString);
+    }
+
+    public LoadRequest withBinaryAsString(boolean binaryAsString) {
+        return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
+                schema, format, binaryAsString);
+    }
+
+    /** Whether the file is Parquet: so declared, or, with no format given, named {@code *.parquet}. */
+    @JsonIgnore
+    public boolean isParquet() {
+        if (format == null || format.isBlank()) {
+            return path != null && path.toLowerCase(java.util.Locale.ROOT).endsWith(".parquet");
+        }
+        return format.equalsIgnoreCase("parquet");
     }
 
     public LoadRequest withSchema(String schema) {
-        return new LoadRequest(table, path, header, delimiter, quote, nullString, create, schema);
+        return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
+                schema, format, binaryAsString);
     }
 }

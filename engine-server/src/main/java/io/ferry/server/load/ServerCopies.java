@@ -13,15 +13,17 @@ import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Table;
 import io.ferry.server.data.CsvExporter;
 import io.ferry.server.data.ProgressListener;
+import io.ferry.server.parquet.ParquetExporter;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.FileCopies;
+import io.ferry.sql.FileCopies.Kind;
 import io.ferry.sql.SqlErrors;
 import io.ferry.sql.access.Principal;
 import io.ferry.sql.ddl.FerryDdlExecutor;
 
 /**
- * COPY on a server: files read and written only where its {@link LoadPolicy} allows, CSV through the same loader as
- * {@code bin/ferry load} (all or nothing) and the same writer as {@code bin/ferry gen}. An export replaces its target
+ * COPY on a server: files read and written only where its {@link LoadPolicy} allows, CSV and Parquet through the same
+ * loaders as {@code bin/ferry load} (all or nothing), CSV written by the same writer as {@code bin/ferry gen}. An export replaces its target
  * whole ({@link FileWrites#replace}), so a failed COPY ... TO leaves what was there.
  */
 public final class ServerCopies implements FileCopies {
@@ -38,7 +40,8 @@ public final class ServerCopies implements FileCopies {
     @Override
     public long copyFrom(Principal who, String table, String file, Format format) {
         LoadRequest request = new LoadRequest(table, absolute(file).toString(), format.header(),
-                String.valueOf(format.delimiter()), String.valueOf(format.quote()), format.nullString(), false, null);
+                String.valueOf(format.delimiter()), String.valueOf(format.quote()), format.nullString(), false, null,
+                format.kind().name().toLowerCase(java.util.Locale.ROOT), format.binaryAsString());
         try {
             return load.run(request, who, ProgressListener.NONE);
         } catch (IOException e) {
@@ -60,6 +63,13 @@ public final class ServerCopies implements FileCopies {
         try {
             long[] rows = {0};
             FileWrites.replace(target, out -> {
+                if (format.kind() == Kind.PARQUET) {
+                    try (ParquetExporter parquet = new ParquetExporter(out, result.schema(), format.compression())) {
+                        result.forEachBatch(parquet::write);
+                        rows[0] = parquet.rows();
+                    }
+                    return;
+                }
                 try (CsvExporter csv = new CsvExporter(out, result.schema(), format.delimiter(), format.header())) {
                     result.forEachBatch(csv::write);
                     rows[0] = csv.rows();

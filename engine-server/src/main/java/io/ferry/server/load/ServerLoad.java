@@ -14,6 +14,7 @@ import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Catalog;
 import io.ferry.server.data.CsvLoader;
 import io.ferry.server.data.ProgressListener;
+import io.ferry.server.parquet.ParquetLoader;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SqlErrors;
 import io.ferry.sql.access.Principal;
@@ -22,7 +23,7 @@ import io.ferry.sql.access.TableAccess;
 
 /**
  * Runs a {@link LoadRequest} on the server: checks the file against the {@link LoadPolicy}, creates the table when
- * asked, and hands the file to {@link CsvLoader}, whose load is all or nothing. A table this load created is dropped
+ * asked, and hands the file to {@link CsvLoader} or {@link ParquetLoader}, whose loads are all or nothing. A table this load created is dropped
  * again when the load fails, so a failed load leaves the catalog as it was.
  */
 public final class ServerLoad {
@@ -54,6 +55,13 @@ public final class ServerLoad {
                     + "server an absolute path (bin/ferry load makes it absolute for you)");
         }
         Path real = policy.check(file);
+        boolean parquet = request.isParquet();
+        if (parquet && (request.header() != null && !request.header() || request.delimiter() != null
+                && !request.delimiter().equals(",") || request.nullString() != null && !request.nullString().isEmpty()
+                || request.quote() != null && !request.quote().equals("\""))) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "header, delimiter, quote and null are CSV "
+                    + "settings, and " + file + " is read as Parquet; leave them out");
+        }
         CsvLoader.Options options = CsvLoader.Options.DEFAULT
                 .withHeader(request.header() == null || request.header())
                 .withDelimiter(character(request.delimiter(), "delimiter", ','))
@@ -67,16 +75,19 @@ public final class ServerLoad {
         }
         if (!create && !exists) {
             throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + table + "' does not exist; add --create "
-                    + "to create it from the CSV (its columns inferred, or given with --schema)");
+                    + "to create it from the file (its columns inferred, or given with --schema)");
         }
+        ParquetLoader.Options parquetOptions = new ParquetLoader.Options(Boolean.TRUE.equals(request.binaryAsString()));
         if (schema == null) {
-            // CsvLoader creates the table itself when it is missing, and drops it again if the load fails.
-            return CsvLoader.load(engine.catalog(), table, real, options, null, progress);
+            // The loaders create the table themselves when it is missing, and drop it again if the load fails.
+            return parquet ? ParquetLoader.load(engine.catalog(), table, real, parquetOptions, progress)
+                    : CsvLoader.load(engine.catalog(), table, real, options, null, progress);
         }
         createTable(table, schema);
         boolean loaded = false;
         try {
-            long rows = CsvLoader.load(engine.catalog(), table, real, options, null, progress);
+            long rows = parquet ? ParquetLoader.load(engine.catalog(), table, real, parquetOptions, progress)
+                    : CsvLoader.load(engine.catalog(), table, real, options, null, progress);
             loaded = true;
             return rows;
         } finally {

@@ -127,7 +127,6 @@ class CopyTest {
         assertEquals("22023", state("COPY kept FROM 'relative.csv'"));
         assertEquals("42501", state("COPY kept FROM '/etc/passwd'"));
         assertEquals("42501", state("COPY kept TO '/etc/ferry-copy.csv'"));
-        assertEquals("0A000", state("COPY kept TO '" + dir.resolve("k.parquet") + "' (FORMAT parquet)"));
         assertEquals("42601", state("COPY kept TO '" + dir.resolve("k.csv") + "' (COMPRESSION 'gzip')"));
         Path existing = Files.writeString(dir.resolve("existing.csv"), "what was there\n");
         assertEquals("42P01", state("COPY (SELECT * FROM nope) TO '" + existing + "'"));

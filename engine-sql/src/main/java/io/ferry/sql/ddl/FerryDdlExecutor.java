@@ -621,7 +621,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
     public void execute(SqlCopy copy, CalcitePrepare.Context context) {
         FerrySchema schema = schema(context);
         FerryEngine engine = schema.engine();
-        FileCopies.Format format = format(copy.options, copy.from);
+        FileCopies.Format format = format(copy.options, copy.from, copy.file);
         long rows;
         if (copy.from) {
             Table table = engine.catalog().require(tableName(copy.table));
@@ -641,40 +641,72 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
         QueryWarnings.report(() -> List.of(done));
     }
 
-    /** COPY's options as a format: CSV only, each option checked. */
-    private static FileCopies.Format format(Map<String, String> options, boolean from) {
+    /**
+     * COPY's options as a format, each option checked: FORMAT csv or parquet (by default parquet for a file named
+     * {@code *.parquet}, as DuckDB guesses, else csv); CSV's HEADER, DELIMITER, QUOTE and NULL; Parquet's COMPRESSION
+     * (writing) and BINARY_AS_STRING (reading).
+     */
+    private static FileCopies.Format format(Map<String, String> options, boolean from, String file) {
         FileCopies.Format f = FileCopies.Format.DEFAULT;
+        FileCopies.Kind kind = file.toLowerCase(java.util.Locale.ROOT).endsWith(".parquet")
+                ? FileCopies.Kind.PARQUET : FileCopies.Kind.CSV;
         boolean header = f.header();
         char delimiter = f.delimiter();
         char quote = f.quote();
         String nullString = f.nullString();
+        String compression = null;
+        boolean binaryAsString = false;
+        List<String> csvOptions = new ArrayList<>();
+        List<String> parquetOptions = new ArrayList<>();
         for (Map.Entry<String, String> o : options.entrySet()) {
             String value = o.getValue();
-            switch (o.getKey()) {
-                case "format" -> {
-                    String name = value == null ? "" : value.toLowerCase(java.util.Locale.ROOT);
-                    if (name.equals("parquet")) {
-                        throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "COPY ... (FORMAT parquet) is not "
-                                + "built yet; COPY reads and writes CSV (FORMAT csv, the default)");
-                    }
-                    if (!name.equals("csv")) {
-                        throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "COPY format '" + value + "' is "
-                                + "not one Ferry knows; use FORMAT csv");
-                    }
-                }
+            String key = o.getKey();
+            switch (key) {
+                case "format" -> kind = switch (value == null ? "" : value.toLowerCase(java.util.Locale.ROOT)) {
+                    case "csv" -> FileCopies.Kind.CSV;
+                    case "parquet" -> FileCopies.Kind.PARQUET;
+                    default -> throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "COPY format '" + value
+                            + "' is not one Ferry knows; use FORMAT csv or FORMAT parquet");
+                };
                 case "header" -> header = value == null || flag(value, "HEADER");
                 case "delimiter", "delim", "sep" -> delimiter = character(value, "DELIMITER");
                 case "quote" -> quote = character(value, "QUOTE");
                 case "null", "nullstr" -> nullString = value == null ? "" : value;
-                default -> throw new FerryException(SqlStates.SYNTAX_ERROR, "COPY has no option '" + o.getKey()
-                        + "'; it takes FORMAT csv, HEADER [true | false], DELIMITER 'c', QUOTE 'c' and NULL 'text'");
+                case "compression", "codec" -> compression = value;
+                case "binary_as_string" -> binaryAsString = value == null || flag(value, "BINARY_AS_STRING");
+                default -> throw new FerryException(SqlStates.SYNTAX_ERROR, "COPY has no option '" + key + "'; it "
+                        + "takes FORMAT csv | parquet; for CSV HEADER [true | false], DELIMITER 'c', QUOTE 'c' and "
+                        + "NULL 'text'; for Parquet COMPRESSION 'codec' and BINARY_AS_STRING [true | false]");
             }
+            switch (key) {
+                case "header", "delimiter", "delim", "sep", "quote", "null", "nullstr" -> csvOptions.add(key);
+                case "compression", "codec", "binary_as_string" -> parquetOptions.add(key);
+                default -> {
+                }
+            }
+        }
+        if (kind == FileCopies.Kind.PARQUET && !csvOptions.isEmpty()) {
+            throw new FerryException(SqlStates.SYNTAX_ERROR, "COPY option " + String.join(", ", csvOptions).toUpperCase(
+                    java.util.Locale.ROOT) + " is for CSV, and this COPY is FORMAT parquet; leave it out");
+        }
+        if (kind == FileCopies.Kind.CSV && !parquetOptions.isEmpty()) {
+            throw new FerryException(SqlStates.SYNTAX_ERROR, "COPY option " + String.join(", ", parquetOptions)
+                    .toUpperCase(java.util.Locale.ROOT) + " is for Parquet, and this COPY is FORMAT csv; add FORMAT "
+                    + "parquet or leave it out");
+        }
+        if (from && compression != null) {
+            throw new FerryException(SqlStates.SYNTAX_ERROR, "COPY ... FROM reads the compression from the file; "
+                    + "leave out COMPRESSION");
+        }
+        if (!from && binaryAsString) {
+            throw new FerryException(SqlStates.SYNTAX_ERROR, "BINARY_AS_STRING is for reading; COPY ... TO writes "
+                    + "VARCHAR as Parquet strings");
         }
         if (!from && (quote != '"' || !nullString.isEmpty())) {
             throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "COPY ... TO writes NULL as an empty field and "
                     + "quotes with '\"'; leave out QUOTE and NULL");
         }
-        return new FileCopies.Format(header, delimiter, quote, nullString);
+        return new FileCopies.Format(kind, header, delimiter, quote, nullString, compression, binaryAsString);
     }
 
     private static boolean flag(String value, String option) {
