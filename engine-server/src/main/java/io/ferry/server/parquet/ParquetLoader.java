@@ -8,6 +8,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -41,7 +46,8 @@ import io.ferry.server.data.StagedAppend;
  *
  * <p>Reading is columnar: for each row group, each column's pages are decoded by parquet-java and copied, one batch
  * of {@link Vector#MAX_ROWS} rows at a time, straight into a Ferry vector ({@link ColumnFill}); no record is
- * assembled per row. Into an existing table, the file's columns are taken by position (as COPY FROM takes a CSV's
+ * assembled per row. Decoding runs on a thread of its own, overlapping the staging of the batches (see
+ * {@link #readRows}). Into an existing table, the file's columns are taken by position (as COPY FROM takes a CSV's
  * fields), each converted to the table column's type where that is lossless or checked per value.
  *
  * <p>Errors name the file and say what is wrong: 22P04 for a file that is not Parquet or is cut short or corrupt
@@ -51,6 +57,10 @@ import io.ferry.server.data.StagedAppend;
 public final class ParquetLoader {
     /** PostgreSQL's undefined_file, which COPY FROM raises for a missing file. */
     private static final String UNDEFINED_FILE = "58P01";
+    /** Decoded batches waiting to be appended, at most. */
+    private static final int IN_FLIGHT = 4;
+    /** What the decoder hands over after the last batch. */
+    private static final Object END = new Object();
     /** A Java class name, maybe with an object's identity hash, as parquet-java puts them into messages. */
     private static final java.util.regex.Pattern CLASS_NAME =
             java.util.regex.Pattern.compile("\\b[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+\\.[A-Z][A-Za-z0-9_$]*(@[0-9a-f]+)?");
@@ -171,8 +181,64 @@ public final class ParquetLoader {
         return columns.stream().map(ParquetColumn::name).toList();
     }
 
+    /**
+     * Decodes on a second thread while this one appends: decoding a batch and staging it (encoding blocks, keeping
+     * column statistics) cost about the same, so the two overlap. A few batches are in flight at most; when the
+     * append fails, the decoder stops at its next batch, and a decoding error is thrown here as it was raised.
+     */
     private static long readRows(Path file, ParquetFileReader reader, List<ParquetColumn> columns,
             ColumnFill[] fills, TableAppender appender, ProgressListener progress) {
+        BlockingQueue<Object> queue = new ArrayBlockingQueue<>(IN_FLIGHT);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread decoder = new Thread(() -> {
+            Object last = END;
+            try {
+                decode(file, reader, columns, fills, batch -> hand(queue, batch, stop));
+            } catch (Stopped e) {
+                return;
+            } catch (RuntimeException | Error e) {
+                last = e;
+            }
+            try {
+                hand(queue, last, stop);
+            } catch (Stopped e) {
+                // nobody is waiting any more
+            }
+        }, "ferry-parquet-decode");
+        decoder.setDaemon(true);
+        decoder.start();
+        long rows = 0;
+        try {
+            while (true) {
+                Object next = queue.take();
+                if (next == END) {
+                    return rows;
+                }
+                if (next instanceof RuntimeException e) {
+                    throw e;
+                }
+                if (next instanceof Error e) {
+                    throw e;
+                }
+                Batch batch = (Batch) next;
+                appender.append(batch);
+                rows += batch.rowCount();
+                progress.update(rows);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FerryException(SqlStates.QUERY_CANCELED, "the load of " + file + " was interrupted; no rows "
+                    + "were loaded");
+        } finally {
+            stop.set(true);
+            queue.clear();
+            joinQuietly(decoder);
+        }
+    }
+
+    /** Reads every row group of the file, one batch of up to {@link Vector#MAX_ROWS} rows at a time. */
+    private static void decode(Path file, ParquetFileReader reader, List<ParquetColumn> columns, ColumnFill[] fills,
+            Consumer<Batch> sink) {
         MessageType schema = reader.getFooter().getFileMetaData().getSchema();
         String createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
         GroupConverter values = new ValuesOnly(schema.getFieldCount());
@@ -187,7 +253,7 @@ public final class ParquetLoader {
                 throw corrupt(file, group, null, e);
             }
             if (pages == null) {
-                return rows;
+                return;
             }
             long groupRows = pages.getRowCount();
             ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, values, schema, createdBy);
@@ -207,12 +273,48 @@ public final class ParquetLoader {
                         throw corrupt(file, group, columns.get(c).name(), e);
                     }
                 }
-                appender.append(new Batch(n, vectors));
+                sink.accept(new Batch(n, vectors));
                 done += n;
-                rows += n;
-                progress.update(rows);
             }
+            rows += groupRows;
             group++;
+        }
+    }
+
+    /** Puts {@code item} on the queue unless the appending side has stopped, which ends the decoder. */
+    private static void hand(BlockingQueue<Object> queue, Object item, AtomicBoolean stop) {
+        try {
+            while (!queue.offer(item, 100, TimeUnit.MILLISECONDS)) {
+                if (stop.get()) {
+                    throw new Stopped();
+                }
+            }
+        } catch (InterruptedException e) {
+            throw new Stopped();
+        }
+    }
+
+    private static void joinQuietly(Thread decoder) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                decoder.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Ends the decoder when the appending side is gone. */
+    private static final class Stopped extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Stopped() {
+            super(null, null, false, false);
         }
     }
 

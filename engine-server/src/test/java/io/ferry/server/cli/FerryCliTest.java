@@ -116,6 +116,33 @@ class FerryCliTest {
     }
 
     @Test
+    void loadsParquetAsItLoadsCsv() throws Exception {
+        Path parquet = dir.resolve("kv.parquet");
+        try (java.sql.Connection duck = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+                java.sql.Statement s = duck.createStatement()) {
+            s.execute("COPY (SELECT i AS k, CASE WHEN i % 2 = 0 THEN 'v' || i END AS v FROM range(3000) t(i)) TO '"
+                    + parquet + "' (FORMAT parquet)");
+        }
+        Run load = ferry("load", "--port", port, "--table", "pq_kv", "--parquet", parquet.toString(), "--create");
+        assertEquals(0, load.exitCode(), load.err());
+        assertTrue(load.out().contains("loaded 3,000 rows into pq_kv"), load.out());
+        assertEquals(3000, node.engine().catalog().require("pq_kv").rowCount());
+
+        Path csv = Files.writeString(dir.resolve("not-parquet.csv"), "k,v\n1,x\n", StandardCharsets.UTF_8);
+        Run wrong = ferry("load", "--port", port, "--table", "pq_bad", "--parquet", csv.toString(), "--create");
+        assertEquals(1, wrong.exitCode());
+        assertTrue(wrong.err().contains("error [22P04]") && wrong.err().contains("not-parquet.csv"), wrong.err());
+        assertNull(node.engine().catalog().get("pq_bad"));
+        Run both = ferry("load", "--port", port, "--table", "t", "--csv", csv.toString(), "--parquet",
+                parquet.toString());
+        assertEquals(2, both.exitCode(), "--csv and --parquet exclude each other");
+        Run csvOption = ferry("load", "--port", port, "--table", "pq_kv", "--parquet", parquet.toString(),
+                "--no-header");
+        assertEquals(1, csvOption.exitCode());
+        assertTrue(csvOption.err().contains("error [22023]"), csvOption.err());
+    }
+
+    @Test
     void loadErrorsCarryTheirSqlStateAndExitNonZero() throws IOException {
         Path csv = Files.writeString(dir.resolve("bad.csv"), "k,v\n1,x\n2\n", StandardCharsets.UTF_8);
         Run missing = ferry("load", "--port", port, "--table", "nothere", "--csv", csv.toString());
