@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -107,6 +108,31 @@ class ZoneMapIndexTest {
         long[] random = readAndSkipped("SELECT COUNT(*) FROM z WHERE r BETWEEN 10 AND 12");
         assertEquals(blocks, random[0] + random[1]);
         assertTrue(random[0] > blocks * 9 / 10, random[0] + " of " + blocks + " blocks read");
+    }
+
+    @Test
+    void aPreparedStatementsValuesPickTheBlocksToo() throws SQLException {
+        int blocks = blockCount();
+        ferry("CREATE INDEX z_k ON z (k)");
+        try (PreparedStatement ps = ferry.prepareStatement("SELECT COUNT(*), SUM(id) FROM z WHERE k BETWEEN ? AND ?")) {
+            for (int[] range : new int[][] {{5000, 5000}, {4000, 4100}, {20001, 30000}, {0, 20000}}) {
+                ps.setInt(1, range[0]);
+                ps.setInt(2, range[1]);
+                long read = z().blocksRead();
+                long prepared;
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    prepared = rs.getLong(1);
+                }
+                long readPrepared = z().blocksRead() - read;
+                String literal = "SELECT COUNT(*), SUM(id) FROM z WHERE k BETWEEN " + range[0] + " AND " + range[1];
+                long[] byLiteral = readAndSkipped(literal);
+                assertEquals(byLiteral[0], readPrepared, "the same blocks as with literals: " + literal);
+                ResultComparison.assertSameResult(ferry, duck, literal, false);
+                assertEquals(((Number) ResultComparison.rows(ferry, literal).get(0).get(0)).longValue(), prepared);
+            }
+        }
+        assertTrue(readAndSkipped("SELECT COUNT(*) FROM z WHERE k BETWEEN 4000 AND 4100")[0] < blocks / 10);
     }
 
     private int blockCount() {

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.ferry.core.exec.PlanNode;
+import io.ferry.core.exec.ZoneFilter;
+import io.ferry.core.storage.Table;
 import io.ferry.core.types.CivilCalendar;
 import io.ferry.core.types.FerryType;
 
@@ -12,7 +14,7 @@ import io.ferry.core.types.FerryType;
  * parameters ({@code ?}) to the values the client set. A plan is built (and cached) once and may run many times, so
  * the translator leaves these calls in the plan and each execution replaces them with literals before the plan runs
  * or ships: every thread and every worker sees the same time, and a prepared statement runs in Ferry's kernels with
- * its values as constants.
+ * its values as constants, its filters' values choosing the blocks a zone-map index lets a scan skip.
  */
 public final class StatementValues {
     private StatementValues() {
@@ -71,7 +73,16 @@ public final class StatementValues {
     private record Binder(long localMillis, Parameters parameters) {
         PlanNode bind(PlanNode plan) {
             if (plan instanceof PlanNode.Filter f) {
-                return new PlanNode.Filter(bind(f.input()), bind(f.condition()));
+                PlanNode input = bind(f.input());
+                Expr condition = bind(f.condition());
+                // A prepared statement's filter is known only now: let its values pick the blocks a scan reads,
+                // as a literal's do when the plan is made (FerryFilter.toPlan).
+                if (needsBinding(f.condition()) && input instanceof PlanNode.Scan scan
+                        && scan.table() instanceof Table table && !table.indexes().isEmpty()) {
+                    input = scan.withZones(scan.zones().and(ZoneFilter.of(condition, scan.columns(),
+                            table::indexed)));
+                }
+                return new PlanNode.Filter(input, condition);
             }
             if (plan instanceof PlanNode.Project p) {
                 return new PlanNode.Project(bind(p.input()), bindAll(p.exprs()));
