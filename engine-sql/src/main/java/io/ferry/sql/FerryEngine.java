@@ -69,7 +69,7 @@ public final class FerryEngine implements AutoCloseable {
                 new Column("table_name", FerryType.VARCHAR, false), new Column("privilege", FerryType.VARCHAR,
                 false)), reader -> access.grants(reader).stream()
                         .map(g -> new Object[] {g.user(), g.table(), g.privilege().sql()}).toList()));
-        systemTables.put("indexes", SystemSchema.indexes(catalog));
+        systemTables.put("indexes", SystemSchema.indexes(this));
     }
 
     /** A local engine: tables live in this JVM's memory. */

@@ -13,6 +13,7 @@ import io.ferry.core.storage.TableData;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.access.Principal;
 import io.ferry.sql.schema.SystemTable;
 
 /**
@@ -59,14 +60,14 @@ public final class SystemTables {
     /** {@code tables} and {@code blocks}, each block placed on {@code node} in region {@code region}. */
     private static void installStorage(FerryEngine engine, Function<Block, String> node,
             ToIntFunction<Block> region) {
-        engine.systemTables().put("tables", new SystemTable(List.of(col("name", FerryType.VARCHAR),
+        engine.systemTables().put("tables", SystemTable.perUser(List.of(col("name", FerryType.VARCHAR),
                 col("row_count", FerryType.BIGINT), col("blocks", FerryType.INTEGER), col("bytes", FerryType.BIGINT),
                 col("nodes", FerryType.INTEGER), col("blocks_read", FerryType.BIGINT),
-                col("blocks_skipped", FerryType.BIGINT)), () -> tables(engine, node)));
-        engine.systemTables().put("blocks", new SystemTable(List.of(col("table_name", FerryType.VARCHAR),
+                col("blocks_skipped", FerryType.BIGINT)), reader -> tables(engine, node, reader)));
+        engine.systemTables().put("blocks", SystemTable.perUser(List.of(col("table_name", FerryType.VARCHAR),
                 col("position", FerryType.INTEGER), col("node", FerryType.VARCHAR), col("region", FerryType.INTEGER),
                 col("block_offset", FerryType.BIGINT), col("block_length", FerryType.INTEGER),
-                col("row_count", FerryType.INTEGER)), () -> blocks(engine, node, region)));
+                col("row_count", FerryType.INTEGER)), reader -> blocks(engine, node, region, reader)));
     }
 
     private static Column col(String name, FerryType type) {
@@ -87,9 +88,14 @@ public final class SystemTables {
         return rows;
     }
 
-    private static List<Object[]> tables(FerryEngine engine, Function<Block, String> node) {
+    /** The tables {@code reader} sees (those they hold a privilege on; an admin all). */
+    private static List<Table> visible(FerryEngine engine, Principal reader) {
+        return engine.catalog().tables().stream().filter(t -> engine.access().maySee(reader, t.name())).toList();
+    }
+
+    private static List<Object[]> tables(FerryEngine engine, Function<Block, String> node, Principal reader) {
         List<Object[]> rows = new ArrayList<>();
-        for (Table t : engine.catalog().tables()) {
+        for (Table t : visible(engine, reader)) {
             try (TableData d = t.snapshot()) {
                 Set<String> holders = new HashSet<>();
                 for (Block b : d.blocks()) {
@@ -103,9 +109,9 @@ public final class SystemTables {
     }
 
     private static List<Object[]> blocks(FerryEngine engine, Function<Block, String> node,
-            ToIntFunction<Block> region) {
+            ToIntFunction<Block> region, Principal reader) {
         List<Object[]> rows = new ArrayList<>();
-        for (Table t : engine.catalog().tables()) {
+        for (Table t : visible(engine, reader)) {
             try (TableData d = t.snapshot()) {
                 for (int p = 0; p < d.blocks().size(); p++) {
                     Block b = d.blocks().get(p);

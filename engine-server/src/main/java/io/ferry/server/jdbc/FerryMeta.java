@@ -35,6 +35,7 @@ import org.apache.calcite.avatica.proto.Requests;
 import org.apache.calcite.avatica.remote.AvaticaRuntimeException;
 import org.apache.calcite.avatica.remote.Service;
 import org.apache.calcite.avatica.remote.TypedValue;
+import org.apache.calcite.jdbc.CalciteConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,7 @@ import io.ferry.sql.SqlErrors;
 import io.ferry.sql.access.Principal;
 import io.ferry.sql.jdbc.FerryDriver;
 import io.ferry.sql.jdbc.StatementText;
+import io.ferry.sql.schema.FerrySchema;
 
 /**
  * What the JDBC server does for each Avatica request: Avatica's {@link JdbcMeta} over the engine's embedded
@@ -899,41 +901,54 @@ final class FerryMeta extends JdbcMeta {
      */
     private MetaResultSet metadata(ConnectionHandle ch, MetadataQuery query, MetadataRows.Shaper shaper,
             List<NameFilter> filters, String... orderBy) {
-        try (ResultSet rs = query.run(getConnection(ch.id).getMetaData())) {
-            ResultSetMetaData md = rs.getMetaData();
-            int n = md.getColumnCount();
-            int[] types = new int[n];
-            for (int i = 0; i < n; i++) {
-                types[i] = md.getColumnType(i + 1);
-            }
-            MetadataRows.Columns columns = MetadataRows.Columns.of(md);
-            List<Object[]> shaped = new ArrayList<>();
-            while (rs.next()) {
-                Object[] row = new Object[n];
+        try {
+            Connection connection = getConnection(ch.id);
+            FerrySchema ferry = FerrySchema.of(connection.unwrap(CalciteConnection.class).getRootSchema());
+            try (ResultSet rs = query.run(connection.getMetaData())) {
+                ResultSetMetaData md = rs.getMetaData();
+                int n = md.getColumnCount();
+                int[] types = new int[n];
                 for (int i = 0; i < n; i++) {
-                    row[i] = value(rs, i + 1, types[i]);
+                    types[i] = md.getColumnType(i + 1);
                 }
-                if (shaper.shape(row, columns)) {
-                    shaped.add(row);
-                }
-            }
-            List<Object> rows = new ArrayList<>();
-            for (NameFilter filter : filters) {
-                for (Object[] row : shaped) {
-                    if (filter.matches(row, columns)) {
-                        rows.add(row);
+                MetadataRows.Columns columns = MetadataRows.Columns.of(md);
+                List<Object[]> shaped = new ArrayList<>();
+                while (rs.next()) {
+                    Object[] row = new Object[n];
+                    for (int i = 0; i < n; i++) {
+                        row[i] = value(rs, i + 1, types[i]);
+                    }
+                    if (shaper.shape(row, columns) && listed(ferry, row, columns)) {
+                        shaped.add(row);
                     }
                 }
-                if (!rows.isEmpty()) {
-                    break;
+                List<Object> rows = new ArrayList<>();
+                for (NameFilter filter : filters) {
+                    for (Object[] row : shaped) {
+                        if (filter.matches(row, columns)) {
+                            rows.add(row);
+                        }
+                    }
+                    if (!rows.isEmpty()) {
+                        break;
+                    }
                 }
+                rows.sort(columns.order(orderBy));
+                int statementId = getStatementIdGenerator().getAndIncrement();
+                return MetaResultSet.create(ch.id, statementId, true, signature(md), Frame.create(0, true, rows));
             }
-            rows.sort(columns.order(orderBy));
-            int statementId = getStatementIdGenerator().getAndIncrement();
-            return MetaResultSet.create(ch.id, statementId, true, signature(md), Frame.create(0, true, rows));
         } catch (SQLException | RuntimeException | Error e) {
             throw translated(e);
         }
+    }
+
+    /**
+     * Whether a metadata row may be shown to the connection's user: a row naming a table or view of schema ferry only
+     * if the user sees it ({@link FerrySchema#lists}), as information_schema shows it.
+     */
+    private static boolean listed(FerrySchema ferry, Object[] row, MetadataRows.Columns columns) {
+        return !(columns.get(row, "TABLE_NAME") instanceof String table)
+                || !FerrySchema.NAME.equals(columns.get(row, "TABLE_SCHEM")) || ferry.lists(table);
     }
 
     /** The value as the Java type Avatica's protobuf encoding expects for the column's JDBC type. */

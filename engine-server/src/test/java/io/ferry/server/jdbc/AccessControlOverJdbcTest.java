@@ -194,6 +194,38 @@ class AccessControlOverJdbcTest {
     }
 
     @Test
+    void listingsShowTheTablesAUserHoldsAPrivilegeOn() throws SQLException {
+        String browser = newUser("browser1", "GRANT SELECT ON t");
+        for (Connection c : List.of(connect(browser, browser + "-password"),
+                stockAvatica(browser, browser + "-password"))) {
+            try (c) {
+                assertEquals(List.of("t"), names(c.getMetaData().getTables(null, "ferry", "%", null), "TABLE_NAME"));
+                assertEquals(List.of("k", "v"), names(c.getMetaData().getColumns(null, "ferry", "%", "%"),
+                        "COLUMN_NAME"), "no column of secret or t_view");
+                assertEquals(List.of(List.of("t")), rows(c, "SELECT table_name FROM information_schema.tables "
+                        + "WHERE table_schema = 'ferry'"));
+                assertEquals(List.of(), rows(c, "SELECT * FROM information_schema.columns WHERE table_name = "
+                        + "'secret'"));
+                assertEquals(1, rows(c, "SHOW TABLES").size());
+            }
+        }
+        try (Connection root = connect("root", ROOT_PASSWORD)) {
+            List<String> all = names(root.getMetaData().getTables(null, "ferry", "%", null), "TABLE_NAME");
+            assertTrue(all.containsAll(List.of("t", "secret", "t_view")), all.toString());
+        }
+    }
+
+    private static List<String> names(ResultSet rs, String column) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (rs) {
+            while (rs.next()) {
+                out.add(rs.getString(column));
+            }
+        }
+        return out;
+    }
+
+    @Test
     void aViewIsReadWithItsOwnGrant() throws SQLException {
         String viewer = newUser("viewer1", "GRANT SELECT ON t_view");
         try (Connection c = connect(viewer, viewer + "-password")) {

@@ -200,6 +200,22 @@ public final class AccessControl {
                 + who.user() + ")");
     }
 
+    /**
+     * Whether {@code who} sees table {@code table} in listings (information_schema, JDBC's getTables and getColumns,
+     * SHOW TABLES): an admin sees every table, a user those they hold some privilege on, as PostgreSQL's
+     * information_schema shows them. A dropped user sees nothing.
+     */
+    public boolean maySee(Principal who, String table) {
+        if (who.isOwner()) {
+            return true;
+        }
+        User user = users.get(who.user());
+        if (user == null || user.generation() != who.generation()) {
+            return false;
+        }
+        return user.admin() || !grants.getOrDefault(user.name(), Map.of()).getOrDefault(table, Set.of()).isEmpty();
+    }
+
     /** Whether {@code who} may do everything. */
     public boolean isAdmin(Principal who) {
         return who.isOwner() || existing(who).admin();

@@ -31,6 +31,11 @@ public final class FerrySchema extends AbstractSchema {
         return principal;
     }
 
+    /** Whether this connection's user sees table or view {@code name} of this schema in listings. */
+    public boolean lists(String name) {
+        return engine.access().maySee(principal, name);
+    }
+
     /** The Ferry schema of a connection's root schema. */
     public static FerrySchema of(SchemaPlus root) {
         SchemaPlus ferry = root.getSubSchema(NAME);

@@ -14,11 +14,13 @@ import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TypeKind;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.access.Principal;
 
 /**
  * The SQL standard's {@code information_schema}: the schemata, tables, columns and views of every schema Ferry has
  * ({@value FerrySchema#NAME}, {@value SystemSchema#NAME} and this one, as PostgreSQL lists its own catalogs too).
- * Rows are made from the engine's catalog when a table is scanned, so DDL shows at once.
+ * Rows are made from the engine's catalog when a table is scanned, so DDL shows at once; a user sees the tables and
+ * views they hold a privilege on (an admin all of them), as in PostgreSQL.
  *
  * <p>Column names and values follow the standard as PostgreSQL and DuckDB spell them ({@code table_type} is
  * {@code 'BASE TABLE'} or {@code 'VIEW'}, {@code is_nullable} is {@code 'YES'} or {@code 'NO'}); data types are
@@ -43,21 +45,21 @@ public final class InformationSchema extends AbstractSchema {
         this.engine = engine;
         tables.put("schemata", new SystemTable(List.of(text("catalog_name"), text("schema_name"),
                 text("schema_owner")), this::schemataRows));
-        tables.put("tables", new SystemTable(List.of(text("table_catalog"), text("table_schema"), text("table_name"),
+        tables.put("tables", SystemTable.perUser(List.of(text("table_catalog"), text("table_schema"), text("table_name"),
                 text("table_type"), text("is_insertable_into")), this::tablesRows));
-        tables.put("columns", new SystemTable(List.of(text("table_catalog"), text("table_schema"),
+        tables.put("columns", SystemTable.perUser(List.of(text("table_catalog"), text("table_schema"),
                 text("table_name"), text("column_name"), number("ordinal_position"), text("column_default"),
                 text("is_nullable"), text("data_type"), number("character_maximum_length"),
                 number("numeric_precision"), number("numeric_precision_radix"), number("numeric_scale"),
                 number("datetime_precision")), this::columnsRows));
-        tables.put("views", new SystemTable(List.of(text("table_catalog"), text("table_schema"), text("table_name"),
+        tables.put("views", SystemTable.perUser(List.of(text("table_catalog"), text("table_schema"), text("table_name"),
                 text("view_definition"), text("check_option"), text("is_updatable"), text("is_insertable_into")),
                 this::viewsRows));
-        tables.put("table_constraints", new SystemTable(List.of(text("constraint_catalog"), text("constraint_schema"),
+        tables.put("table_constraints", SystemTable.perUser(List.of(text("constraint_catalog"), text("constraint_schema"),
                 text("constraint_name"), text("table_catalog"), text("table_schema"), text("table_name"),
                 text("constraint_type"), text("is_deferrable"), text("initially_deferred"), text("enforced")),
                 this::tableConstraintsRows));
-        tables.put("key_column_usage", new SystemTable(List.of(text("constraint_catalog"), text("constraint_schema"),
+        tables.put("key_column_usage", SystemTable.perUser(List.of(text("constraint_catalog"), text("constraint_schema"),
                 text("constraint_name"), text("table_catalog"), text("table_schema"), text("table_name"),
                 text("column_name"), number("ordinal_position"), number("position_in_unique_constraint")),
                 this::keyColumnUsageRows));
@@ -72,19 +74,28 @@ public final class InformationSchema extends AbstractSchema {
     private record Relation(String schema, String name, String type, List<Column> columns, String viewSql) {
     }
 
-    /** Every relation, user tables and views first, each schema's in name order. */
-    private List<Relation> relations() {
+    /**
+     * Every relation {@code reader} sees, user tables and views first, each schema's in name order: of Ferry's
+     * tables and views, those the reader holds a privilege on ({@link io.ferry.sql.access.AccessControl#maySee}).
+     */
+    private List<Relation> relations(Principal reader) {
         List<Relation> out = new ArrayList<>();
-        for (Table t : engine.catalog().tables()) {
+        for (Table t : visibleTables(reader)) {
             out.add(new Relation(FerrySchema.NAME, t.name(), BASE_TABLE, t.schema().columns(), null));
         }
         for (ViewDefinition v : engine.catalog().views()) {
-            out.add(new Relation(FerrySchema.NAME, v.name(), VIEW, v.schema().columns(), v.sql()));
+            if (engine.access().maySee(reader, v.name())) {
+                out.add(new Relation(FerrySchema.NAME, v.name(), VIEW, v.schema().columns(), v.sql()));
+            }
         }
         tables.forEach((name, t) -> out.add(new Relation(NAME, name, SYSTEM_TABLE, t.columns(), null)));
         engine.systemTables().forEach((name, t) -> out.add(new Relation(SystemSchema.NAME, name, SYSTEM_TABLE,
                 t.columns(), null)));
         return out;
+    }
+
+    private List<Table> visibleTables(Principal reader) {
+        return engine.catalog().tables().stream().filter(t -> engine.access().maySee(reader, t.name())).toList();
     }
 
     private List<Object[]> schemataRows() {
@@ -95,17 +106,17 @@ public final class InformationSchema extends AbstractSchema {
         return rows;
     }
 
-    private List<Object[]> tablesRows() {
+    private List<Object[]> tablesRows(Principal reader) {
         List<Object[]> rows = new ArrayList<>();
-        for (Relation r : relations()) {
+        for (Relation r : relations(reader)) {
             rows.add(new Object[] {null, r.schema(), r.name(), r.type(), yesNo(BASE_TABLE.equals(r.type()))});
         }
         return rows;
     }
 
-    private List<Object[]> columnsRows() {
+    private List<Object[]> columnsRows(Principal reader) {
         List<Object[]> rows = new ArrayList<>();
-        for (Relation r : relations()) {
+        for (Relation r : relations(reader)) {
             int position = 0;
             for (Column c : r.columns()) {
                 FerryType t = c.type();
@@ -119,9 +130,9 @@ public final class InformationSchema extends AbstractSchema {
     }
 
     /** PRIMARY KEY and UNIQUE constraints, every one enforced by every write. */
-    private List<Object[]> tableConstraintsRows() {
+    private List<Object[]> tableConstraintsRows(Principal reader) {
         List<Object[]> rows = new ArrayList<>();
-        for (Table t : engine.catalog().tables()) {
+        for (Table t : visibleTables(reader)) {
             for (UniqueConstraint c : t.constraints()) {
                 rows.add(new Object[] {null, FerrySchema.NAME, c.name(), null, FerrySchema.NAME, t.name(),
                         c.primaryKey() ? "PRIMARY KEY" : "UNIQUE", "NO", "NO", "YES"});
@@ -131,9 +142,9 @@ public final class InformationSchema extends AbstractSchema {
     }
 
     /** The columns of each key, in key order. */
-    private List<Object[]> keyColumnUsageRows() {
+    private List<Object[]> keyColumnUsageRows(Principal reader) {
         List<Object[]> rows = new ArrayList<>();
-        for (Table t : engine.catalog().tables()) {
+        for (Table t : visibleTables(reader)) {
             for (UniqueConstraint c : t.constraints()) {
                 for (int k = 0; k < c.columns().size(); k++) {
                     rows.add(new Object[] {null, FerrySchema.NAME, c.name(), null, FerrySchema.NAME, t.name(),
@@ -144,9 +155,9 @@ public final class InformationSchema extends AbstractSchema {
         return rows;
     }
 
-    private List<Object[]> viewsRows() {
+    private List<Object[]> viewsRows(Principal reader) {
         List<Object[]> rows = new ArrayList<>();
-        for (Relation r : relations()) {
+        for (Relation r : relations(reader)) {
             if (r.viewSql() != null) {
                 rows.add(new Object[] {null, r.schema(), r.name(), r.viewSql(), "NONE", "NO", "NO"});
             }
