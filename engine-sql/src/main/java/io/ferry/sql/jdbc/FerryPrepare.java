@@ -278,7 +278,13 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             /** As Calcite's own, with the rows of a query's result streamed to its reader ({@link #streamed}). */
             @Override
             protected PreparedResult implement(RelRoot root) {
-                return super.implement(root.kind.belongsTo(SqlKind.DML) ? root : root.withRel(streamed(root.rel)));
+                if (root.kind.belongsTo(SqlKind.DML)) {
+                    return super.implement(root);
+                }
+                if (root.isRefTrivial() && root.rel instanceof FerryToEnumerableConverter boundary) {
+                    return super.implement(root.withRel(boundary.streamedResult()));
+                }
+                return super.implement(root.withRel(streamed(root.rel)));
             }
         };
     }

@@ -8,6 +8,7 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.runtime.FlatLists;
@@ -18,10 +19,12 @@ import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.QueryMemory;
 import io.ferry.core.exec.SampleWarnings;
 import io.ferry.core.expr.StatementValues;
+import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.QueryRunner;
 import io.ferry.sql.QueryWarnings;
+import io.ferry.sql.ResultBatches;
 import io.ferry.sql.schema.FerrySchema;
 
 /**
@@ -35,6 +38,9 @@ public final class FerryQuery {
     /** Whether each execution binds the clock or parameters into the plan ({@link StatementValues}). */
     private final boolean bound;
     private final boolean streamed;
+    /** Whether the rows are the statement's result as they are, which a {@link ResultBatches} capture may take. */
+    private final boolean wholeResult;
+    private final List<FerryType> types;
 
     /**
      * @param format   how the row engine above reads a row: SCALAR for one column, LIST for none (Calcite's physical
@@ -42,13 +48,16 @@ public final class FerryQuery {
      *                 ARRAY
      * @param streamed whether the statement's result is this query's rows, read once as the client fetches them
      *                 ({@link FerryToEnumerableConverter#streamed})
+     * @param result   whether the rows are the statement's whole result ({@link FerryToEnumerableConverter#streamedResult})
      */
-    FerryQuery(PlanNode plan, RelDataType rowType, JavaRowFormat format, boolean streamed) {
+    FerryQuery(PlanNode plan, RelDataType rowType, JavaRowFormat format, boolean streamed, boolean result) {
         this.plan = plan;
         this.bound = StatementValues.needsBinding(plan);
         this.rows = new RowConverter(rowType);
         this.format = format;
         this.streamed = streamed;
+        this.wholeResult = result;
+        this.types = FerryRel.types(rowType);
     }
 
     public PlanNode plan() {
@@ -78,6 +87,9 @@ public final class FerryQuery {
 
             @Override
             public synchronized Enumerator<Object> enumerator() {
+                if (wholeResult && ResultBatches.offer(run, types)) {
+                    return Linq4j.emptyEnumerator();
+                }
                 if (streamed) {
                     return new BatchEnumerator(run);
                 }

@@ -32,19 +32,23 @@ import io.ferry.sql.schema.FerrySchema;
  */
 public final class FerryToEnumerableConverter extends ConverterImpl implements EnumerableRel {
     private final boolean streamed;
+    /** Whether this boundary's rows are the statement's result as they are, so its batches may be handed over. */
+    private final boolean root;
 
     public FerryToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input) {
-        this(cluster, traits, input, false);
+        this(cluster, traits, input, false, false);
     }
 
-    private FerryToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input, boolean streamed) {
+    private FerryToEnumerableConverter(RelOptCluster cluster, RelTraitSet traits, RelNode input, boolean streamed,
+            boolean root) {
         super(cluster, ConventionTraitDef.INSTANCE, traits, input);
         this.streamed = streamed;
+        this.root = root;
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new FerryToEnumerableConverter(getCluster(), traitSet, sole(inputs), streamed);
+        return new FerryToEnumerableConverter(getCluster(), traitSet, sole(inputs), streamed, root);
     }
 
     /**
@@ -53,7 +57,15 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
      * is compiled ({@code FerryPrepare}).
      */
     public FerryToEnumerableConverter streamed() {
-        return new FerryToEnumerableConverter(getCluster(), getTraitSet(), getInput(), true);
+        return new FerryToEnumerableConverter(getCluster(), getTraitSet(), getInput(), true, false);
+    }
+
+    /**
+     * As {@link #streamed}, for a boundary whose rows are the statement's whole result, column for column: its
+     * batches may go to a {@link io.ferry.sql.ResultBatches} capture instead of becoming rows.
+     */
+    public FerryToEnumerableConverter streamedResult() {
+        return new FerryToEnumerableConverter(getCluster(), getTraitSet(), getInput(), true, true);
     }
 
     @Override
@@ -101,7 +113,7 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
                 pref.prefer(JavaRowFormat.ARRAY));
         PlanNode plan = ColumnPruner.prune(FerryRel.plan(getInput()));
-        FerryQuery query = new FerryQuery(plan, getRowType(), physType.getFormat(), streamed);
+        FerryQuery query = new FerryQuery(plan, getRowType(), physType.getFormat(), streamed, root);
         Expression stashed = implementor.stash(query, FerryQuery.class);
         BlockBuilder block = new BlockBuilder();
         Expression rows = Expressions.call(stashed, org.apache.calcite.linq4j.tree.Types.lookupMethod(
