@@ -10,6 +10,7 @@ import io.ferry.server.cluster.SystemTables;
 import io.ferry.server.data.PaperTable;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.data.SsbGenerator;
+import io.ferry.server.flight.FlightSqlServer;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.server.load.LoadEndpoint;
 import io.ferry.server.load.LoadPolicy;
@@ -31,10 +32,13 @@ public final class LocalNode implements AutoCloseable {
 
     private final FerryEngine engine;
     private final JdbcServer server;
+    private final Options options;
+    private FlightSqlServer flight;
 
-    private LocalNode(FerryEngine engine, JdbcServer server) {
+    private LocalNode(FerryEngine engine, JdbcServer server, Options options) {
         this.engine = engine;
         this.server = server;
+        this.options = options;
     }
 
     /**
@@ -88,7 +92,7 @@ public final class LocalNode implements AutoCloseable {
             }
             JdbcServer server = JdbcServer.start(engine, options.host(), options.port(),
                     List.of(new LoadEndpoint(new ServerLoad(engine, policy))), options.security().tls());
-            return new LocalNode(engine, server);
+            return new LocalNode(engine, server, options);
         } catch (RuntimeException | Error e) {
             try {
                 engine.close();
@@ -107,13 +111,38 @@ public final class LocalNode implements AutoCloseable {
         return server;
     }
 
+    /**
+     * Serves Arrow Flight SQL on {@code port} (0: any free port) beside JDBC: the same host, users and TLS keystore;
+     * stopped with the node.
+     */
+    public synchronized FlightSqlServer serveFlight(int port) {
+        if (flight == null) {
+            flight = FlightSqlServer.start(engine, options.host(), port, options.security().tls(),
+                    engine.config().clientTimeout());
+        }
+        return flight;
+    }
+
+    /** The Flight SQL endpoint, or null when the node serves none. */
+    public synchronized FlightSqlServer flight() {
+        return flight;
+    }
+
     /** Stops serving, closes what clients left open, then frees all engine memory (failing if any leaked). */
     @Override
     public void close() {
         try {
-            server.close();
+            synchronized (this) {
+                if (flight != null) {
+                    flight.close();
+                }
+            }
         } finally {
-            engine.close();
+            try {
+                server.close();
+            } finally {
+                engine.close();
+            }
         }
     }
 }

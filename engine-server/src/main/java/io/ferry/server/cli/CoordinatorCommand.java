@@ -59,6 +59,9 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Mixin
     private SecurityOptions security;
 
+    @Mixin
+    private FlightOptions flight;
+
     @Override
     public Integer call() throws InterruptedException {
         EngineConfig config = engine.config(spec.commandLine());
@@ -66,6 +69,14 @@ final class CoordinatorCommand implements Callable<Integer> {
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
                 controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots, security.security(),
                 fabric.secret()));
+        if (flight.port != null) {
+            try {
+                coordinator.serveFlight(flight.port);
+            } catch (RuntimeException e) {
+                coordinator.close();
+                throw e;
+            }
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(ShutdownDeadline.hook(() -> {
             coordinator.close();
@@ -75,7 +86,9 @@ final class CoordinatorCommand implements Callable<Integer> {
         var control = coordinator.cluster().address();
         String joinAt = (fabric.advertise != null ? fabric.advertise : control.getHostString()) + ":"
                 + control.getPort();
-        out.println("Ferry coordinator is ready: JDBC " + coordinator.jdbc().ferryUrl() + ", nodes join at " + joinAt);
+        out.println("Ferry coordinator is ready: JDBC " + coordinator.jdbc().ferryUrl()
+                + (coordinator.flight() != null ? ", Arrow Flight SQL " + coordinator.flight().uri() : "")
+                + ", nodes join at " + joinAt);
         out.println("Start nodes with:   bin/ferry worker --coordinator " + joinAt + "   (or memory / compute)");
         out.flush();
         if (demo) {

@@ -52,6 +52,9 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     private SecurityOptions security;
 
+    @Mixin
+    private FlightOptions flight;
+
     @Override
     public Integer call() throws InterruptedException {
         EngineConfig config = engine.config(spec.commandLine());
@@ -61,6 +64,14 @@ final class LocalCommand implements Callable<Integer> {
         LocalNode.Demo demoData = demo ? demoSize.demo() : null;
         LocalNode node = LocalNode.start(new LocalNode.Options(config, address.host, address.port, demoData,
                 loadRoots, security.security()), ProgressListener.console(true));
+        if (flight.port != null) {
+            try {
+                node.serveFlight(flight.port);
+            } catch (RuntimeException e) {
+                node.close();
+                throw e;
+            }
+        }
 
         // Ctrl-C (or SIGTERM) runs shutdown hooks; the node is closed in one, and this thread waits until then.
         CountDownLatch stopped = new CountDownLatch(1);
@@ -106,6 +117,11 @@ final class LocalCommand implements Callable<Integer> {
         }
         out.println("  JDBC     " + server.ferryUrl() + "   (driver: ferry-jdbc/target/ferry-jdbc-*.jar)");
         out.println("           " + server.avaticaUrl() + "   (Avatica's remote driver)");
+        if (node.flight() != null) {
+            out.println("  Flight   " + node.flight().uri() + "   (Arrow Flight SQL: ADBC, pyarrow.flight, "
+                    + "jdbc:arrow-flight-sql://" + server.host() + ":" + node.flight().port()
+                    + (node.flight().tls() ? "" : "?useEncryption=false") + ")");
+        }
         if (node.engine().access().required()) {
             out.println("  users    clients log in as a user of " + security.usersFile + " (CREATE USER, GRANT: see "
                     + "docs/security.md)");

@@ -14,6 +14,7 @@ import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Fabrics;
 import io.ferry.fabric.auth.ClusterSecret;
 import io.ferry.server.ServerSecurity;
+import io.ferry.server.flight.FlightSqlServer;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.server.load.LoadEndpoint;
 import io.ferry.server.load.LoadPolicy;
@@ -60,6 +61,8 @@ public final class Coordinator implements AutoCloseable {
     private FerryEngine engine;
     private Cluster cluster;
     private JdbcServer jdbc;
+    private FlightSqlServer flight;
+    private Options options;
     private Fabric fabric;
     private ClusterRunner runner;
 
@@ -69,6 +72,7 @@ public final class Coordinator implements AutoCloseable {
     /** Starts every part; if one fails, what started is stopped again. */
     public static Coordinator start(Options options) {
         Coordinator c = new Coordinator();
+        c.options = options;
         AccessControl access = options.security().access(options.host());
         try {
             BufferAllocator io = new RootAllocator(Math.max(256L << 20, options.engine().memoryLimit() / 4));
@@ -117,6 +121,21 @@ public final class Coordinator implements AutoCloseable {
 
     public JdbcServer jdbc() {
         return jdbc;
+    }
+
+    /** Serves Arrow Flight SQL on {@code port} (0: any free port) beside JDBC, stopped before it. */
+    public synchronized FlightSqlServer serveFlight(int port) {
+        if (flight == null) {
+            flight = FlightSqlServer.start(engine, options.host(), port, options.security().tls(),
+                    engine.config().clientTimeout());
+            closing.add(0, flight);
+        }
+        return flight;
+    }
+
+    /** The Flight SQL endpoint, or null when none is served. */
+    public synchronized FlightSqlServer flight() {
+        return flight;
     }
 
     public ClusterRunner runner() {
