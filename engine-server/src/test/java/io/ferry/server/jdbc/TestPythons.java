@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 
 /** The Pythons tests drive clients with: made by a setup script under src/test/python, found by a variable. */
-final class TestPythons {
+public final class TestPythons {
     private TestPythons() {
     }
 
@@ -18,7 +18,7 @@ final class TestPythons {
      * otherwise the calling test is skipped, or fails where {@code required} is set to 1 (CI, after running
      * {@code setup}).
      */
-    static String withModule(String variable, String venv, String module, String required, String setup)
+    public static String withModule(String variable, String venv, String module, String required, String setup)
             throws IOException, InterruptedException {
         String given = System.getenv(variable);
         Path cached = Path.of(System.getProperty("user.home"), ".cache", "ferry", venv, "bin", "python");
