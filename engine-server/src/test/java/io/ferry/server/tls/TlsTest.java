@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -16,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.cert.Certificate;
 import java.sql.Connection;
@@ -24,12 +27,22 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
 
 import javax.net.ssl.SSLSocket;
 
+import org.apache.arrow.flight.CallOption;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,7 +61,8 @@ import io.ferry.sql.access.AccessControl;
 /**
  * HTTPS on the JDBC port with a certificate {@code bin/ferry cert} made, and a users file: ferry-jdbc, Avatica's
  * stock driver, the load client and {@code bin/ferry sql} all connect over it, trusting the certificate through the
- * truststore; a client that does not trust it, or speaks plain HTTP, gets nothing.
+ * truststore; a client that does not trust it, or speaks plain HTTP, gets nothing. The Arrow Flight SQL endpoint
+ * serves TLS with the same keystore.
  */
 class TlsTest {
     private static final String PASSWORD = "tls user password";
@@ -158,5 +172,34 @@ class TlsTest {
         String printed = captured.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, printed);
         assertTrue(printed.contains("\"total\"\n\"6\""), printed);
+    }
+
+    @Test
+    void flightSqlServesTlsWithTheSameKeystore() throws Exception {
+        int port = node.serveFlight(0).port();
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keys.truststore())) {
+            trust.load(in, TlsKeys.TRUSTSTORE_PASSWORD.toCharArray());
+        }
+        String alias = Collections.list(trust.aliases()).get(0);
+        String pem = "-----BEGIN CERTIFICATE-----\n" + Base64.getMimeEncoder()
+                .encodeToString(trust.getCertificate(alias).getEncoded()) + "\n-----END CERTIFICATE-----\n";
+        try (BufferAllocator allocator = new RootAllocator()) {
+            try (FlightClient client = FlightClient.builder(allocator, Location.forGrpcTls("127.0.0.1", port))
+                    .trustedCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII))).build()) {
+                CallOption auth = client.authenticateBasicToken("tess", PASSWORD).orElseThrow();
+                FlightSqlClient sql = new FlightSqlClient(client);
+                FlightInfo info = sql.execute("SELECT 40 + 2 AS answer", auth);
+                try (FlightStream stream = sql.getStream(info.getEndpoints().get(0).getTicket(), auth)) {
+                    assertTrue(stream.next());
+                    assertEquals("42", stream.getRoot().getVector(0).getObject(0).toString());
+                }
+            }
+            // a client speaking plain gRPC to the TLS port gets nothing, and fails rather than hangs
+            try (FlightClient plain = FlightClient.builder(allocator, Location.forGrpcInsecure("127.0.0.1", port))
+                    .build()) {
+                assertThrows(FlightRuntimeException.class, () -> plain.authenticateBasicToken("tess", PASSWORD));
+            }
+        }
     }
 }
