@@ -16,7 +16,7 @@ import io.ferry.sql.EngineConfig;
  * A coordinator and two workers in this JVM over the tcp fabric, a connection to the coordinator and an embedded
  * DuckDB: what the cluster tests compare answers with. Closing it closes the connections and every node.
  */
-final class TwoWorkerCluster implements AutoCloseable {
+public final class TwoWorkerCluster implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final Coordinator coordinator;
@@ -29,7 +29,7 @@ final class TwoWorkerCluster implements AutoCloseable {
         this.nodes = nodes;
     }
 
-    static TwoWorkerCluster start() throws Exception {
+    public static TwoWorkerCluster start() throws Exception {
         EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
                 .withMemoryLimit(256L << 20);
         TwoWorkerCluster cluster = new TwoWorkerCluster(Coordinator.start(new Coordinator.Options(config,
@@ -52,11 +52,15 @@ final class TwoWorkerCluster implements AutoCloseable {
         }
     }
 
-    Connection ferry() {
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
+    public Connection ferry() {
         return ferry;
     }
 
-    Connection duck() {
+    public Connection duck() {
         return duck;
     }
 

@@ -11,8 +11,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,11 +26,9 @@ import org.apache.arrow.flight.sql.impl.FlightSql;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.Text;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -111,42 +107,8 @@ class FlightSqlTest {
         }
     }
 
-    /** Every row of a Flight result, each value as ResultComparison compares DuckDB's. */
     private static List<List<Object>> rows(FlightInfo info, CallOption... options) throws Exception {
-        List<List<Object>> out = new ArrayList<>();
-        try (FlightStream stream = sql.getStream(info.getEndpoints().get(0).getTicket(), options)) {
-            while (stream.next()) {
-                VectorSchemaRoot r = stream.getRoot();
-                for (int i = 0; i < r.getRowCount(); i++) {
-                    List<Object> row = new ArrayList<>();
-                    for (FieldVector v : r.getFieldVectors()) {
-                        row.add(v instanceof org.apache.arrow.vector.DateDayVector d && !d.isNull(i)
-                                ? LocalDate.ofEpochDay(d.get(i)).toString() : value(v.getObject(i)));
-                    }
-                    out.add(row);
-                }
-            }
-        }
-        return out;
-    }
-
-    private static Object value(Object o) {
-        if (o == null) {
-            return null;
-        }
-        if (o instanceof Text t) {
-            return t.toString();
-        }
-        if (o instanceof LocalDateTime t) {
-            return t.toString();
-        }
-        if (o instanceof Double d && !Double.isFinite(d)) {
-            return d.toString();
-        }
-        if (o instanceof Number) {
-            return new BigDecimal(o.toString());
-        }
-        return o;
+        return ArrowRows.of(sql, info, options);
     }
 
     private static void assertSame(String query) throws Exception {
@@ -166,7 +128,7 @@ class FlightSqlTest {
     @Test
     void theSchemaSaysWhatTheColumnsAre() throws Exception {
         FlightInfo info = sql.execute("SELECT k, g, d, p, w, s, dt, ts, b FROM t LIMIT 1", root);
-        Schema schema = info.getSchema();
+        Schema schema = info.getSchemaOptional().orElseThrow();
         assertEquals(List.of(new ArrowType.Int(64, true), new ArrowType.Int(32, true),
                 new ArrowType.FloatingPoint(org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE),
                 new ArrowType.Decimal(12, 2, 128), new ArrowType.Decimal(30, 4, 128), ArrowType.Utf8.INSTANCE,
