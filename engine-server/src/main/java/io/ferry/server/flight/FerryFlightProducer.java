@@ -473,7 +473,13 @@ final class FerryFlightProducer extends NoOpFlightSqlProducer {
     private FlightStatement open(CallContext context, String sql, boolean oneShot) {
         Principal who = principal(context);
         try {
-            return FlightStatement.prepare(who, sql, oneShot, engine.connect(who));
+            FlightStatement s = FlightStatement.prepare(who, sql, oneShot, engine.connect(who));
+            Duration limit = engine.config().queryTimeout();
+            if (!limit.isZero()) {
+                // the server's --query-timeout, as on the JDBC port (57014 when it runs out)
+                s.statement.setQueryTimeout((int) Math.max(1, (limit.toMillis() + 999) / 1000));
+            }
+            return s;
         } catch (SQLException | RuntimeException e) {
             throw failure(e);
         }
