@@ -62,13 +62,18 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Mixin
     private FlightOptions flight;
 
+    @Option(names = "--control-tls",
+            description = "Speak TLS on the control port too, with the key of --tls-keystore; nodes then join with "
+                    + "--coordinator-truststore (the truststore bin/ferry cert made).")
+    private boolean controlTls;
+
     @Override
     public Integer call() throws InterruptedException {
         EngineConfig config = engine.config(spec.commandLine());
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
                 controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots, security.security(),
-                fabric.secret()));
+                fabric.secret(), controlTls));
         if (flight.port != null) {
             try {
                 coordinator.serveFlight(flight.port);

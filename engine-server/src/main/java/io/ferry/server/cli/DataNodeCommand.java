@@ -4,11 +4,13 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.ferry.server.cluster.Coordinator;
+import io.ferry.server.cluster.ControlTls;
 import io.ferry.server.cluster.DataNode;
 import io.ferry.server.cluster.Role;
 import picocli.CommandLine;
@@ -26,6 +28,11 @@ abstract class DataNodeCommand implements Callable<Integer> {
     @Option(names = "--coordinator", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:" + Coordinator.DEFAULT_CONTROL_PORT,
             description = "The coordinator's control plane (default: ${DEFAULT-VALUE}).")
     String coordinator;
+
+    @Option(names = "--coordinator-truststore", paramLabel = "FILE",
+            description = "Join over TLS, trusting the coordinator's certificate by this truststore (from bin/ferry "
+                    + "cert): for a coordinator started with --control-tls.")
+    Path coordinatorTruststore;
 
     @Option(names = "--name", paramLabel = "NAME", description = "This node's name in sys.nodes (default: role-PID; "
             + "in a container, where every process is PID 1, role-HOSTNAME).")
@@ -64,7 +71,7 @@ abstract class DataNodeCommand implements Callable<Integer> {
         long perQuery = queryMemory == null ? Math.max(256L << 20, Runtime.getRuntime().maxMemory() / 2) : queryMemory;
         DataNode node = DataNode.start(new DataNode.Options(role(), nodeName, host, fabric.port, fabric.advertise,
                 parse(coordinator), cores, memory(), perQuery, fabric.kind(), Duration.ofSeconds(timeoutSeconds),
-                fabric.secret()));
+                fabric.secret(), coordinatorTruststore == null ? null : ControlTls.client(coordinatorTruststore)));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(ShutdownDeadline.hook(() -> {
             node.close();

@@ -86,6 +86,12 @@ public final class Cluster implements AutoCloseable {
     /** As above; with {@code secret}, a node joins only after proving it holds it ({@link SecretHandshake}). */
     public Cluster(String host, int port, Peers peers, BufferAllocator allocator, Duration timeout,
             ClusterSecret secret) {
+        this(host, port, peers, allocator, timeout, secret, null);
+    }
+
+    /** As above; with {@code tls}, the control port speaks TLS only ({@link ControlTls}). */
+    public Cluster(String host, int port, Peers peers, BufferAllocator allocator, Duration timeout,
+            ClusterSecret secret, ControlTls tls) {
         this.peers = peers;
         this.allocator = allocator;
         this.timeout = timeout;
@@ -95,6 +101,9 @@ public final class Cluster implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (tls != null) {
+                                tls.install(ch, ch.remoteAddress(), timeout);
+                            }
                             if (secret != null) {
                                 ch.pipeline().addLast(new SecretHandshake(secret, false, timeout));
                             }

@@ -44,14 +44,17 @@ final class ControlClient implements AutoCloseable {
     private final Consumer<Integer> onJoined;
     /** The cluster's secret, proven to the coordinator before anything else is sent; null for none. */
     private final ClusterSecret secret;
+    /** TLS to the coordinator, or null for plain TCP. */
+    private final ControlTls tls;
     private volatile ControlChannel channel;
     private volatile boolean closed;
     private long lastWarned;
 
     ControlClient(InetSocketAddress coordinator, NodeHello hello, ControlChannel.Receiver receiver,
             java.util.function.Supplier<NodeLoad> load, ScheduledExecutorService scheduler, Duration timeout,
-            Consumer<Integer> onJoined, ClusterSecret secret) {
+            Consumer<Integer> onJoined, ClusterSecret secret, ControlTls tls) {
         this.secret = secret;
+        this.tls = tls;
         this.coordinator = coordinator;
         this.hello = hello;
         this.receiver = receiver;
@@ -77,6 +80,9 @@ final class ControlClient implements AutoCloseable {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (tls != null) {
+                                tls.install(ch, coordinator, timeout);
+                            }
                             if (secret != null) {
                                 ch.pipeline().addLast(new SecretHandshake(secret, true, timeout));
                             }
@@ -113,7 +119,9 @@ final class ControlClient implements AutoCloseable {
             long now = System.nanoTime();
             if (now - lastWarned > 10_000_000_000L) {
                 lastWarned = now;
-                LOG.warn("cannot join the coordinator at {} ({}); retrying every second", coordinator, e.getMessage());
+                LOG.warn("cannot join the coordinator at {} ({}); retrying every second (a node needs the "
+                        + "coordinator's --cluster-secret, and --coordinator-truststore when its control port speaks "
+                        + "TLS)", coordinator, e.getMessage());
             }
             scheduler.schedule(this::connect, 1, TimeUnit.SECONDS);
         }

@@ -14,6 +14,7 @@ import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Fabrics;
 import io.ferry.fabric.auth.ClusterSecret;
 import io.ferry.server.ServerSecurity;
+import io.ferry.server.StartupException;
 import io.ferry.server.flight.FlightSqlServer;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.server.load.LoadEndpoint;
@@ -41,12 +42,24 @@ public final class Coordinator implements AutoCloseable {
      */
     public record Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort,
             String advertise, Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security,
-            ClusterSecret secret) {
+            ClusterSecret secret, boolean controlTls) {
         public Options {
             requireNonNull(engine, "engine is null");
             requireNonNull(host, "host is null");
             requireNonNull(security, "security is null");
             loadRoots = List.copyOf(loadRoots);
+            if (controlTls && security.tls() == null) {
+                throw new StartupException("--control-tls serves the control port with the JDBC port's key: give "
+                        + "--tls-keystore too (bin/ferry cert makes one)", null);
+            }
+        }
+
+        /** With plain TCP on the control port. */
+        public Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort, String advertise,
+                Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security,
+                ClusterSecret secret) {
+            this(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots, security, secret,
+                    false);
         }
 
         /** Without users: for a loopback address. */
@@ -82,8 +95,9 @@ public final class Coordinator implements AutoCloseable {
             c.closing.add(0, c.fabric);
             Peers peers = new Peers(c.fabric, options.timeout());
             c.closing.add(0, peers);
+            JdbcServer.Tls tls = options.security().tls();
             c.cluster = new Cluster(options.host(), options.controlPort(), peers, io, options.timeout(),
-                    options.secret());
+                    options.secret(), options.controlTls() ? ControlTls.server(tls.keystore(), tls.password()) : null);
             c.closing.add(0, c.cluster);
             ClusterStorage storage = new ClusterStorage(c.cluster, peers, io, options.engine().blockSize(),
                     options.timeout());

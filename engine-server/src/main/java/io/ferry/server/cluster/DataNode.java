@@ -79,7 +79,7 @@ public final class DataNode implements AutoCloseable {
      */
     public record Options(Role role, String name, String host, int fabricPort, String advertise,
             InetSocketAddress coordinator, int threads, long memory, long queryMemory, Fabrics.Kind fabric,
-            Duration timeout, ClusterSecret secret) {
+            Duration timeout, ClusterSecret secret, ControlTls controlTls) {
         public Options {
             requireNonNull(role, "role is null");
             requireNonNull(name, "name is null");
@@ -94,7 +94,15 @@ public final class DataNode implements AutoCloseable {
                 InetSocketAddress coordinator, int threads, long memory, long queryMemory, Fabrics.Kind fabric,
                 Duration timeout) {
             this(role, name, host, fabricPort, advertise, coordinator, threads, memory, queryMemory, fabric, timeout,
-                    null);
+                    null, null);
+        }
+
+        /** With a cluster secret, and plain TCP to the coordinator. */
+        public Options(Role role, String name, String host, int fabricPort, String advertise,
+                InetSocketAddress coordinator, int threads, long memory, long queryMemory, Fabrics.Kind fabric,
+                Duration timeout, ClusterSecret secret) {
+            this(role, name, host, fabricPort, advertise, coordinator, threads, memory, queryMemory, fabric, timeout,
+                    secret, null);
         }
     }
 
@@ -153,7 +161,7 @@ public final class DataNode implements AutoCloseable {
                 fabric.address(), fabric.provider(), options.threads(),
                 options.role().holdsBlocks() ? options.memory() : 0, rates, probe.region().descriptor());
         this.control = new ControlClient(options.coordinator(), hello, new Receiver(), this::load, scheduler,
-                options.timeout(), id -> nodeId = id, options.secret());
+                options.timeout(), id -> nodeId = id, options.secret(), options.controlTls());
     }
 
     /** Starts the node; it keeps trying to join the coordinator until it is closed. */

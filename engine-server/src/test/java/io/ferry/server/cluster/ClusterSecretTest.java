@@ -2,6 +2,7 @@ package io.ferry.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
@@ -19,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 import io.ferry.fabric.Fabrics;
 import io.ferry.fabric.auth.ClusterSecret;
 import io.ferry.server.ServerSecurity;
+import io.ferry.server.StartupException;
+import io.ferry.server.tls.TlsKeys;
 import io.ferry.sql.EngineConfig;
 
 /**
@@ -32,8 +35,12 @@ class ClusterSecretTest {
     Path dir;
 
     private DataNode worker(String name, InetSocketAddress control, ClusterSecret secret) {
+        return worker(name, control, secret, null);
+    }
+
+    private DataNode worker(String name, InetSocketAddress control, ClusterSecret secret, ControlTls tls) {
         return DataNode.start(new DataNode.Options(Role.WORKER, name, "127.0.0.1", 0, null, control, 1,
-                64L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT, secret));
+                64L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT, secret, tls));
     }
 
     @Test
@@ -76,5 +83,44 @@ class ClusterSecretTest {
                 }
             }
         }
+    }
+
+    @Test
+    void aControlPortOnTlsTakesOnlyNodesThatTrustIt() throws Exception {
+        TlsKeys.Made keys = TlsKeys.make(dir.resolve("tls"), List.of());
+        TlsKeys.Made stranger = TlsKeys.make(dir.resolve("stranger"), List.of());
+        ClusterSecret.create(dir.resolve("secret"));
+        ClusterSecret secret = ClusterSecret.load(dir.resolve("secret"));
+        EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
+                .withMemoryLimit(256L << 20);
+        List<DataNode> nodes = new ArrayList<>();
+        ServerSecurity security = new ServerSecurity(null, false, keys.keystore(), keys.passwordFile());
+        try (Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, 0, null,
+                Fabrics.Kind.TCP, TIMEOUT, List.of(), security, secret, true))) {
+            InetSocketAddress control = coordinator.cluster().address();
+            try {
+                nodes.add(worker("plain", control, secret, null));
+                nodes.add(worker("wrong-trust", control, secret, ControlTls.client(stranger.truststore())));
+                nodes.add(worker("member", control, secret, ControlTls.client(keys.truststore())));
+                assertTrue(coordinator.cluster().awaitNodes(1, Duration.ofSeconds(30)), "the member did not join");
+                assertFalse(coordinator.cluster().awaitNodes(2, Duration.ofSeconds(4)), "only the member got in");
+                try (Connection c = coordinator.engine().connect(); Statement s = c.createStatement()) {
+                    s.execute("CREATE TABLE t (k BIGINT)");
+                    s.execute("INSERT INTO t SELECT * FROM (VALUES (1), (2), (3)) AS v(k)");
+                    s.execute("SET shipping = 'function'");
+                    try (ResultSet rs = s.executeQuery("SELECT SUM(k) FROM t")) {
+                        assertTrue(rs.next());
+                        assertEquals(6, rs.getLong(1));
+                    }
+                }
+            } finally {
+                for (DataNode n : nodes) {
+                    n.close();
+                }
+            }
+        }
+        assertThrows(StartupException.class, () -> new Coordinator.Options(config, "127.0.0.1", 0, 0, 0, null,
+                Fabrics.Kind.TCP, TIMEOUT, List.of(), ServerSecurity.DEFAULT, secret, true),
+                "--control-tls needs a keystore");
     }
 }
