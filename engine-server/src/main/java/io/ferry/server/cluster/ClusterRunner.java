@@ -108,9 +108,11 @@ public final class ClusterRunner implements QueryRunner {
     @Override
     public BatchStream run(PlanNode plan, QueryContext ctx, SessionSettings session) {
         long queryId = queryIds.incrementAndGet();
+        // a query's fragments are numbered across all its gathers: a node tells them apart by (query, fragment)
+        AtomicInteger fragmentIds = new AtomicInteger();
         PlanNode split = Distribution.split(plan);
         QueryContext distributed = ctx.withBinder(this::bindWhole)
-                .withGatherer((gather, c) -> gather(queryId, gather, c, session));
+                .withGatherer((gather, c) -> gather(queryId, fragmentIds, gather, c, session));
         return engine.executor().stream(split, distributed);
     }
 
@@ -289,7 +291,8 @@ public final class ClusterRunner implements QueryRunner {
         };
     }
 
-    private List<Batch> gather(long queryId, PlanNode.Gather gather, QueryContext ctx, SessionSettings session) {
+    private List<Batch> gather(long queryId, AtomicInteger fragmentIds, PlanNode.Gather gather, QueryContext ctx,
+            SessionSettings session) {
         PlanNode fragment = Distribution.fixSamples(gather.fragment());
         PlanNode.Scan divided = Distribution.partitionedScan(fragment);
         Table table = (Table) divided.table();
@@ -326,7 +329,7 @@ public final class ClusterRunner implements QueryRunner {
                     if (encoded == null) {
                         encoded = PlanCodec.encode(fragment);
                     }
-                    Dispatch d = dispatch(queryId, u, encoded, whole, session, ctx);
+                    Dispatch d = dispatch(queryId, fragmentIds.getAndIncrement(), u, encoded, whole, session, ctx);
                     dispatched.add(d);
                     d.pending.whenComplete((reply, e) -> {
                         if (e != null) {
@@ -372,7 +375,7 @@ public final class ClusterRunner implements QueryRunner {
         }
     }
 
-    private Dispatch dispatch(long queryId, Unit u, byte[] plan, List<List<BlockLocation>> whole,
+    private Dispatch dispatch(long queryId, int fragmentId, Unit u, byte[] plan, List<List<BlockLocation>> whole,
             SessionSettings session, QueryContext ctx) {
         List<List<BlockLocation>> scans = new ArrayList<>(whole.size());
         for (List<BlockLocation> w : whole) {
@@ -381,9 +384,9 @@ public final class ClusterRunner implements QueryRunner {
         long estimate = u.inputs == null ? 1 << 16 : u.inputs.resultBytes();
         int capacity = (int) Math.min(256L << 20, Math.max(64L << 10, estimate + estimate / 2 + 4096));
         Dispatch d = new Dispatch(u, capacity);
-        FragmentRequest request = new FragmentRequest(queryId, plan, scans, d.region.descriptor(),
+        FragmentRequest request = new FragmentRequest(queryId, fragmentId, plan, scans, d.region.descriptor(),
                 u.compress, ctx.remainingMillis());
-        d.reply(u.runner.channel().call(MessageType.RUN_FRAGMENT, request.encode()), queryId);
+        d.reply(u.runner.channel().call(MessageType.RUN_FRAGMENT, request.encode()), queryId, fragmentId);
         return d;
     }
 
@@ -396,6 +399,7 @@ public final class ClusterRunner implements QueryRunner {
         CompletableFuture<WireReader> pending;
         FragmentRequest.Reply reply;
         long queryId;
+        int fragmentId;
         long finished;
 
         Dispatch(Unit unit, int capacity) {
@@ -409,9 +413,10 @@ public final class ClusterRunner implements QueryRunner {
             region = peers.fabric().register(buffer, 0, capacity);
         }
 
-        void reply(CompletableFuture<WireReader> f, long id) {
+        void reply(CompletableFuture<WireReader> f, long id, int fragment) {
             this.pending = f;
             this.queryId = id;
+            this.fragmentId = fragment;
             unit.runner.fragmentStarted();
             f.whenComplete((r, e) -> unit.runner.fragmentEnded());
         }
@@ -426,7 +431,8 @@ public final class ClusterRunner implements QueryRunner {
             if (!reply.written()) {
                 register(reply.resultBytes());
                 await(unit.runner.channel().call(MessageType.WRITE_RESULT,
-                        new WireWriter().writeLong(queryId).writeDescriptor(region.descriptor())), ctx);
+                        new WireWriter().writeLong(queryId).writeInt(fragmentId).writeDescriptor(region.descriptor())),
+                        ctx);
             }
             finished = System.nanoTime();
             byte[] bytes = new byte[reply.resultBytes()];

@@ -109,6 +109,10 @@ public final class DataNode implements AutoCloseable {
     private record HeldRegion(ArrowBuf buffer, Region region) {
     }
 
+    /** A fragment's identity: its query, and which of the query's fragments it is. */
+    private record FragmentKey(long queryId, int fragmentId) {
+    }
+
     /** A fragment this node runs or whose result it holds. */
     private static final class Fragment {
         final AtomicBoolean cancelled = new AtomicBoolean();
@@ -124,7 +128,8 @@ public final class DataNode implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private final AffinityCpuLoad cpu = AffinityCpuLoad.open();
     private final Map<Integer, HeldRegion> regions = new ConcurrentHashMap<>();
-    private final Map<Long, Fragment> fragments = new ConcurrentHashMap<>();
+    /** Fragments running or holding a result, by (query, fragment): several of one query may run here at once. */
+    private final Map<FragmentKey, Fragment> fragments = new ConcurrentHashMap<>();
     private final BusyClock running = new BusyClock();
     private final HeldRegion probe;
     private final ControlClient control;
@@ -321,14 +326,15 @@ public final class DataNode implements AutoCloseable {
         if (!options.role().runsFragments()) {
             return null;
         }
-        long queryId;
+        FragmentKey key;
         try {
-            queryId = m.reader().readLong();
+            WireReader r = m.reader();
+            key = new FragmentKey(r.readLong(), r.readInt());
         } catch (RuntimeException e) {
             return null;
         }
         Fragment fragment = new Fragment();
-        fragments.put(queryId, fragment);
+        fragments.put(key, fragment);
         return fragment;
     }
 
@@ -375,7 +381,7 @@ public final class DataNode implements AutoCloseable {
         } finally {
             running.stop();
             if (!keep) {
-                fragments.remove(request.queryId());
+                fragments.remove(new FragmentKey(request.queryId(), request.fragmentId()), fragment);
             }
         }
     }
@@ -431,12 +437,14 @@ public final class DataNode implements AutoCloseable {
 
     private WireWriter writeHeld(WireReader r) {
         long queryId = r.readLong();
+        int fragmentId = r.readInt();
         RegionDescriptor target = r.readDescriptor();
         r.end();
-        Fragment f = fragments.remove(queryId);
+        Fragment f = fragments.remove(new FragmentKey(queryId, fragmentId));
         if (f == null || f.result == null) {
             throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "node " + options.name()
-                    + " holds no result of query " + queryId + " (cancelled, or the coordinator reconnected)");
+                    + " holds no result of fragment " + fragmentId + " of query " + queryId + " (cancelled, or the "
+                    + "coordinator reconnected)");
         }
         if (f.result.length > target.length()) {
             throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "the result of query " + queryId + " has "
@@ -446,11 +454,15 @@ public final class DataNode implements AutoCloseable {
         return new WireWriter();
     }
 
+    /** Cancels every fragment of the query this node runs or holds. */
     private void cancel(long queryId) {
-        Fragment f = fragments.remove(queryId);
-        if (f != null) {
-            f.cancelled.set(true);
-        }
+        fragments.entrySet().removeIf(e -> {
+            if (e.getKey().queryId() != queryId) {
+                return false;
+            }
+            e.getValue().cancelled.set(true);
+            return true;
+        });
     }
 
     @Override

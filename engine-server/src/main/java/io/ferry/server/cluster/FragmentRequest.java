@@ -11,14 +11,18 @@ import io.ferry.server.cluster.control.WireWriter;
  * Function shipping's request (ship-or-not section II-A): run {@code plan} on the listed blocks and write the result
  * (Arrow IPC, LZ4 if {@code compress}) into {@code result}, a region the coordinator registered.
  *
+ * @param queryId    the query the fragment is part of
+ * @param fragmentId which of the query's fragments this is: a node may run several of one query at once (a compute
+ *                   server gets one per memory server), and holds, returns or cancels each by (query, fragment)
  * @param plan      the encoded fragment
  * @param scans     per scan of the fragment (in {@code PlanCodec.scans} order), the blocks it reads
  * @param timeoutMillis how long the fragment may run (0: no limit)
  */
-public record FragmentRequest(long queryId, byte[] plan, List<List<BlockLocation>> scans, RegionDescriptor result,
+public record FragmentRequest(long queryId, int fragmentId, byte[] plan, List<List<BlockLocation>> scans, RegionDescriptor result,
         boolean compress, long timeoutMillis) {
     public WireWriter encode() {
-        WireWriter w = new WireWriter().writeLong(queryId).writeBytes(plan).writeInt(scans.size());
+        WireWriter w = new WireWriter().writeLong(queryId).writeInt(fragmentId).writeBytes(plan)
+                .writeInt(scans.size());
         for (List<BlockLocation> blocks : scans) {
             w.writeInt(blocks.size());
             for (BlockLocation b : blocks) {
@@ -30,6 +34,7 @@ public record FragmentRequest(long queryId, byte[] plan, List<List<BlockLocation
 
     public static FragmentRequest decode(WireReader r) {
         long queryId = r.readLong();
+        int fragmentId = r.readInt();
         byte[] plan = r.readBytes();
         int scanCount = r.readCount(4);
         List<List<BlockLocation>> scans = new ArrayList<>(scanCount);
@@ -41,7 +46,7 @@ public record FragmentRequest(long queryId, byte[] plan, List<List<BlockLocation
             }
             scans.add(blocks);
         }
-        FragmentRequest f = new FragmentRequest(queryId, plan, scans, r.readDescriptor(), r.readBoolean(),
+        FragmentRequest f = new FragmentRequest(queryId, fragmentId, plan, scans, r.readDescriptor(), r.readBoolean(),
                 r.readLong());
         r.end();
         return f;
