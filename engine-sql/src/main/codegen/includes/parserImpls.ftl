@@ -102,6 +102,7 @@ SqlNodeList TableElementList() :
 /** CREATE TABLE [IF NOT EXISTS] name (elements) | [ (elements) ] AS query */
 SqlCreate SqlCreateTable(Span s, boolean replace) :
 {
+    final Map<String, String> tableOptions = new LinkedHashMap<String, String>();
     final boolean ifNotExists;
     final SqlIdentifier id;
     SqlNodeList elements = null;
@@ -110,9 +111,26 @@ SqlCreate SqlCreateTable(Span s, boolean replace) :
 {
     <TABLE> ifNotExists = IfNotExistsOpt() id = CompoundIdentifier()
     [ elements = TableElementList() ]
+    [ <WITH> <LPAREN> TableOption(tableOptions) ( <COMMA> TableOption(tableOptions) )* <RPAREN> ]
     [ <AS> query = OrderedQueryOrExpr(ExprContext.ACCEPT_QUERY) ]
     {
-        return SqlDdlNodes.createTable(s.end(this), replace, ifNotExists, id, elements, query);
+        if (tableOptions.isEmpty()) {
+            return SqlDdlNodes.createTable(s.end(this), replace, ifNotExists, id, elements, query);
+        }
+        return new SqlCreateTableWith(s.end(this), replace, ifNotExists, id, elements, query, tableOptions);
+    }
+}
+
+/** One table option of CREATE TABLE ... WITH (name = 'value', ...). */
+void TableOption(Map<String, String> into) :
+{
+    final SqlIdentifier name;
+    final SqlNode value;
+}
+{
+    name = SimpleIdentifier() <EQ> value = StringLiteral()
+    {
+        into.put(name.getSimple().toLowerCase(java.util.Locale.ROOT), ((SqlLiteral) value).getValueAs(String.class));
     }
 }
 

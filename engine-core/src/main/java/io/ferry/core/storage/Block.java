@@ -20,14 +20,16 @@ public final class Block {
     private final int rows;
     private final ArrowBuf buffer;
     private final ZoneMap zones;
+    private final int partition;
     private final AtomicInteger refs = new AtomicInteger(1);
 
     /**
      * @param buffer the region's buffer when it is in this node's memory, else null
      * @param zones  the zone map of the block's rows
+     * @param partition the table partition its rows belong to ({@link PartitionScheme}; 0 when unpartitioned)
      */
     public Block(BlockStorage storage, int regionId, long offset, int length, int rows, ArrowBuf buffer,
-            ZoneMap zones) {
+            ZoneMap zones, int partition) {
         this.storage = requireNonNull(storage, "storage is null");
         this.regionId = regionId;
         this.offset = offset;
@@ -35,6 +37,7 @@ public final class Block {
         this.rows = rows;
         this.buffer = buffer;
         this.zones = requireNonNull(zones, "zones is null");
+        this.partition = partition;
         if (zones.rowCount() != rows) {
             throw new IllegalArgumentException("a block of " + rows + " rows with the zone map of " + zones.rowCount());
         }
@@ -71,6 +74,11 @@ public final class Block {
     /** Per column, the NULL count and value range of the block's rows: what a scan skips the block by. */
     public ZoneMap zones() {
         return zones;
+    }
+
+    /** The table partition the block's rows belong to (0 for an unpartitioned table). */
+    public int partition() {
+        return partition;
     }
 
     /** Reads the block in place; only for a block in this node's memory. */

@@ -20,14 +20,20 @@ import org.apache.arrow.memory.ArrowBuf;
  * 20  int    number of valid next-block pointers (at most {@link #NEXT_POINTERS})
  * 24  NEXT_POINTERS x 16 bytes: next-block pointers (int node, int length, long address), grouped so a reader
  *     can prefetch the following blocks without chasing pointers (I-Store section 3, figure 3)
- * 88  c x 28 bytes: per column int null count, then (int offset, int length) of validity, offsets and data
+ * 88  int    the partition the block's rows belong to (I-Store DPE section 3; 0 for an unpartitioned table)
+ * 92  int    reserved, zero
+ * 96  c x 28 bytes: per column int null count, then (int offset, int length) of validity, offsets and data
  *     buffers; offsets are from the block start, length 0 means the buffer is absent
  *     body, 8-byte aligned
  * </pre>
+ *
+ * <p>Version 1 had no partition: its column directory starts at 88, and it reads as partition 0.
  */
 public final class BlockFormat {
     public static final int MAGIC = 0x42595246;
-    public static final short VERSION = 1;
+    public static final short VERSION = 2;
+    /** The format before partitions, still read. */
+    static final short VERSION_1 = 1;
     public static final int NEXT_POINTERS = 4;
 
     static final int OFF_MAGIC = 0;
@@ -39,14 +45,25 @@ public final class BlockFormat {
     static final int OFF_POINTER_COUNT = 20;
     static final int OFF_POINTERS = 24;
     static final int POINTER_BYTES = 16;
-    static final int OFF_DIRECTORY = OFF_POINTERS + NEXT_POINTERS * POINTER_BYTES;
+    static final int OFF_PARTITION = OFF_POINTERS + NEXT_POINTERS * POINTER_BYTES;
+    static final int OFF_DIRECTORY_V1 = OFF_PARTITION;
+    static final int OFF_DIRECTORY = OFF_PARTITION + 8;
     static final int COLUMN_ENTRY_BYTES = 28;
 
     private BlockFormat() {
     }
 
     public static int headerSize(int columns) {
-        return align8(OFF_DIRECTORY + columns * COLUMN_ENTRY_BYTES);
+        return headerSize(VERSION, columns);
+    }
+
+    static int headerSize(short version, int columns) {
+        return align8(directory(version) + columns * COLUMN_ENTRY_BYTES);
+    }
+
+    /** Where a block of {@code version} keeps its column directory. */
+    static int directory(short version) {
+        return version == VERSION_1 ? OFF_DIRECTORY_V1 : OFF_DIRECTORY;
     }
 
     static int align8(int n) {

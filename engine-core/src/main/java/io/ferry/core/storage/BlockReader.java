@@ -34,6 +34,8 @@ public final class BlockReader {
     private final int rows;
     private final int columns;
     private final int length;
+    /** Where the column directory starts: it moved when version 2 added the partition. */
+    private final int directory;
     /** The block's bytes as one NIO buffer, made on first use: making one costs far more than slicing it. */
     private ByteBuffer bytes;
 
@@ -41,7 +43,7 @@ public final class BlockReader {
     public BlockReader(ArrowBuf buf, long offset) {
         this.buf = buf;
         this.offset = offset;
-        if (offset < 0 || offset + OFF_DIRECTORY > buf.capacity()) {
+        if (offset < 0 || offset + OFF_DIRECTORY_V1 > buf.capacity()) {
             throw new MalformedBlockException("block at offset " + offset + " lies outside its buffer of "
                     + buf.capacity() + " bytes");
         }
@@ -51,14 +53,15 @@ public final class BlockReader {
                     magic, MAGIC));
         }
         short version = buf.getShort(offset + OFF_VERSION);
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
             throw new MalformedBlockException("block format version " + version + " is not supported (this build "
-                    + "reads version " + VERSION + ")");
+                    + "reads versions " + VERSION_1 + " and " + VERSION + ")");
         }
+        this.directory = directory(version);
         this.columns = buf.getShort(offset + OFF_COLUMNS);
         this.rows = buf.getInt(offset + OFF_ROWS);
         this.length = buf.getInt(offset + OFF_LENGTH);
-        if (rows < 0 || columns < 0 || length < headerSize(columns) || offset + length > buf.capacity()) {
+        if (rows < 0 || columns < 0 || length < headerSize(version, columns) || offset + length > buf.capacity()) {
             throw new MalformedBlockException("block header is inconsistent: " + rows + " rows, " + columns
                     + " columns, " + length + " bytes in a buffer of " + buf.capacity());
         }
@@ -89,6 +92,11 @@ public final class BlockReader {
         return rows;
     }
 
+    /** The partition of the table the block's rows belong to; 0 for a version 1 block. */
+    public int partition() {
+        return directory == OFF_DIRECTORY_V1 ? 0 : buf.getInt(offset + OFF_PARTITION);
+    }
+
     public int columnCount() {
         return columns;
     }
@@ -112,7 +120,7 @@ public final class BlockReader {
     }
 
     private long entry(int column) {
-        return offset + OFF_DIRECTORY + (long) column * COLUMN_ENTRY_BYTES;
+        return offset + directory + (long) column * COLUMN_ENTRY_BYTES;
     }
 
     private long bufferAt(int column, int which) {

@@ -12,9 +12,10 @@ public interface BlockStorage {
 
     /**
      * Writes rows {@code [from, from + count)} of a batch as a new block, holding one reference, with {@code zones}
-     * their zone map.
+     * their zone map; the rows are of table partition {@code partition}, placed as {@code placement} says.
      */
-    Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones);
+    Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones, int partition,
+            Placement placement);
 
     /** Takes back a block's space once its last reference is gone. */
     void free(Block block);

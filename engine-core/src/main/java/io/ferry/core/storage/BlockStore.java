@@ -48,7 +48,8 @@ public final class BlockStore implements BlockStorage, AutoCloseable {
     }
 
     @Override
-    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones) {
+    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones,
+            int partition, Placement placement) {
         long size = writer.sizeOf(batch, from, count);
         Region region;
         long offset;
@@ -72,10 +73,10 @@ public final class BlockStore implements BlockStorage, AutoCloseable {
             region = newRegion(size, false);
             offset = 0;
         }
-        int length = writer.write(batch, from, count, region.buffer(), offset);
+        int length = writer.write(batch, from, count, region.buffer(), offset, partition);
         liveBlocks++;
         liveBytes += length;
-        return new Block(this, region.id(), offset, length, count, region.buffer(), zones);
+        return new Block(this, region.id(), offset, length, count, region.buffer(), zones, partition);
     }
 
     private Region newRegion(long bytes, boolean shared) {

@@ -66,6 +66,11 @@ public final class BlockWriter {
 
     /** Writes rows {@code [from, from + count)} at {@code offset} of {@code dst}; returns the block's length. */
     public int write(Batch batch, int from, int count, ArrowBuf dst, long offset) {
+        return write(batch, from, count, dst, offset, 0);
+    }
+
+    /** As above, for rows of partition {@code partition} of the table. */
+    public int write(Batch batch, int from, int count, ArrowBuf dst, long offset, int partition) {
         int columns = schema.size();
         long pos = offset + headerSize(columns);
         for (int c = 0; c < columns; c++) {
@@ -176,6 +181,8 @@ public final class BlockWriter {
         dst.setInt(offset + OFF_LENGTH, length);
         dst.setInt(offset + OFF_POINTER_COUNT, 0);
         dst.setZero(offset + OFF_POINTERS, (long) NEXT_POINTERS * POINTER_BYTES);
+        dst.setInt(offset + OFF_PARTITION, partition);
+        dst.setInt(offset + OFF_PARTITION + 4, 0);
         long headerPad = offset + OFF_DIRECTORY + (long) columns * COLUMN_ENTRY_BYTES;
         dst.setZero(headerPad, offset + headerSize(columns) - headerPad);
         dst.setInt(offset + OFF_CHECKSUM, checksum(dst, offset, length));

@@ -129,6 +129,20 @@ public final class Catalog {
     }
 
     /**
+     * Declares how {@code table}, which must have no rows yet, is split into partitions and where a cluster places
+     * them (CREATE TABLE ... WITH (partition_by = ...), bin/ferry load --partition-by).
+     */
+    public synchronized void partition(Table table, PartitionScheme scheme, Placement placement) {
+        if (table.rowCount() > 0) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "table " + table.name() + " has rows; a table "
+                    + "is partitioned when it is made: create a new one WITH (partition_by = ...) and INSERT ... "
+                    + "SELECT into it");
+        }
+        table.setPartitioning(scheme, placement);
+        version.incrementAndGet();
+    }
+
+    /**
      * CREATE INDEX: from now on scans of {@code table} skip blocks by the zone maps of {@code column}, which every
      * block already has; nothing is read or written. False when IF NOT EXISTS finds the name taken.
      */

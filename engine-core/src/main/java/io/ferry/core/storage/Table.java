@@ -36,6 +36,8 @@ public final class Table implements TableHandle {
     private final AtomicLong blocksRead = new AtomicLong();
     private final AtomicLong blocksSkipped = new AtomicLong();
     private volatile List<ZoneMapIndex> indexes;
+    private volatile PartitionScheme partitioning = PartitionScheme.NONE;
+    private volatile Placement placement = Placement.NAM;
     private TableData current;
     /** Per constraint, the keys of {@link #current}; null until a write first needs them. */
     private List<UniqueKeys> currentKeys;
@@ -77,6 +79,22 @@ public final class Table implements TableHandle {
             }
         }
         return false;
+    }
+
+    /** How the table's rows are split into partitions (I-Store DPE section 3); NONE for one partition. */
+    public PartitionScheme partitioning() {
+        return partitioning;
+    }
+
+    /** Where a cluster places the blocks of each partition. */
+    public Placement placement() {
+        return placement;
+    }
+
+    /** Sets the partitioning; the {@link Catalog} does, while the table has no rows. */
+    void setPartitioning(PartitionScheme scheme, Placement where) {
+        partitioning = java.util.Objects.requireNonNull(scheme, "scheme is null");
+        placement = java.util.Objects.requireNonNull(where, "placement is null");
     }
 
     /** Replaces the index list; the {@link Catalog} does, holding this table's write lock and its own monitor. */

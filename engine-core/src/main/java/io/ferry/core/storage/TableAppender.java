@@ -19,9 +19,13 @@ public final class TableAppender implements AutoCloseable {
     private final TableStatsBuilder stats;
     private final List<UniqueKeys> keys;
     private final boolean replace;
+    private final PartitionScheme partitioning;
+    private final Placement placement;
     private final List<Block> staged = new ArrayList<>();
-    private final List<Batch> pending = new ArrayList<>();
-    private long pendingBytes;
+    /** Rows waiting to fill a block, per partition: a block holds rows of one partition only. */
+    private final List<List<Batch>> pending = new ArrayList<>();
+    private final long[] pendingBytes;
+    private int[] partitionIds = new int[0];
     private long rows;
     private boolean done;
 
@@ -33,9 +37,16 @@ public final class TableAppender implements AutoCloseable {
         this.stats = new TableStatsBuilder(table.schema().types());
         this.keys = table.newKeys();
         this.replace = replace;
+        this.partitioning = table.partitioning();
+        this.placement = table.placement();
+        int partitions = partitioning.partitions();
+        for (int p = 0; p < partitions; p++) {
+            pending.add(new ArrayList<>());
+        }
+        this.pendingBytes = new long[partitions];
     }
 
-    /** Cuts the batch into blocks of at most the store's block size. */
+    /** Cuts the batch into blocks of at most the store's block size, each of one partition's rows. */
     public void append(Batch batch) {
         if (done) {
             throw new IllegalStateException("appender already committed or closed");
@@ -51,11 +62,44 @@ public final class TableAppender implements AutoCloseable {
             k.addAll(batch);
         }
         stats.add(batch);
-        pending.add(batch);
-        pendingBytes += writer.sizeOf(batch, 0, batch.rowCount());
         rows += batch.rowCount();
-        if (pendingBytes >= store.blockSize()) {
-            writeBlocks(false);
+        if (partitioning.isNone()) {
+            add(0, batch);
+            return;
+        }
+        // a counting sort of the rows by partition, then one gather per partition that has rows
+        int n = batch.rowCount();
+        if (partitionIds.length < n) {
+            partitionIds = new int[n];
+        }
+        partitioning.partitionIds(batch, partitionIds);
+        int partitions = pending.size();
+        int[] start = new int[partitions + 1];
+        for (int i = 0; i < n; i++) {
+            start[partitionIds[i] + 1]++;
+        }
+        for (int p = 0; p < partitions; p++) {
+            start[p + 1] += start[p];
+        }
+        int[] next = java.util.Arrays.copyOf(start, partitions);
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[next[partitionIds[i]]++] = i;
+        }
+        Batch all = batch.materialize();
+        for (int p = 0; p < partitions; p++) {
+            int count = start[p + 1] - start[p];
+            if (count > 0) {
+                add(p, all.gather(java.util.Arrays.copyOfRange(order, start[p], start[p + 1]), count));
+            }
+        }
+    }
+
+    private void add(int partition, Batch batch) {
+        pending.get(partition).add(batch);
+        pendingBytes[partition] += writer.sizeOf(batch, 0, batch.rowCount());
+        if (pendingBytes[partition] >= store.blockSize()) {
+            writeBlocks(partition, false);
         }
     }
 
@@ -63,12 +107,13 @@ public final class TableAppender implements AutoCloseable {
      * Cuts the pending rows into blocks filled up to the block size. Unless {@code all}, the rows that would
      * only half fill a last block wait for the next batch, so blocks stay full whatever the batch size.
      */
-    private void writeBlocks(boolean all) {
-        if (pending.isEmpty()) {
+    private void writeBlocks(int partition, boolean all) {
+        List<Batch> waiting = pending.get(partition);
+        if (waiting.isEmpty()) {
             return;
         }
-        Batch buffered = BatchConcat.concat(pending, table.schema().types());
-        pending.clear();
+        Batch buffered = BatchConcat.concat(waiting, table.schema().types());
+        waiting.clear();
         int from = 0;
         while (from < buffered.rowCount()) {
             int count = writer.fitRows(buffered, from, store.blockSize());
@@ -76,18 +121,18 @@ public final class TableAppender implements AutoCloseable {
                 break;
             }
             ZoneMap zones = ZoneMap.of(table.schema().types(), buffered, from, count);
-            staged.add(store.write(writer, buffered, from, count, zones));
+            staged.add(store.write(writer, buffered, from, count, zones, partition, placement));
             from += count;
         }
-        pendingBytes = 0;
+        pendingBytes[partition] = 0;
         if (from < buffered.rowCount()) {
             int[] rest = new int[buffered.rowCount() - from];
             for (int i = 0; i < rest.length; i++) {
                 rest[i] = from + i;
             }
             Batch tail = buffered.gather(rest, rest.length);
-            pending.add(tail);
-            pendingBytes = writer.sizeOf(tail, 0, tail.rowCount());
+            waiting.add(tail);
+            pendingBytes[partition] = writer.sizeOf(tail, 0, tail.rowCount());
         }
     }
 
@@ -103,7 +148,9 @@ public final class TableAppender implements AutoCloseable {
         if (done) {
             throw new IllegalStateException("appender already committed or closed");
         }
-        writeBlocks(true);
+        for (int p = 0; p < pending.size(); p++) {
+            writeBlocks(p, true);
+        }
         done = true;
         List<Block> blocks = List.copyOf(staged);
         staged.clear(); // publish owns them now, even when it fails (it releases them if the table was dropped)
@@ -114,7 +161,7 @@ public final class TableAppender implements AutoCloseable {
     @Override
     public void close() {
         done = true;
-        pending.clear();
+        pending.forEach(List::clear);
         for (Block b : staged) {
             b.release();
         }

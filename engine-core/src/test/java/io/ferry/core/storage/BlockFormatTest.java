@@ -98,6 +98,37 @@ class BlockFormatTest {
         }
     }
 
+    /**
+     * Version 2 keeps the block's partition in its header; a version 1 block (no partition, the column directory 8
+     * bytes earlier) still reads, as partition 0, with the same values.
+     */
+    @Test
+    void version2KeepsThePartitionAndVersion1StillReads() {
+        Batch batch = sample(200);
+        BlockWriter writer = new BlockWriter(SCHEMA);
+        int size = (int) writer.sizeOf(batch, 0, 200);
+        try (ArrowBuf v2 = allocator.buffer(size); ArrowBuf v1 = allocator.buffer(size)) {
+            writer.write(batch, 0, 200, v2, 0, 6);
+            BlockReader reader = new BlockReader(v2, 0).verifyChecksum();
+            assertEquals(6, reader.partition());
+            // the same block as version 1 wrote it: header fields, then the directory where the partition is now
+            v1.setBytes(0, v2, 0, size);
+            v1.setShort(BlockFormat.OFF_VERSION, BlockFormat.VERSION_1);
+            long directoryBytes = (long) SCHEMA.size() * BlockFormat.COLUMN_ENTRY_BYTES;
+            v1.setBytes(BlockFormat.OFF_DIRECTORY_V1, v2, BlockFormat.OFF_DIRECTORY, directoryBytes);
+            v1.setInt(BlockFormat.OFF_CHECKSUM, BlockFormat.checksum(v1, 0, size));
+            BlockReader old = new BlockReader(v1, 0).verifyChecksum();
+            assertEquals(0, old.partition());
+            assertEquals(200, old.rowCount());
+            assertEquals(((LongVector) reader.decode(0, FerryType.BIGINT, 0, 200)).get(199),
+                    ((LongVector) old.decode(0, FerryType.BIGINT, 0, 200)).get(199));
+            assertEquals(((BytesVector) reader.decode(4, FerryType.VARCHAR, 5, 1)).getString(0),
+                    ((BytesVector) old.decode(4, FerryType.VARCHAR, 5, 1)).getString(0));
+            v1.setShort(BlockFormat.OFF_VERSION, (short) 3);
+            assertThrows(MalformedBlockException.class, () -> new BlockReader(v1, 0));
+        }
+    }
+
     /** Decoding only some rows (what filters and joins leave) gives what decoding all and picking would. */
     @Test
     void decodesChosenRowsLikeDecodingAllAndGathering() {

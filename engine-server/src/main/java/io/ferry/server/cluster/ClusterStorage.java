@@ -17,6 +17,7 @@ import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.BlockStorage;
 import io.ferry.core.storage.BlockWriter;
+import io.ferry.core.storage.Placement;
 import io.ferry.core.storage.ZoneMap;
 import io.ferry.core.vector.Batch;
 import io.ferry.fabric.Completions;
@@ -68,7 +69,8 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     }
 
     @Override
-    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones) {
+    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones,
+            int partition, Placement placement) {
         long size = writer.sizeOf(batch, from, count);
         if (size > Integer.MAX_VALUE - 8) {
             throw new FerryException(SqlStates.NUMERIC_OUT_OF_RANGE, "a single row needs " + size
@@ -80,7 +82,9 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
                     + "table blocks; start one with: bin/ferry memory --coordinator " + cluster.address().getHostString()
                     + ":" + cluster.address().getPort());
         }
-        Member holder = holders.get(Math.floorMod(nextHolder++, holders.size()));
+        // NAM: round-robin over every holder; PARTITION: partition p on holder p mod M (in join order of holders)
+        Member holder = placement == Placement.PARTITION ? holders.get(Math.floorMod(partition, holders.size()))
+                : holders.get(Math.floorMod(nextHolder++, holders.size()));
         RemoteRegion region;
         long offset;
         if (size <= blockSize) {
@@ -92,7 +96,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
             offset = 0;
         }
         ensureStaging(size);
-        int length = writer.write(batch, from, count, staging, 0);
+        int length = writer.write(batch, from, count, staging, 0, partition);
         try {
             Completions.await(peers.get(holder.hello().fabric()).write(stagingRegion, 0, region.descriptor(), offset,
                     length), timeout, "writing a block to " + holder.describe());
@@ -100,7 +104,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
             release(region, offset);
             throw e;
         }
-        return new Block(this, region.id(), offset, length, count, null, zones);
+        return new Block(this, region.id(), offset, length, count, null, zones, partition);
     }
 
     private long[] takeSlot(Member holder) {

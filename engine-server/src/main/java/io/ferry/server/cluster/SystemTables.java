@@ -63,11 +63,13 @@ public final class SystemTables {
         engine.systemTables().put("tables", SystemTable.perUser(List.of(col("name", FerryType.VARCHAR),
                 col("row_count", FerryType.BIGINT), col("blocks", FerryType.INTEGER), col("bytes", FerryType.BIGINT),
                 col("nodes", FerryType.INTEGER), col("blocks_read", FerryType.BIGINT),
-                col("blocks_skipped", FerryType.BIGINT)), reader -> tables(engine, node, reader)));
+                col("blocks_skipped", FerryType.BIGINT), col("partitioning", FerryType.VARCHAR),
+                col("placement", FerryType.VARCHAR)), reader -> tables(engine, node, reader)));
         engine.systemTables().put("blocks", SystemTable.perUser(List.of(col("table_name", FerryType.VARCHAR),
                 col("position", FerryType.INTEGER), col("node", FerryType.VARCHAR), col("region", FerryType.INTEGER),
                 col("block_offset", FerryType.BIGINT), col("block_length", FerryType.INTEGER),
-                col("row_count", FerryType.INTEGER)), reader -> blocks(engine, node, region, reader)));
+                col("row_count", FerryType.INTEGER), col("partition_id", FerryType.INTEGER)),
+                reader -> blocks(engine, node, region, reader)));
     }
 
     private static Column col(String name, FerryType type) {
@@ -102,7 +104,8 @@ public final class SystemTables {
                     holders.add(node.apply(b));
                 }
                 rows.add(new Object[] {t.name(), d.rowCount(), d.blocks().size(), d.bytes(), holders.size(),
-                    t.blocksRead(), t.blocksSkipped()});
+                    t.blocksRead(), t.blocksSkipped(), t.partitioning().describe(t.schema()),
+                    t.partitioning().isNone() ? null : t.placement().sql()});
             }
         }
         return rows;
@@ -116,7 +119,7 @@ public final class SystemTables {
                 for (int p = 0; p < d.blocks().size(); p++) {
                     Block b = d.blocks().get(p);
                     rows.add(new Object[] {t.name(), p, node.apply(b), region.applyAsInt(b), b.offset(), b.length(),
-                        b.rowCount()});
+                        b.rowCount(), b.partition()});
                 }
             }
         }

@@ -38,6 +38,8 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.expr.CastKernels;
 import io.ferry.core.storage.Catalog;
+import io.ferry.core.storage.PartitionScheme;
+import io.ferry.core.storage.Placement;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
 import io.ferry.core.storage.UniqueConstraint;
@@ -309,6 +311,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             columns.add(new Column(column, type(alter.type, column), nullable));
             Table next = catalog.detached(table.name(), new TableSchema(columns), table.constraints(),
                     table.indexes());
+            catalog.partition(next, table.partitioning(), table.placement()); // the new column is last
             // The rows as they are: the new last column stays NULL
             copyRows(engine, table, next, schema.columns());
             return next;
@@ -316,6 +319,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
         if (alter.action == SqlAlterTable.Action.RENAME_TABLE) {
             Table next = catalog.detached(Catalog.normalize(alter.newName.getSimple()), schema, table.constraints(),
                     table.indexes());
+            catalog.partition(next, table.partitioning(), table.placement());
             next.shareRows(table);
             return next;
         }
@@ -337,12 +341,23 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             columns.set(position, new Column(newName, old.type(), old.nullable()));
             Table next = catalog.detached(table.name(), new TableSchema(columns), table.constraints(),
                     table.indexes());
+            catalog.partition(next, table.partitioning(), table.placement());
             next.shareRows(table);
             return next;
         }
         if (columns.size() == 1) {
             throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "column '" + column + "' is the only column of"
                     + " table " + table.name() + "; a table keeps at least one (DROP TABLE drops it whole)");
+        }
+        List<PartitionScheme.Key> partitionKeys = new ArrayList<>();
+        for (PartitionScheme.Key k : table.partitioning().keys()) {
+            if (k.column() == position) {
+                throw new FerryException(SqlStates.DEPENDENT_OBJECTS_STILL_EXIST, "column '" + column + "' "
+                        + "partitions table " + table.name() + " (domain " + k.domain() + "); a table keeps its "
+                        + "partitioning: copy it into a new table partitioned otherwise");
+            }
+            partitionKeys.add(new PartitionScheme.Key(k.column() > position ? k.column() - 1 : k.column(),
+                    k.domain(), k.parts()));
         }
         columns.remove(position);
         // As in PostgreSQL, the keys that include the column go with it
@@ -361,6 +376,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             }
         }
         Table next = catalog.detached(table.name(), new TableSchema(columns), constraints, indexes);
+        catalog.partition(next, new PartitionScheme(partitionKeys), table.placement());
         copyRows(engine, table, next, columns);
         return next;
     }
@@ -433,10 +449,34 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             }
             List<Column> columns = columns(create);
             List<UniqueConstraint> constraints = constraints(create, name, columns);
-            catalog.create(name, new TableSchema(columns), constraints, create.ifNotExists);
+            TableSchema schema = new TableSchema(columns);
+            Partitioning partitioning = Partitioning.of(create, schema);
+            Table table = catalog.create(name, schema, constraints, create.ifNotExists);
+            catalog.partition(table, partitioning.scheme(), partitioning.placement());
             return;
         }
         createAs(engine, name, create);
+    }
+
+    /** How CREATE TABLE ... WITH (partition_by = '...', placement = '...') splits and places the table. */
+    private record Partitioning(PartitionScheme scheme, Placement placement) {
+        static Partitioning of(SqlCreateTable create, TableSchema schema) {
+            if (!(create instanceof SqlCreateTableWith with)) {
+                return new Partitioning(PartitionScheme.NONE, Placement.NAM);
+            }
+            PartitionScheme scheme = PartitionScheme.NONE;
+            Placement placement = Placement.NAM;
+            for (Map.Entry<String, String> o : with.options.entrySet()) {
+                switch (o.getKey()) {
+                    case "partition_by" -> scheme = PartitionScheme.parse(o.getValue(), schema);
+                    case "placement" -> placement = Placement.named(o.getValue());
+                    default -> throw new FerryException(SqlStates.SYNTAX_ERROR, "CREATE TABLE has no option '"
+                            + o.getKey() + "'; it takes partition_by = 'domain:parts, ...' and placement = 'nam' | "
+                            + "'partition'");
+                }
+            }
+            return new Partitioning(scheme, placement);
+        }
     }
 
     /**
@@ -579,7 +619,9 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             ResultSetMetaData md = rs.getMetaData();
             List<Column> columns = resultColumns(md, create.columnList == null ? null : simpleNames(create));
             TableSchema schema = new TableSchema(columns);
+            Partitioning partitioning = Partitioning.of(create, schema);
             table = catalog.create(name, schema, false);
+            catalog.partition(table, partitioning.scheme(), partitioning.placement());
             try (TableAppender appender = table.appender()) {
                 appendRows(rs, schema, columns.size(), appender);
                 appender.commit();
