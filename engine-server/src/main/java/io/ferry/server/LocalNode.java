@@ -68,13 +68,18 @@ public final class LocalNode implements AutoCloseable {
 
     /**
      * The demo data: the ship-or-not paper's table {@code r} with {@code rows} rows and {@code distinct} values of
-     * b, and the Star Schema Benchmark at scale factor {@code scale}.
+     * b, and the Star Schema Benchmark at scale factor {@code scale}, its tables partitioned for their star joins by
+     * {@code partitionBy} ({@code custkey:4,partkey:2}; null for none).
      */
-    public record Demo(long rows, long distinct, double scale) {
-        /** Loads the paper table and the SSB tables into {@code catalog}. */
+    public record Demo(long rows, long distinct, double scale, String partitionBy) {
+        public Demo(long rows, long distinct, double scale) {
+            this(rows, distinct, scale, null);
+        }
+
+        /** Loads the paper table and the SSB tables (partitioned by {@code partitionBy}, if any) into {@code catalog}. */
         public void load(Catalog catalog, ProgressListener progress) {
             PaperTable.load(catalog, PAPER_TABLE, rows, distinct, progress);
-            new SsbGenerator(scale).load(catalog, progress);
+            new SsbGenerator(scale).loadPartitioned(catalog, partitionBy, progress);
         }
     }
 

@@ -38,6 +38,24 @@ class LocalNodeTest {
     }
 
     @Test
+    void theDemoDataCanBePartitionedForItsStarJoins() throws SQLException {
+        try (LocalNode node = LocalNode.start(new LocalNode.Options(SMALL, "127.0.0.1", 0,
+                new LocalNode.Demo(1000, 10, 0.001, "custkey:4,partkey:2"), List.of()), ProgressListener.NONE)) {
+            var catalog = node.engine().catalog();
+            assertEquals(8, catalog.require(SsbGenerator.LINEORDER).partitioning().partitions());
+            assertEquals(4, catalog.require(SsbGenerator.CUSTOMER).partitioning().partitions());
+            assertEquals(2, catalog.require(SsbGenerator.PART).partitioning().partitions());
+            assertTrue(catalog.require(SsbGenerator.DWDATE).partitioning().isNone());
+            try (Connection c = DriverManager.getConnection(node.server().ferryUrl()); Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM lineorder l JOIN customer c "
+                            + "ON l.lo_custkey = c.c_custkey")) {
+                assertTrue(rs.next());
+                assertEquals(catalog.require(SsbGenerator.LINEORDER).rowCount(), rs.getLong(1));
+            }
+        }
+    }
+
+    @Test
     void aFailedStartLeavesNothingRunning() {
         LocalNode first = LocalNode.start(new LocalNode.Options(SMALL, "127.0.0.1", 0, null, List.of()),
                 ProgressListener.NONE);

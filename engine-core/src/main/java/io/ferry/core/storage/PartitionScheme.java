@@ -136,6 +136,29 @@ public record PartitionScheme(List<Key> keys) {
         return new PartitionScheme(keys);
     }
 
+    /**
+     * As {@link #parse}, keeping only the keys whose domain {@code schema} has a column for: one scheme for a whole
+     * star schema ({@code custkey:4,partkey:2} partitions LINEORDER by both, CUSTOMER by custkey, PART by partkey,
+     * and leaves DATE whole).
+     */
+    public static PartitionScheme parseFor(String spec, TableSchema schema) {
+        if (spec == null || spec.isBlank()) {
+            return NONE;
+        }
+        List<String> own = new ArrayList<>();
+        for (String item : spec.split(",")) {
+            try {
+                parse(item, schema);
+                own.add(item);
+            } catch (FerryException e) {
+                if (!e.sqlState().equals(SqlStates.UNDEFINED_COLUMN)) {
+                    throw e;
+                }
+            }
+        }
+        return parse(String.join(",", own), schema);
+    }
+
     private static FerryException syntax(String item) {
         return new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "'" + item + "' is not a partitioning key; "
                 + "write domain:parts or column=domain:parts, e.g. custkey:4,partkey:2");

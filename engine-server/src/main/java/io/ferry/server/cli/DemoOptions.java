@@ -17,7 +17,12 @@ final class DemoOptions {
             description = "Distinct values of r.b for --demo (default: ${DEFAULT-VALUE}).")
     long distinct;
 
+    @Option(names = "--demo-partition-by", paramLabel = "KEYS",
+            description = "Partition the SSB tables for their star joins, e.g. custkey:4,partkey:2 (lineorder by "
+                    + "both, customer and part by their own key; see docs/cluster.md).")
+    String partitionBy;
+
     LocalNode.Demo demo() {
-        return new LocalNode.Demo(rows, distinct, scale);
+        return new LocalNode.Demo(rows, distinct, scale, partitionBy);
     }
 }

@@ -49,6 +49,16 @@ final class LoadCommand implements Callable<Integer> {
         Path parquet;
     }
 
+    @Option(names = "--partition-by", paramLabel = "KEYS",
+            description = "Partition the table --create makes by its join keys, e.g. custkey:4,partkey:2 "
+                    + "(domain:parts, or column=domain:parts); see docs/cluster.md.")
+    private String partitionBy;
+
+    @Option(names = "--placement", paramLabel = "nam|partition",
+            description = "Where a cluster puts the partitions: nam (round-robin over all memory servers, the "
+                    + "default) or partition (partition p on memory server p mod M).")
+    private String placement;
+
     @Option(names = "--binary-as-string",
             description = "Parquet: read BINARY columns without a STRING annotation (old Hive/Impala files) as "
                     + "VARCHAR.")
@@ -88,6 +98,7 @@ final class LoadCommand implements Callable<Integer> {
         LoadRequest request = LoadRequest.of(table, file.toAbsolutePath().normalize().toString())
                 .withFormat(source.csv != null ? "csv" : "parquet")
                 .withBinaryAsString(binaryAsString)
+                .withPartitioning(partitionBy, placement)
                 .withHeader(header)
                 .withDelimiter(delimiter())
                 .withNullString(nullString)

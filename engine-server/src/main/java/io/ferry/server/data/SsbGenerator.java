@@ -19,6 +19,8 @@ import java.util.function.Consumer;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Catalog;
+import io.ferry.core.storage.PartitionScheme;
+import io.ferry.core.storage.Placement;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
 import io.ferry.core.types.Column;
@@ -206,11 +208,19 @@ public final class SsbGenerator {
 
     /** Creates and fills all five tables; if one fails, those this call created are dropped again. */
     public void load(Catalog catalog, ProgressListener progress) {
+        loadPartitioned(catalog, null, progress);
+    }
+
+    /**
+     * As above, each table partitioned by the keys of {@code partitionBy} it has ({@link PartitionScheme#parseFor}:
+     * {@code custkey:4,partkey:2} splits lineorder 8 ways, customer 4, part 2); null for none.
+     */
+    public void loadPartitioned(Catalog catalog, String partitionBy, ProgressListener progress) {
         List<String> created = new ArrayList<>();
         boolean done = false;
         try {
             for (String table : TABLES) {
-                load(catalog, table, progress);
+                load(catalog, table, PartitionScheme.parseFor(partitionBy, schema(table)), progress);
                 created.add(table);
             }
             done = true;
@@ -225,8 +235,13 @@ public final class SsbGenerator {
 
     /** Creates table {@code table} (named as in {@link #TABLES}) and fills it; nothing is left behind on failure. */
     public Table load(Catalog catalog, String table, ProgressListener progress) {
+        return load(catalog, table, PartitionScheme.NONE, progress);
+    }
+
+    private Table load(Catalog catalog, String table, PartitionScheme partitioning, ProgressListener progress) {
         Table created = catalog.create(table, schema(table), false);
         boolean committed = false;
+        catalog.partition(created, partitioning, Placement.NAM);
         try (TableAppender appender = created.appender()) {
             generate(table, appender::append, progress);
             appender.commit();

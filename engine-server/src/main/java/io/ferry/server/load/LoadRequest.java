@@ -20,6 +20,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *                   implies {@code create}
  * @param format     {@code csv} or {@code parquet}; by default parquet for a path ending in {@code .parquet}, else csv
  * @param binaryAsString Parquet: read BINARY columns without a STRING annotation as VARCHAR
+ * @param partitionBy    partition the created table: {@code [column=]domain:parts, ...} (needs {@code create})
+ * @param placement      where a cluster places the partitions: {@code nam} (default) or {@code partition}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadRequest(
@@ -32,41 +34,48 @@ public record LoadRequest(
         @JsonProperty("create") Boolean create,
         @JsonProperty("schema") String schema,
         @JsonProperty("format") String format,
-        @JsonProperty("binary_as_string") Boolean binaryAsString) {
+        @JsonProperty("binary_as_string") Boolean binaryAsString,
+        @JsonProperty("partition_by") String partitionBy,
+        @JsonProperty("placement") String placement) {
 
     /** Loads {@code path} into the existing {@code table}, with a header line and commas. */
     public static LoadRequest of(String table, String path) {
-        return new LoadRequest(table, path, true, ",", "\"", "", false, null, null, null);
+        return new LoadRequest(table, path, true, ",", "\"", "", false, null, null, null, null, null);
     }
 
     public LoadRequest withHeader(boolean header) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString);
+                schema, format, binaryAsString, partitionBy, placement);
     }
 
     public LoadRequest withDelimiter(char delimiter) {
         return new LoadRequest(table, path, header, String.valueOf(delimiter), quote, nullString, create,
-                schema, format, binaryAsString);
+                schema, format, binaryAsString, partitionBy, placement);
     }
 
     public LoadRequest withNullString(String nullString) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString);
+                schema, format, binaryAsString, partitionBy, placement);
     }
 
     public LoadRequest withCreate(boolean create) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString);
+                schema, format, binaryAsString, partitionBy, placement);
     }
 
     public LoadRequest withFormat(String format) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString);
+                schema, format, binaryAsString, partitionBy, placement);
     }
 
     public LoadRequest withBinaryAsString(boolean binaryAsString) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString);
+                schema, format, binaryAsString, partitionBy, placement);
+    }
+
+    public LoadRequest withPartitioning(String partitionBy, String placement) {
+        return new LoadRequest(table, path, header, delimiter, quote, nullString, create, schema, format,
+                binaryAsString, partitionBy, placement);
     }
 
     /** Whether the file is Parquet: so declared, or, with no format given, named {@code *.parquet}. */
@@ -80,6 +89,6 @@ public record LoadRequest(
 
     public LoadRequest withSchema(String schema) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString);
+                schema, format, binaryAsString, partitionBy, placement);
     }
 }

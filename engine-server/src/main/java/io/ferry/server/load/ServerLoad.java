@@ -12,6 +12,9 @@ import java.util.Set;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Catalog;
+import io.ferry.core.storage.PartitionScheme;
+import io.ferry.core.storage.Placement;
+import io.ferry.core.storage.Table;
 import io.ferry.server.data.CsvLoader;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.parquet.ParquetLoader;
@@ -78,14 +81,29 @@ public final class ServerLoad {
                     + "to create it from the file (its columns inferred, or given with --schema)");
         }
         ParquetLoader.Options parquetOptions = new ParquetLoader.Options(Boolean.TRUE.equals(request.binaryAsString()));
-        if (schema == null) {
+        boolean partitioned = request.partitionBy() != null && !request.partitionBy().isBlank();
+        if (partitioned && !create) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "--partition-by partitions a table the load "
+                    + "creates; add --create (a table's partitioning is fixed when it is made)");
+        }
+        if (schema == null && !partitioned) {
             // The loaders create the table themselves when it is missing, and drop it again if the load fails.
             return parquet ? ParquetLoader.load(engine.catalog(), table, real, parquetOptions, progress)
                     : CsvLoader.load(engine.catalog(), table, real, options, null, progress);
         }
-        createTable(table, schema);
+        if (schema != null) {
+            createTable(table, schema);
+        } else {
+            engine.catalog().create(table, parquet ? ParquetLoader.inferSchema(real, parquetOptions)
+                    : CsvLoader.inferSchema(real, options), false);
+        }
         boolean loaded = false;
         try {
+            if (partitioned) {
+                Table made = engine.catalog().require(table);
+                engine.catalog().partition(made, PartitionScheme.parse(request.partitionBy(), made.schema()),
+                        request.placement() == null ? Placement.NAM : Placement.named(request.placement()));
+            }
             long rows = parquet ? ParquetLoader.load(engine.catalog(), table, real, parquetOptions, progress)
                     : CsvLoader.load(engine.catalog(), table, real, options, null, progress);
             loaded = true;

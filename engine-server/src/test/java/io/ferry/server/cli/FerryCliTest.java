@@ -143,6 +143,27 @@ class FerryCliTest {
     }
 
     @Test
+    void loadPartitionsATableItCreates() throws IOException {
+        Path out = dir.resolve("ssb-partitioned");
+        assertEquals(0, ferry("gen", "--dataset", "ssb", "--scale", "0.001", "--out", out.toString()).exitCode());
+        Run load = ferry("load", "--port", port, "--table", "lo_p", "--csv", out.resolve("lineorder.csv").toString(),
+                "--create", "--partition-by", "custkey:4,partkey:2", "--placement", "partition");
+        assertEquals(0, load.exitCode(), load.err());
+        var table = node.engine().catalog().require("lo_p");
+        assertEquals("lo_custkey=custkey:4, lo_partkey=partkey:2", table.partitioning().describe(table.schema()));
+        assertEquals(new SsbGenerator(0.001).rowCount("lineorder") > 0, table.rowCount() > 0);
+        Run notCreating = ferry("load", "--port", port, "--table", "lo_p", "--csv",
+                out.resolve("lineorder.csv").toString(), "--partition-by", "custkey:4");
+        assertEquals(1, notCreating.exitCode());
+        assertTrue(notCreating.err().contains("error [22023]"), notCreating.err());
+        Run badKey = ferry("load", "--port", port, "--table", "lo_bad", "--csv",
+                out.resolve("lineorder.csv").toString(), "--create", "--partition-by", "planetkey:4");
+        assertEquals(1, badKey.exitCode());
+        assertTrue(badKey.err().contains("error [42703]"), badKey.err());
+        assertNull(node.engine().catalog().get("lo_bad"), "a failed load leaves no table");
+    }
+
+    @Test
     void loadErrorsCarryTheirSqlStateAndExitNonZero() throws IOException {
         Path csv = Files.writeString(dir.resolve("bad.csv"), "k,v\n1,x\n2\n", StandardCharsets.UTF_8);
         Run missing = ferry("load", "--port", port, "--table", "nothere", "--csv", csv.toString());

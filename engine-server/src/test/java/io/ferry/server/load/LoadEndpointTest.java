@@ -122,7 +122,7 @@ class LoadEndpointTest {
         assertState("58P01", LoadRequest.of("t", dir.resolve("missing.csv").toString()).withCreate(true));
         assertState("58P01", LoadRequest.of("t", dir.toString()).withCreate(true));
         assertState("22023", LoadRequest.of("t", "relative.csv").withCreate(true));
-        assertState("22023", new LoadRequest("t", people.toString(), true, ";;", "\"", "", true, null, null, null));
+        assertState("22023", new LoadRequest("t", people.toString(), true, ";;", "\"", "", true, null, null, null, null, null));
     }
 
     @Test
