@@ -3,17 +3,13 @@ package io.ferry.server.flight;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.ferry.server.LocalNode;
 import io.ferry.server.ServerSecurity;
@@ -106,24 +101,7 @@ class AdbcClientTest {
     }
 
     private static Map<String, JsonNode> run(String python) throws IOException, InterruptedException {
-        Path script = Path.of("src/test/python/adbc_session.py").toAbsolutePath();
-        Process p = new ProcessBuilder(python, script.toString(), "grpc://127.0.0.1:" + node.flight().port(),
-                "analyst", "analyst password").redirectErrorStream(false).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("the ADBC session did not finish within 120 s");
-        }
-        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), "the ADBC session failed:\n" + stdout + stderr);
-        Map<String, JsonNode> steps = new LinkedHashMap<>();
-        ObjectMapper json = new ObjectMapper();
-        for (String line : stdout.split("\n")) {
-            if (!line.isBlank()) {
-                JsonNode step = json.readTree(line);
-                steps.put(step.get("step").asText(), step);
-            }
-        }
-        return steps;
+        return TestPythons.steps(python, "adbc_session.py", "grpc://127.0.0.1:" + node.flight().port(), "analyst",
+                "analyst password");
     }
 }

@@ -5,20 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * A Python user's session through phoenixdb, Avatica's Python client (src/test/python/phoenixdb_session.py), against
@@ -72,24 +67,6 @@ class PythonClientTest {
     }
 
     private static Map<String, JsonNode> run(String python) throws IOException, InterruptedException {
-        Path script = Path.of("src/test/python/phoenixdb_session.py").toAbsolutePath();
-        Process p = new ProcessBuilder(python, script.toString(), "http://127.0.0.1:" + server.port() + "/")
-                .redirectErrorStream(false).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("the phoenixdb session did not finish within 120 s");
-        }
-        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), "phoenixdb session failed:\n" + stdout + stderr);
-        Map<String, JsonNode> steps = new LinkedHashMap<>();
-        ObjectMapper json = new ObjectMapper();
-        for (String line : stdout.split("\n")) {
-            if (!line.isBlank()) {
-                JsonNode step = json.readTree(line);
-                steps.put(step.get("step").asText(), step);
-            }
-        }
-        return steps;
+        return TestPythons.steps(python, "phoenixdb_session.py", "http://127.0.0.1:" + server.port() + "/");
     }
 }
