@@ -202,6 +202,29 @@ public record PartitionScheme(List<Key> keys) {
         return schema.columns().stream().map(Column::name).toList();
     }
 
+    /** The key on table column {@code column}, or null when the column does not partition the table. */
+    public Key keyOn(int column) {
+        for (Key k : keys) {
+            if (k.column() == column) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    /** The part of partition {@code partition} in {@code domain}'s digit, or -1 when the domain is not a key. */
+    public int digit(int partition, String domain) {
+        int stride = 1;
+        for (int i = keys.size() - 1; i >= 0; i--) {
+            Key k = keys.get(i);
+            if (k.domain().equals(domain)) {
+                return (partition / stride) % k.parts();
+            }
+            stride *= k.parts();
+        }
+        return -1;
+    }
+
     /** The scheme as {@link #parse} reads it, with every column named: {@code lo_custkey=custkey:4, ...}. */
     public String describe(TableSchema schema) {
         if (keys.isEmpty()) {

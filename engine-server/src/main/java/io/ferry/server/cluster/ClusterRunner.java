@@ -63,6 +63,9 @@ public final class ClusterRunner implements QueryRunner {
     private final Calibration rates;
     private final Duration timeout;
     private final AtomicLong queryIds = new AtomicLong();
+    /** Build-side blocks sent to nodes with their fragments, and those co-partitioning left out (what it saved). */
+    private final AtomicLong buildBlocksSent = new AtomicLong();
+    private final AtomicLong buildBlocksSpared = new AtomicLong();
     private final Map<String, AtomicInteger> runningPerTable = new ConcurrentHashMap<>();
     private final Deque<FragmentRecord> recent = new ArrayDeque<>();
 
@@ -307,16 +310,20 @@ public final class ClusterRunner implements QueryRunner {
                     ScanBinder.blocksToRead(divided, divided.sample(), table, data), session);
             List<PlanNode.Scan> scans = PlanCodec.scans(fragment);
             List<List<BlockLocation>> whole = new ArrayList<>();
+            List<TableData> builds = new ArrayList<>();
             for (PlanNode.Scan s : scans) {
                 if (s == divided) {
                     whole.add(null);
+                    builds.add(null);
                 } else {
                     Table t = (Table) s.table();
                     TableData d = t.snapshot();
                     held.add(d);
+                    builds.add(d);
                     whole.add(locations(t, d, ScanBinder.blocksToRead(s, s.sample(), t, d)));
                 }
             }
+            Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = CoPartitioning.of(fragment, divided);
             byte[] encoded = null;
             List<BlockLocation> here = new ArrayList<>();
             List<Unit> hereUnits = new ArrayList<>();
@@ -329,7 +336,11 @@ public final class ClusterRunner implements QueryRunner {
                     if (encoded == null) {
                         encoded = PlanCodec.encode(fragment);
                     }
-                    Dispatch d = dispatch(queryId, fragmentIds.getAndIncrement(), u, encoded, whole, session, ctx);
+                    List<List<BlockLocation>> unitScans = restricted.isEmpty() ? whole
+                            : buildsFor(u, table, data, scans, whole, builds, restricted);
+                    countBuilds(whole, unitScans);
+                    Dispatch d = dispatch(queryId, fragmentIds.getAndIncrement(), u, encoded, unitScans, session,
+                            ctx);
                     dispatched.add(d);
                     d.pending.whenComplete((reply, e) -> {
                         if (e != null) {
@@ -373,6 +384,41 @@ public final class ClusterRunner implements QueryRunner {
                 d.close();
             }
         }
+    }
+
+    private void countBuilds(List<List<BlockLocation>> whole, List<List<BlockLocation>> sent) {
+        for (int i = 0; i < whole.size(); i++) {
+            if (whole.get(i) != null) {
+                buildBlocksSent.addAndGet(sent.get(i).size());
+                buildBlocksSpared.addAndGet(whole.get(i).size() - sent.get(i).size());
+            }
+        }
+    }
+
+    /** Build-side blocks sent with fragments so far, and those co-partitioned joins spared ({@link CoPartitioning}). */
+    public long[] buildBlocks() {
+        return new long[] {buildBlocksSent.get(), buildBlocksSpared.get()};
+    }
+
+    /**
+     * The blocks each scan of the fragment reads on unit {@code u}: a build table co-partitioned with the probe
+     * table only in the parts the unit's probe blocks are in ({@link CoPartitioning}), any other whole.
+     */
+    private static List<List<BlockLocation>> buildsFor(Unit u, Table probe, TableData probeData,
+            List<PlanNode.Scan> scans, List<List<BlockLocation>> whole, List<TableData> builds,
+            Map<PlanNode.Scan, CoPartitioning.Restriction> restricted) {
+        List<List<BlockLocation>> out = new ArrayList<>(whole.size());
+        for (int i = 0; i < scans.size(); i++) {
+            CoPartitioning.Restriction r = restricted.get(scans.get(i));
+            if (r == null) {
+                out.add(whole.get(i));
+                continue;
+            }
+            boolean[] needed = CoPartitioning.neededParts(probe, probeData.blocks(), u.blocks, r.domain());
+            out.add(CoPartitioning.restrict((Table) scans.get(i).table(), builds.get(i).blocks(), whole.get(i),
+                    r.domain(), needed));
+        }
+        return out;
     }
 
     private Dispatch dispatch(long queryId, int fragmentId, Unit u, byte[] plan, List<List<BlockLocation>> whole,
