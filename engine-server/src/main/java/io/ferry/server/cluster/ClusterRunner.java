@@ -32,6 +32,7 @@ import io.ferry.core.exec.SampleSpec;
 import io.ferry.core.exec.ScanBinder;
 import io.ferry.core.ipc.BatchIpc;
 import io.ferry.core.storage.Block;
+import io.ferry.core.storage.PartitionScheme;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.vector.Batch;
@@ -40,6 +41,7 @@ import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.distributed.WorkAssignment;
 import io.ferry.sql.QueryRunner;
 import io.ferry.sql.SessionSettings;
 
@@ -86,6 +88,8 @@ public final class ClusterRunner implements QueryRunner {
         String reason;
         ShippingModel.Inputs inputs;
         ShippingModel.Costs costs;
+        /** How the partitions were assigned to compute servers, when they were ({@link #assigned}); else null. */
+        String assignment;
 
         Unit(Member holder, Member runner) {
             this.holder = holder;
@@ -137,6 +141,9 @@ public final class ClusterRunner implements QueryRunner {
                 List<Unit> units = units(fragment, scan, table, data, read, session);
                 lines.add("gather " + table.name() + " (" + fragment.getClass().getSimpleName() + " on " + units.size()
                         + " units, shipping=" + session.shipping().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                if (!units.isEmpty() && units.get(0).assignment != null) {
+                    lines.add("  partitions assigned to compute servers: " + units.get(0).assignment);
+                }
                 for (Unit u : units) {
                     lines.add("  " + u.node() + ": " + (u.function ? "function" : "data") + " shipping — " + u.reason
                             + (u.costs == null ? "" : "; " + ShippingModel.describe(u.inputs, u.costs)));
@@ -203,6 +210,10 @@ public final class ClusterRunner implements QueryRunner {
     private List<Unit> units(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data, int[] read,
             SessionSettings session) {
         List<Member> computes = cluster.up(m -> m.role() == Role.COMPUTE);
+        List<Unit> assigned = assigned(fragment, scan, table, data, read, computes);
+        if (assigned != null) {
+            return decideAll(assigned, fragment, scan, table, session);
+        }
         Map<Integer, Unit> byHolder = new LinkedHashMap<>();
         Map<String, Unit> byRunner = new LinkedHashMap<>();
         int spread = 0;
@@ -226,6 +237,95 @@ public final class ClusterRunner implements QueryRunner {
         }
         List<Unit> units = new ArrayList<>(byHolder.values());
         units.addAll(byRunner.values());
+        return decideAll(units, fragment, scan, table, session);
+    }
+
+    /**
+     * Units by partition combination (I-Store DPE section 4.1): when the divided table's blocks all lie on memory
+     * servers and its joins are co-partitioned with their build tables ({@link CoPartitioning}), each compute server
+     * gets a set of the probe table's partitions by {@link WorkAssignment#best} — all their blocks, from whichever
+     * memory server holds them — and so reads only the build parts those partitions meet. Null when that does not
+     * apply (no compute server, a worker holding blocks, nothing co-partitioned).
+     */
+    private List<Unit> assigned(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data, int[] read,
+            List<Member> computes) {
+        if (computes.isEmpty() || read.length == 0) {
+            return null;
+        }
+        Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = CoPartitioning.of(fragment, scan);
+        if (restricted.isEmpty()) {
+            return null;
+        }
+        for (int p : read) {
+            if (storage.region(data.blocks().get(p)).holder().role() != Role.MEMORY) {
+                return null;
+            }
+        }
+        PartitionScheme scheme = table.partitioning();
+        List<String> domains = new ArrayList<>();
+        for (PartitionScheme.Key k : scheme.keys()) {
+            if (restricted.values().stream().anyMatch(r -> r.domain().equals(k.domain()))) {
+                domains.add(k.domain());
+            }
+        }
+        int[] parts = new int[domains.size()];
+        int cells = 1;
+        for (int d = 0; d < parts.length; d++) {
+            String domain = domains.get(d);
+            parts[d] = scheme.keys().stream().filter(k -> k.domain().equals(domain)).findFirst().orElseThrow().parts();
+            cells *= parts[d];
+        }
+        long[] cellBytes = new long[cells];
+        int[] cellOf = new int[read.length];
+        for (int i = 0; i < read.length; i++) {
+            Block b = data.blocks().get(read[i]);
+            int cell = 0;
+            for (int d = 0; d < parts.length; d++) {
+                cell = cell * parts[d] + scheme.digit(b.partition(), domains.get(d));
+            }
+            cellOf[i] = cell;
+            cellBytes[cell] += b.length();
+        }
+        long[][] builds = new long[parts.length][];
+        for (int d = 0; d < parts.length; d++) {
+            builds[d] = new long[parts[d]];
+        }
+        for (CoPartitioning.Restriction r : restricted.values()) {
+            Table build = (Table) r.build().table();
+            int d = domains.indexOf(r.domain());
+            try (TableData bd = build.snapshot()) {
+                for (Block b : bd.blocks()) {
+                    builds[d][build.partitioning().digit(b.partition(), r.domain())] += b.length();
+                }
+            }
+        }
+        WorkAssignment plan = WorkAssignment.best(new WorkAssignment.Input(parts, cellBytes, builds,
+                computes.size()));
+        int[] server = new int[cells];
+        for (int s = 0; s < plan.servers().size(); s++) {
+            for (int cell : plan.servers().get(s)) {
+                server[cell] = s;
+            }
+        }
+        String described = String.format(java.util.Locale.ROOT, "%s over %s (%d cells), %,d build bytes read "
+                + "twice or more, busiest server %,d bytes (max/mean %.2f)", plan.method(), domains, cells,
+                plan.replicated(), plan.busiest(), plan.imbalance());
+        Map<Integer, Unit> byServer = new LinkedHashMap<>();
+        for (int i = 0; i < read.length; i++) {
+            Block block = data.blocks().get(read[i]);
+            Member holder = storage.region(block).holder();
+            int s = server[cellOf[i]];
+            Unit unit = byServer.computeIfAbsent(s, k -> new Unit(holder, computes.get(k)));
+            unit.assignment = described;
+            unit.blocks.add(storage.locate(table.name(), block, read[i]));
+            unit.rows += block.rowCount();
+            unit.bytes += block.length();
+        }
+        return new ArrayList<>(byServer.values());
+    }
+
+    private List<Unit> decideAll(List<Unit> units, PlanNode fragment, PlanNode.Scan scan, Table table,
+            SessionSettings session) {
         int concurrent = runningPerTable.computeIfAbsent(table.name(), t -> new AtomicInteger()).get() + 1;
         // Data-shipped units all run on the coordinator at once, so each is priced with its share of the
         // coordinator's cores: more workers mean less data per worker and a busier coordinator, and favour
