@@ -19,8 +19,19 @@ public final class SessionSettings {
         AUTO, ON, OFF
     }
 
+    /**
+     * How a cluster runs joins (I-Store): GATHER sends each node its probe blocks and every build table whole;
+     * PIPELINED runs joins of co-partitioned tables on the partitions each node is given, reading only the build
+     * parts they meet (and fails, 0A000, where no join is co-partitioned); AUTO pipelines where it can, which never
+     * reads more than gathering. SHUFFLE is not built yet.
+     */
+    public enum Execution {
+        AUTO, GATHER, PIPELINED, SHUFFLE
+    }
+
     private volatile Shipping shipping = Shipping.AUTO;
     private volatile Compression compression = Compression.AUTO;
+    private volatile Execution execution = Execution.AUTO;
 
     public Shipping shipping() {
         return shipping;
@@ -30,10 +41,22 @@ public final class SessionSettings {
         return compression;
     }
 
+    public Execution execution() {
+        return execution;
+    }
+
     public void set(String name, String value) {
         switch (key(name)) {
             case "shipping" -> shipping = parse(Shipping.class, name, value);
             case "compression" -> compression = parse(Compression.class, name, value);
+            case "execution" -> {
+                Execution e = parse(Execution.class, name, value);
+                if (e == Execution.SHUFFLE) {
+                    throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "execution = 'shuffle' (a shuffle "
+                            + "hash join) is not built yet; use 'auto', 'gather' or 'pipelined'");
+                }
+                execution = e;
+            }
             default -> throw unknown(name);
         }
     }
@@ -43,11 +66,13 @@ public final class SessionSettings {
         if (name == null) {
             shipping = Shipping.AUTO;
             compression = Compression.AUTO;
+            execution = Execution.AUTO;
             return;
         }
         switch (key(name)) {
             case "shipping" -> shipping = Shipping.AUTO;
             case "compression" -> compression = Compression.AUTO;
+            case "execution" -> execution = Execution.AUTO;
             default -> throw unknown(name);
         }
     }
@@ -57,6 +82,7 @@ public final class SessionSettings {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("shipping", shipping.name().toLowerCase(Locale.ROOT));
         out.put("compression", compression.name().toLowerCase(Locale.ROOT));
+        out.put("execution", execution.name().toLowerCase(Locale.ROOT));
         return out;
     }
 
@@ -66,7 +92,8 @@ public final class SessionSettings {
 
     private static FerryException unknown(String name) {
         return new FerryException(SqlStates.UNDEFINED_OBJECT, "unknown setting '" + name
-                + "'; Ferry has: shipping ('auto' | 'function' | 'data'), compression ('auto' | 'on' | 'off')");
+                + "'; Ferry has: shipping ('auto' | 'function' | 'data'), compression ('auto' | 'on' | 'off'), "
+                + "execution ('auto' | 'gather' | 'pipelined')");
     }
 
     private static <E extends Enum<E>> E parse(Class<E> type, String name, String value) {

@@ -140,7 +140,8 @@ public final class ClusterRunner implements QueryRunner {
                         data.blocks());
                 List<Unit> units = units(fragment, scan, table, data, read, session);
                 lines.add("gather " + table.name() + " (" + fragment.getClass().getSimpleName() + " on " + units.size()
-                        + " units, shipping=" + session.shipping().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                        + " units, shipping=" + session.shipping().name().toLowerCase(java.util.Locale.ROOT)
+                        + ", execution=" + session.execution().name().toLowerCase(java.util.Locale.ROOT) + ")");
                 if (!units.isEmpty() && units.get(0).assignment != null) {
                     lines.add("  partitions assigned to compute servers: " + units.get(0).assignment);
                 }
@@ -210,7 +211,7 @@ public final class ClusterRunner implements QueryRunner {
     private List<Unit> units(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data, int[] read,
             SessionSettings session) {
         List<Member> computes = cluster.up(m -> m.role() == Role.COMPUTE);
-        List<Unit> assigned = assigned(fragment, scan, table, data, read, computes);
+        List<Unit> assigned = assigned(fragment, scan, table, data, read, computes, session);
         if (assigned != null) {
             return decideAll(assigned, fragment, scan, table, session);
         }
@@ -248,11 +249,11 @@ public final class ClusterRunner implements QueryRunner {
      * apply (no compute server, a worker holding blocks, nothing co-partitioned).
      */
     private List<Unit> assigned(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data, int[] read,
-            List<Member> computes) {
+            List<Member> computes, SessionSettings session) {
         if (computes.isEmpty() || read.length == 0) {
             return null;
         }
-        Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = CoPartitioning.of(fragment, scan);
+        Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = restrictions(fragment, scan, session);
         if (restricted.isEmpty()) {
             return null;
         }
@@ -423,7 +424,7 @@ public final class ClusterRunner implements QueryRunner {
                     whole.add(locations(t, d, ScanBinder.blocksToRead(s, s.sample(), t, d)));
                 }
             }
-            Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = CoPartitioning.of(fragment, divided);
+            Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = restrictions(fragment, divided, session);
             byte[] encoded = null;
             List<BlockLocation> here = new ArrayList<>();
             List<Unit> hereUnits = new ArrayList<>();
@@ -484,6 +485,38 @@ public final class ClusterRunner implements QueryRunner {
                 d.close();
             }
         }
+    }
+
+    /**
+     * The build scans co-partitioning restricts, as {@code SET execution} allows: none for 'gather'; for
+     * 'pipelined', some or the query fails (0A000), rather than running as it would have anyway.
+     */
+    private static Map<PlanNode.Scan, CoPartitioning.Restriction> restrictions(PlanNode fragment,
+            PlanNode.Scan divided, SessionSettings session) {
+        if (session.execution() == SessionSettings.Execution.GATHER) {
+            return Map.of();
+        }
+        Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = CoPartitioning.of(fragment, divided);
+        if (restricted.isEmpty() && session.execution() == SessionSettings.Execution.PIPELINED
+                && hasJoin(fragment)) {
+            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "execution = 'pipelined' runs joins of "
+                    + "co-partitioned tables, and this query's reading of " + ((Table) divided.table()).name()
+                    + " joins none on their partitioning columns (same domain, as many parts); partition the tables "
+                    + "alike (CREATE TABLE ... WITH (partition_by = ...)), or SET execution = 'auto'");
+        }
+        return restricted;
+    }
+
+    private static boolean hasJoin(PlanNode node) {
+        if (node instanceof PlanNode.Join) {
+            return true;
+        }
+        for (PlanNode input : node.inputs()) {
+            if (hasJoin(input)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void countBuilds(List<List<BlockLocation>> whole, List<List<BlockLocation>> sent) {

@@ -87,4 +87,26 @@ class CoPartitionedJoinsTest {
         long[] after = cluster.coordinator().runner().buildBlocks();
         assertEquals(before[1], after[1], "nothing was spared where partitions do not line up");
     }
+
+    @Test
+    void executionSaysWhetherJoinsMayBeRestricted() throws SQLException {
+        String aligned = "SELECT c_nation, COUNT(*) FROM lo JOIN cu ON lo_custkey = c_custkey GROUP BY c_nation";
+        try (Statement s = cluster.ferry().createStatement()) {
+            s.execute("SET execution = 'gather'");
+            long[] before = cluster.coordinator().runner().buildBlocks();
+            ResultComparison.assertSameResult(cluster.ferry(), cluster.duck(), aligned, false);
+            assertEquals(before[1], cluster.coordinator().runner().buildBlocks()[1], "gather reads builds whole");
+            assertTrue(ResultComparison.plan(cluster.ferry(), aligned).contains("execution=gather"));
+            s.execute("SET execution = 'pipelined'");
+            ResultComparison.assertSameResult(cluster.ferry(), cluster.duck(), aligned, false);
+            ResultComparison.assertSameResult(cluster.ferry(), cluster.duck(), "SELECT COUNT(*) FROM lo", false);
+            SQLException notAligned = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> ResultComparison.rows(cluster.ferry(), "SELECT COUNT(*) FROM lo JOIN cu2 ON lo_custkey = "
+                            + "c_custkey"));
+            assertEquals("0A000", notAligned.getSQLState());
+            assertEquals("0A000", org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> s.execute("SET execution = 'shuffle'")).getSQLState());
+            s.execute("RESET execution");
+        }
+    }
 }
