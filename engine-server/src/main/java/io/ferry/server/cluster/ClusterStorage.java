@@ -83,7 +83,8 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
                     + ":" + cluster.address().getPort());
         }
         // NAM: round-robin over every holder; PARTITION: partition p on holder p mod M (in join order of holders)
-        Member holder = placement == Placement.PARTITION ? holders.get(Math.floorMod(partition, holders.size()))
+        Member holder = placement == Placement.PARTITION
+                ? holders.get(Math.floorMod(partition, holders.size()))
                 : holders.get(Math.floorMod(nextHolder++, holders.size()));
         RemoteRegion region;
         long offset;

@@ -18,8 +18,8 @@ import io.ferry.server.cluster.control.WireWriter;
  * @param scans     per scan of the fragment (in {@code PlanCodec.scans} order), the blocks it reads
  * @param timeoutMillis how long the fragment may run (0: no limit)
  */
-public record FragmentRequest(long queryId, int fragmentId, byte[] plan, List<List<BlockLocation>> scans, RegionDescriptor result,
-        boolean compress, long timeoutMillis) {
+public record FragmentRequest(long queryId, int fragmentId, byte[] plan, List<List<BlockLocation>> scans,
+        RegionDescriptor result, boolean compress, long timeoutMillis) {
     public WireWriter encode() {
         WireWriter w = new WireWriter().writeLong(queryId).writeInt(fragmentId).writeBytes(plan)
                 .writeInt(scans.size());

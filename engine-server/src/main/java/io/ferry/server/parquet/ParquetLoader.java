@@ -13,6 +13,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -62,8 +63,8 @@ public final class ParquetLoader {
     /** What the decoder hands over after the last batch. */
     private static final Object END = new Object();
     /** A Java class name, maybe with an object's identity hash, as parquet-java puts them into messages. */
-    private static final java.util.regex.Pattern CLASS_NAME =
-            java.util.regex.Pattern.compile("\\b[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+\\.[A-Z][A-Za-z0-9_$]*(@[0-9a-f]+)?");
+    private static final Pattern CLASS_NAME =
+            Pattern.compile("\\b[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+\\.[A-Z][A-Za-z0-9_$]*(@[0-9a-f]+)?");
 
     private ParquetLoader() {
     }
