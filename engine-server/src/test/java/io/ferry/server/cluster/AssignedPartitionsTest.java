@@ -23,7 +23,7 @@ import io.ferry.sql.ResultComparison;
  * Two memory servers and two compute servers (I-Store's layout): a star join over co-partitioned tables runs with the
  * fact table's partitions assigned to the compute servers ({@link io.ferry.sql.distributed.WorkAssignment}), each
  * streaming its partitions' blocks from both memory servers and only the dimension parts they meet; EXPLAIN shows
- * the assignment; answers of two- and three-way joins equal DuckDB's.
+ * the assignment; answers of two- and three-way joins equal DuckDB's, also when one key holds every row.
  */
 class AssignedPartitionsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -103,5 +103,25 @@ class AssignedPartitionsTest {
         }
         long[] after = coordinator.runner().buildBlocks();
         assertTrue(after[1] > before[1], "the compute servers read only the dimension parts they need");
+    }
+
+    @Test
+    void aSingleHotKeyAndEmptyPartitionsStillAnswer() throws SQLException {
+        try (Statement d = duck.createStatement(); Statement f = ferry.createStatement()) {
+            d.execute("CREATE TABLE hot AS SELECT i AS h_orderkey, 7 AS h_custkey FROM range(3000) r(i)");
+            f.execute("CREATE TABLE hot (h_orderkey BIGINT, h_custkey BIGINT) WITH (partition_by = 'custkey:4')");
+            StringBuilder rows = new StringBuilder();
+            for (int i = 0; i < 3000; i++) {
+                rows.append(i == 0 ? "" : ", ").append('(').append(i).append(", 7)");
+            }
+            f.execute("INSERT INTO hot VALUES " + rows);
+        }
+        String q = "SELECT c_nation, COUNT(*), SUM(h_orderkey) FROM hot JOIN customer ON h_custkey = c_custkey "
+                + "GROUP BY c_nation";
+        // every row in one partition, three partitions empty: one compute server gets all the work
+        assertTrue(ResultComparison.plan(ferry, q).contains("partitions assigned to compute servers"));
+        ResultComparison.assertSameResult(ferry, duck, q, false);
+        ResultComparison.assertSameResult(ferry, duck, "SELECT COUNT(*) FROM hot LEFT JOIN customer ON h_custkey "
+                + "= c_custkey AND c_nation = 4", false);
     }
 }
