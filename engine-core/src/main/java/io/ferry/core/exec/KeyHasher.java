@@ -2,6 +2,7 @@ package io.ferry.core.exec;
 
 import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
+import io.ferry.core.vector.Fmix64;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
@@ -56,10 +57,8 @@ final class KeyHasher {
         }
     }
 
-    /** Murmur3's 64-bit finalizer: spreads every input bit over the hash, so low bits index well. */
+    /** Murmur3's finalizer ({@link Fmix64}): spreads every input bit over the hash, so low bits index well. */
     static long mix(long z) {
-        z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
-        z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
-        return z ^ (z >>> 33);
+        return Fmix64.mix(z);
     }
 }

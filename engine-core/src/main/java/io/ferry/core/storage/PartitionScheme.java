@@ -14,6 +14,7 @@ import io.ferry.core.types.Physical;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BytesVector;
+import io.ferry.core.vector.Fmix64;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
@@ -59,7 +60,7 @@ public record PartitionScheme(List<Key> keys) {
             byte[] name = domain.getBytes(StandardCharsets.UTF_8);
             long h = 0x9E37_79B9_7F4A_7C15L;
             for (byte b : name) {
-                h = fmix64(h ^ (b & 0xFF));
+                h = Fmix64.mix(h ^ (b & 0xFF));
             }
             return h;
         }
@@ -212,6 +213,16 @@ public record PartitionScheme(List<Key> keys) {
         return null;
     }
 
+    /** The key of {@code domain}, or null when the domain does not partition the table. */
+    public Key keyFor(String domain) {
+        for (Key k : keys) {
+            if (k.domain().equals(domain)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
     /** The part of partition {@code partition} in {@code domain}'s digit, or -1 when the domain is not a key. */
     public int digit(int partition, String domain) {
         int stride = 1;
@@ -268,7 +279,7 @@ public record PartitionScheme(List<Key> keys) {
 
     /** The part of {@code parts} a key value falls in, under the domain's {@code seed}. */
     static int part(long value, long seed, int parts) {
-        return (int) Long.remainderUnsigned(fmix64(value ^ seed), parts);
+        return (int) Long.remainderUnsigned(Fmix64.mix(value ^ seed), parts);
     }
 
     private static long bytesHash(byte[] data, int from, int length) {
@@ -276,13 +287,6 @@ public record PartitionScheme(List<Key> keys) {
         for (int i = 0; i < length; i++) {
             h = h * 0x100000001B3L ^ (data[from + i] & 0xFF);
         }
-        return fmix64(h);
-    }
-
-    /** Murmur3's 64-bit finalizer: every input bit flips each output bit with probability close to 1/2. */
-    static long fmix64(long z) {
-        z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
-        z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
-        return z ^ (z >>> 33);
+        return Fmix64.mix(h);
     }
 }

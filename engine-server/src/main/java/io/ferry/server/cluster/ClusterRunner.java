@@ -138,7 +138,8 @@ public final class ClusterRunner implements QueryRunner {
             try (TableData data = table.snapshot()) {
                 int[] read = scan.zones().keep(SampleSpec.keptBlocks(scan.sample(), data.blocks().size()),
                         data.blocks());
-                List<Unit> units = units(fragment, scan, table, data, read, session);
+                List<Unit> units = units(fragment, scan, table, data, read, session,
+                        restrictions(fragment, scan, session));
                 lines.add("gather " + table.name() + " (" + fragment.getClass().getSimpleName() + " on " + units.size()
                         + " units, shipping=" + session.shipping().name().toLowerCase(java.util.Locale.ROOT)
                         + ", execution=" + session.execution().name().toLowerCase(java.util.Locale.ROOT) + ")");
@@ -209,9 +210,9 @@ public final class ClusterRunner implements QueryRunner {
 
     /** Groups the divided table's blocks at positions {@code read} into units and decides each unit's shipping mode. */
     private List<Unit> units(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data, int[] read,
-            SessionSettings session) {
+            SessionSettings session, Map<PlanNode.Scan, CoPartitioning.Restriction> restricted) {
         List<Member> computes = cluster.up(m -> m.role() == Role.COMPUTE);
-        List<Unit> assigned = assigned(fragment, scan, table, data, read, computes, session);
+        List<Unit> assigned = assigned(scan, table, data, read, computes, restricted);
         if (assigned != null) {
             return decideAll(assigned, fragment, scan, table, session);
         }
@@ -248,13 +249,9 @@ public final class ClusterRunner implements QueryRunner {
      * memory server holds them — and so reads only the build parts those partitions meet. Null when that does not
      * apply (no compute server, a worker holding blocks, nothing co-partitioned).
      */
-    private List<Unit> assigned(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data, int[] read,
-            List<Member> computes, SessionSettings session) {
-        if (computes.isEmpty() || read.length == 0) {
-            return null;
-        }
-        Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = restrictions(fragment, scan, session);
-        if (restricted.isEmpty()) {
+    private List<Unit> assigned(PlanNode.Scan scan, Table table, TableData data, int[] read, List<Member> computes,
+            Map<PlanNode.Scan, CoPartitioning.Restriction> restricted) {
+        if (computes.isEmpty() || read.length == 0 || restricted.isEmpty()) {
             return null;
         }
         for (int p : read) {
@@ -272,8 +269,7 @@ public final class ClusterRunner implements QueryRunner {
         int[] parts = new int[domains.size()];
         int cells = 1;
         for (int d = 0; d < parts.length; d++) {
-            String domain = domains.get(d);
-            parts[d] = scheme.keys().stream().filter(k -> k.domain().equals(domain)).findFirst().orElseThrow().parts();
+            parts[d] = scheme.keyFor(domains.get(d)).parts();
             cells *= parts[d];
         }
         long[] cellBytes = new long[cells];
@@ -407,8 +403,9 @@ public final class ClusterRunner implements QueryRunner {
         try {
             TableData data = table.snapshot();
             held.add(data);
+            Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = restrictions(fragment, divided, session);
             List<Unit> units = units(fragment, divided, table, data,
-                    ScanBinder.blocksToRead(divided, divided.sample(), table, data), session);
+                    ScanBinder.blocksToRead(divided, divided.sample(), table, data), session, restricted);
             List<PlanNode.Scan> scans = PlanCodec.scans(fragment);
             List<List<BlockLocation>> whole = new ArrayList<>();
             List<TableData> builds = new ArrayList<>();
@@ -424,7 +421,6 @@ public final class ClusterRunner implements QueryRunner {
                     whole.add(locations(t, d, ScanBinder.blocksToRead(s, s.sample(), t, d)));
                 }
             }
-            Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = restrictions(fragment, divided, session);
             byte[] encoded = null;
             List<BlockLocation> here = new ArrayList<>();
             List<Unit> hereUnits = new ArrayList<>();

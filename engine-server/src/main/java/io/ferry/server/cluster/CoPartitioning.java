@@ -93,13 +93,7 @@ final class CoPartitioning {
     static boolean[] neededParts(Table table, List<Block> blocks, List<BlockLocation> probe,
             String domain) {
         PartitionScheme scheme = table.partitioning();
-        PartitionScheme.Key key = null;
-        for (PartitionScheme.Key k : scheme.keys()) {
-            if (k.domain().equals(domain)) {
-                key = k;
-            }
-        }
-        boolean[] needed = new boolean[key.parts()];
+        boolean[] needed = new boolean[scheme.keyFor(domain).parts()];
         for (BlockLocation b : probe) {
             needed[scheme.digit(blocks.get(b.position()).partition(), domain)] = true;
         }

@@ -1,17 +1,13 @@
 package io.ferry.server.cluster;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Duration;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLParameters;
-import javax.net.ssl.TrustManagerFactory;
 
 import io.ferry.server.StartupException;
 import io.ferry.server.tls.TlsKeys;
@@ -37,11 +33,9 @@ public final class ControlTls {
 
     /** The coordinator's side: the key and certificate of this PKCS #12 keystore. */
     public static ControlTls server(Path keystore, String password) {
-        try (InputStream in = Files.newInputStream(keystore)) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, password.toCharArray());
+        try {
             KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(store, password.toCharArray());
+            keys.init(TlsKeys.load(keystore, password), password.toCharArray());
             return new ControlTls(SslContextBuilder.forServer(keys).protocols("TLSv1.3", "TLSv1.2").build(), false);
         } catch (IOException | GeneralSecurityException e) {
             throw new StartupException("cannot read the keystore " + keystore + " for the control plane's TLS: "
@@ -51,13 +45,9 @@ public final class ControlTls {
 
     /** A node's side: trusts the certificates of this PKCS #12 truststore (password {@code ferry-trust}). */
     public static ControlTls client(Path truststore) {
-        try (InputStream in = Files.newInputStream(truststore)) {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(in, TlsKeys.TRUSTSTORE_PASSWORD.toCharArray());
-            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trust.init(store);
-            return new ControlTls(SslContextBuilder.forClient().trustManager(trust).protocols("TLSv1.3", "TLSv1.2")
-                    .build(), true);
+        try {
+            return new ControlTls(SslContextBuilder.forClient().trustManager(TlsKeys.trust(truststore))
+                    .protocols("TLSv1.3", "TLSv1.2").build(), true);
         } catch (IOException | GeneralSecurityException e) {
             throw new StartupException("cannot read the truststore " + truststore + " for the control plane's TLS: "
                     + e.getMessage(), e);

@@ -9,10 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -376,17 +373,9 @@ public final class CsvLoader {
                     + "the table's columns from; give the schema explicitly");
         }
         List<Column> columns = new ArrayList<>(width);
-        Set<String> names = new HashSet<>();
+        List<String> names = ColumnNames.of(header == null ? Arrays.asList(new String[width]) : List.of(header));
         for (int c = 0; c < width; c++) {
-            String name = header == null ? "" : header[c].trim().toLowerCase(Locale.ROOT);
-            if (name.isEmpty()) {
-                name = "column" + (c + 1);
-            }
-            String unique = name;
-            for (int k = 2; !names.add(unique); k++) {
-                unique = name + "_" + k;
-            }
-            columns.add(new Column(unique, inferred == null ? FerryType.VARCHAR : inferred[c].type(), true));
+            columns.add(new Column(names.get(c), inferred == null ? FerryType.VARCHAR : inferred[c].type(), true));
         }
         return new TableSchema(columns);
     }

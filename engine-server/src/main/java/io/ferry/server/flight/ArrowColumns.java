@@ -248,18 +248,35 @@ final class ArrowColumns {
     }
 
     private static void set(FieldVector out, int row, ResultSet rs, int column) throws SQLException {
+        // the primitive getters read 0 for NULL; wasNull says which it was (no object per value)
         if (out instanceof BitVector o) {
             boolean v = rs.getBoolean(column);
-            setOrNull(o, row, rs, () -> o.setSafe(row, v ? 1 : 0));
+            if (rs.wasNull()) {
+                o.setNull(row);
+            } else {
+                o.setSafe(row, v ? 1 : 0);
+            }
         } else if (out instanceof IntVector o) {
             int v = rs.getInt(column);
-            setOrNull(o, row, rs, () -> o.setSafe(row, v));
+            if (rs.wasNull()) {
+                o.setNull(row);
+            } else {
+                o.setSafe(row, v);
+            }
         } else if (out instanceof BigIntVector o) {
             long v = rs.getLong(column);
-            setOrNull(o, row, rs, () -> o.setSafe(row, v));
+            if (rs.wasNull()) {
+                o.setNull(row);
+            } else {
+                o.setSafe(row, v);
+            }
         } else if (out instanceof Float8Vector o) {
             double v = rs.getDouble(column);
-            setOrNull(o, row, rs, () -> o.setSafe(row, v));
+            if (rs.wasNull()) {
+                o.setNull(row);
+            } else {
+                o.setSafe(row, v);
+            }
         } else if (out instanceof DecimalVector o) {
             BigDecimal v = rs.getBigDecimal(column);
             if (v == null) {
@@ -297,19 +314,6 @@ final class ArrowColumns {
             }
         } else {
             throw new IllegalStateException("no JDBC reading fills " + out.getField());
-        }
-    }
-
-    /** A primitive getter's value, or NULL when the column was SQL NULL (JDBC's wasNull). */
-    private interface Setter {
-        void set();
-    }
-
-    private static void setOrNull(FieldVector out, int row, ResultSet rs, Setter setter) throws SQLException {
-        if (rs.wasNull()) {
-            out.setNull(row);
-        } else {
-            setter.set();
         }
     }
 }

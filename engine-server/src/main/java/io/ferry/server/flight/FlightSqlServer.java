@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.Key;
@@ -30,6 +29,7 @@ import org.slf4j.LoggerFactory;
 import io.ferry.core.FerryException;
 import io.ferry.server.StartupException;
 import io.ferry.server.jdbc.JdbcServer;
+import io.ferry.server.tls.TlsKeys;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.access.Principal;
 
@@ -162,9 +162,8 @@ public final class FlightSqlServer implements AutoCloseable {
      */
     private record Pem(byte[] chainPem, byte[] keyPem) {
         static Pem of(Path keystore, String password) {
-            try (InputStream in = Files.newInputStream(keystore)) {
-                KeyStore store = KeyStore.getInstance("PKCS12");
-                store.load(in, password.toCharArray());
+            try {
+                KeyStore store = TlsKeys.load(keystore, password);
                 for (String alias : Collections.list(store.aliases())) {
                     Key key = store.getKey(alias, password.toCharArray());
                     if (key instanceof PrivateKey && "PKCS#8".equals(key.getFormat())) {

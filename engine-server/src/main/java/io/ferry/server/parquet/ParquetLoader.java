@@ -4,10 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +35,7 @@ import io.ferry.core.types.Column;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.Vector;
+import io.ferry.server.data.ColumnNames;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.data.StagedAppend;
 
@@ -140,18 +138,10 @@ public final class ParquetLoader {
 
     /** A new table's columns: the file's names in lower case (made unique) and natural types, all nullable. */
     private static TableSchema schemaOf(List<ParquetColumn> columns) {
-        Set<String> names = new HashSet<>();
+        List<String> names = ColumnNames.of(columns.stream().map(ParquetColumn::name).toList());
         List<Column> out = new ArrayList<>();
         for (int c = 0; c < columns.size(); c++) {
-            String name = columns.get(c).name().trim().toLowerCase(Locale.ROOT);
-            if (name.isEmpty()) {
-                name = "column" + (c + 1);
-            }
-            String unique = name;
-            for (int k = 2; !names.add(unique); k++) {
-                unique = name + "_" + k;
-            }
-            out.add(new Column(unique, columns.get(c).natural(), true));
+            out.add(new Column(names.get(c), columns.get(c).natural(), true));
         }
         return new TableSchema(out);
     }

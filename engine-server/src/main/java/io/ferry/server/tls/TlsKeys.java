@@ -95,11 +95,26 @@ public final class TlsKeys {
         }
     }
 
+    /** The PKCS #12 store {@code file}, opened with {@code password}. */
+    public static KeyStore load(Path file, String password) throws IOException, GeneralSecurityException {
+        try (InputStream in = Files.newInputStream(file)) {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(in, password.toCharArray());
+            return store;
+        }
+    }
+
+    /** What trusts the certificates of {@code truststore}, made by {@link #make}. */
+    public static TrustManagerFactory trust(Path truststore) throws IOException, GeneralSecurityException {
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(load(truststore, TRUSTSTORE_PASSWORD));
+        return trust;
+    }
+
     /** The SHA-256 fingerprint of the certificate in {@code keystore}, as {@code AB:CD:...}. */
     public static String fingerprint(Path keystore, String password) {
-        try (InputStream in = Files.newInputStream(keystore)) {
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            ks.load(in, password.toCharArray());
+        try {
+            KeyStore ks = load(keystore, password);
             Certificate cert = ks.getCertificate(ks.aliases().nextElement());
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(cert.getEncoded());
             return HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest);
@@ -111,13 +126,9 @@ public final class TlsKeys {
 
     /** A TLS context that trusts the certificates of {@code truststore} (made by {@link #make}). */
     public static SSLContext trusting(Path truststore) {
-        try (InputStream in = Files.newInputStream(truststore)) {
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            ks.load(in, TRUSTSTORE_PASSWORD.toCharArray());
-            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            trust.init(ks);
+        try {
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, trust.getTrustManagers(), null);
+            context.init(null, trust(truststore).getTrustManagers(), null);
             return context;
         } catch (IOException | GeneralSecurityException e) {
             throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "cannot read the truststore " + truststore

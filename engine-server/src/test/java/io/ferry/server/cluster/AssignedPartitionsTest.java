@@ -2,21 +2,16 @@ package io.ferry.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.ferry.fabric.Fabrics;
-import io.ferry.sql.EngineConfig;
 import io.ferry.sql.ResultComparison;
 
 /**
@@ -26,24 +21,15 @@ import io.ferry.sql.ResultComparison;
  * the assignment; answers of two- and three-way joins equal DuckDB's, also when one key holds every row.
  */
 class AssignedPartitionsTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static MemoryComputeCluster cluster;
     private static Coordinator coordinator;
-    private static final List<DataNode> nodes = new ArrayList<>();
     private static Connection ferry;
     private static Connection duck;
 
     @BeforeAll
     static void start() throws Exception {
-        EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
-                .withMemoryLimit(256L << 20);
-        coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, 0, null, Fabrics.Kind.TCP,
-                TIMEOUT, List.of()));
-        InetSocketAddress control = coordinator.cluster().address();
-        for (Role role : List.of(Role.MEMORY, Role.MEMORY, Role.COMPUTE, Role.COMPUTE)) {
-            nodes.add(DataNode.start(new DataNode.Options(role, role.label() + nodes.size(), "127.0.0.1", 0, null,
-                    control, 2, 64L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
-        }
-        assertTrue(coordinator.cluster().awaitNodes(4, Duration.ofSeconds(30)), "the nodes joined");
+        cluster = MemoryComputeCluster.start(2, 2, 2, 64L << 20);
+        coordinator = cluster.coordinator();
         ferry = coordinator.engine().connect();
         duck = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement d = duck.createStatement(); Statement f = ferry.createStatement()) {
@@ -81,11 +67,8 @@ class AssignedPartitionsTest {
             ferry.close();
             duck.close();
         }
-        if (coordinator != null) {
-            coordinator.close();
-        }
-        for (DataNode n : nodes) {
-            n.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 

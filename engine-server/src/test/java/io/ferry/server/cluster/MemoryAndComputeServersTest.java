@@ -3,14 +3,11 @@ package io.ferry.server.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -21,37 +18,26 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.ferry.fabric.Fabrics;
-import io.ferry.sql.EngineConfig;
 import io.ferry.sql.ResultComparison;
 
 /**
  * Two memory servers and a compute server: the compute server runs one unit per memory server for the same query,
  * at the same time (with two compute servers, round-robin placement and round-robin assignment happen to pair each
- * memory server with one compute server, which hid the bug). Units are told apart by (query, fragment), so results that are too large for the region
- * the coordinator first offered — held by the node until the coordinator asks for them — come back each to its own
+ * memory server with one compute server, which hid the bug). Units are told apart by (query, fragment), so results
+ * that are too large for the region the coordinator first offered — held by the node until the coordinator asks for them — come back each to its own
  * unit, and every answer matches DuckDB's. A partitioned table placed by partition keeps each partition on one
  * memory server; placed NAM-style, a partition's blocks spread over both.
  */
 class MemoryAndComputeServersTest {
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static MemoryComputeCluster cluster;
     private static Coordinator coordinator;
-    private static final List<DataNode> nodes = new ArrayList<>();
     private static Connection ferry;
     private static Connection duck;
 
     @BeforeAll
     static void start() throws Exception {
-        EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
-                .withMemoryLimit(256L << 20);
-        coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, 0, null, Fabrics.Kind.TCP,
-                TIMEOUT, List.of()));
-        InetSocketAddress control = coordinator.cluster().address();
-        for (Role role : List.of(Role.MEMORY, Role.MEMORY, Role.COMPUTE)) {
-            nodes.add(DataNode.start(new DataNode.Options(role, role.label() + nodes.size(), "127.0.0.1", 0, null,
-                    control, 2, 64L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
-        }
-        assertTrue(coordinator.cluster().awaitNodes(3, Duration.ofSeconds(30)), "the nodes joined");
+        cluster = MemoryComputeCluster.start(2, 1, 2, 64L << 20);
+        coordinator = cluster.coordinator();
         ferry = coordinator.engine().connect();
         duck = DriverManager.getConnection("jdbc:duckdb:");
         String rows = "SELECT i AS k, i % 17 AS g, 'text ' || i AS s FROM range(20000) r(i)";
@@ -76,11 +62,8 @@ class MemoryAndComputeServersTest {
             ferry.close();
             duck.close();
         }
-        if (coordinator != null) {
-            coordinator.close();
-        }
-        for (DataNode n : nodes) {
-            n.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 

@@ -2,12 +2,9 @@ package io.ferry.server.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +14,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import io.ferry.fabric.Fabrics;
 import io.ferry.server.correctness.DuckDbMirror;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.data.SsbGenerator;
@@ -36,7 +32,6 @@ import io.ferry.sql.ResultComparison;
 class PartitionedSsbOnClusterTest {
     private static final double SCALE = 0.005;
     private static final String PARTITION_BY = "custkey:4,partkey:2,suppkey:2";
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private FerryEngine local;
     private DuckDbMirror mirror;
@@ -57,40 +52,23 @@ class PartitionedSsbOnClusterTest {
     @ParameterizedTest(name = "{0} memory, {1} compute")
     @CsvSource({"1, 1", "2, 2", "2, 4", "4, 2"})
     void ssbAnswersAsDuckDb(int memory, int compute) throws Exception {
-        EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
-                .withMemoryLimit(256L << 20);
-        List<DataNode> nodes = new ArrayList<>();
-        try (Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, "127.0.0.1", 0, 0, 0, null,
-                Fabrics.Kind.TCP, TIMEOUT, List.of()))) {
-            try {
-                InetSocketAddress control = coordinator.cluster().address();
-                for (int i = 0; i < memory + compute; i++) {
-                    Role role = i < memory ? Role.MEMORY : Role.COMPUTE;
-                    nodes.add(DataNode.start(new DataNode.Options(role, role.label() + i, "127.0.0.1", 0, null,
-                            control, 1, 128L << 20, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
-                }
-                assertTrue(coordinator.cluster().awaitNodes(memory + compute, Duration.ofSeconds(60)), "joined");
-                new SsbGenerator(SCALE).loadPartitioned(coordinator.engine().catalog(), PARTITION_BY,
-                        ProgressListener.NONE);
-                long[] before = coordinator.runner().buildBlocks();
-                try (Connection ferry = coordinator.engine().connect(); Statement s = ferry.createStatement()) {
-                    for (String shipping : List.of("function", "auto")) {
-                        s.execute("SET shipping = '" + shipping + "'");
-                        for (Map.Entry<String, String> q : SsbQueries.all().entrySet()) {
-                            ResultComparison.assertSameResult(ferry, mirror.connection(), q.getValue(), false);
-                        }
+        try (MemoryComputeCluster cluster = MemoryComputeCluster.start(memory, compute, 1, 128L << 20)) {
+            Coordinator coordinator = cluster.coordinator();
+            new SsbGenerator(SCALE).loadPartitioned(coordinator.engine().catalog(), PARTITION_BY,
+                    ProgressListener.NONE);
+            long[] before = coordinator.runner().buildBlocks();
+            try (Connection ferry = coordinator.engine().connect(); Statement s = ferry.createStatement()) {
+                for (String shipping : List.of("function", "auto")) {
+                    s.execute("SET shipping = '" + shipping + "'");
+                    for (Map.Entry<String, String> q : SsbQueries.all().entrySet()) {
+                        ResultComparison.assertSameResult(ferry, mirror.connection(), q.getValue(), false);
                     }
                 }
-                if (compute > 1) {
-                    long[] after = coordinator.runner().buildBlocks();
-                    assertTrue(after[1] > before[1], "dimension blocks were spared");
-                }
-            } finally {
-                for (DataNode n : nodes) {
-                    n.close();
-                }
+            }
+            if (compute > 1) {
+                long[] after = coordinator.runner().buildBlocks();
+                assertTrue(after[1] > before[1], "dimension blocks were spared");
             }
         }
     }
-
 }

@@ -1,0 +1,63 @@
+package io.ferry.server.cluster;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.ferry.fabric.Fabrics;
+import io.ferry.sql.EngineConfig;
+
+/**
+ * A coordinator with {@code memory} memory servers and {@code compute} compute servers in this JVM over the tcp
+ * fabric (I-Store's layout), each node with {@code nodeMemory} bytes of block memory and 64 MiB per query. Closing
+ * it stops the coordinator, then every node.
+ */
+final class MemoryComputeCluster implements AutoCloseable {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private final Coordinator coordinator;
+    private final List<DataNode> nodes = new ArrayList<>();
+
+    private MemoryComputeCluster(Coordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    static MemoryComputeCluster start(int memory, int compute, int threads, long nodeMemory)
+            throws InterruptedException {
+        EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
+                .withMemoryLimit(256L << 20);
+        MemoryComputeCluster cluster = new MemoryComputeCluster(Coordinator.start(new Coordinator.Options(config,
+                "127.0.0.1", 0, 0, 0, null, Fabrics.Kind.TCP, TIMEOUT, List.of())));
+        try {
+            InetSocketAddress control = cluster.coordinator.cluster().address();
+            for (int i = 0; i < memory + compute; i++) {
+                Role role = i < memory ? Role.MEMORY : Role.COMPUTE;
+                cluster.nodes.add(DataNode.start(new DataNode.Options(role, role.label() + i, "127.0.0.1", 0, null,
+                        control, threads, nodeMemory, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
+            }
+            if (!cluster.coordinator.cluster().awaitNodes(memory + compute, Duration.ofSeconds(60))) {
+                throw new IllegalStateException("the nodes did not join");
+            }
+            return cluster;
+        } catch (InterruptedException | RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    Coordinator coordinator() {
+        return coordinator;
+    }
+
+    @Override
+    public void close() {
+        try {
+            coordinator.close();
+        } finally {
+            for (DataNode n : nodes) {
+                n.close();
+            }
+        }
+    }
+}
