@@ -22,6 +22,12 @@ public interface Fabric extends AutoCloseable {
      */
     Region register(ArrowBuf buffer, long offset, int length);
 
+    /**
+     * Regions registered here and not yet closed: what a query leaves behind shows as this count above its idle
+     * value (sys.nodes {@code regions}).
+     */
+    int registeredRegions();
+
     /** Connects to another node's endpoint; fails with a {@link FabricException} after {@code timeout}. */
     Peer connect(NodeAddress node, Duration timeout);
 

@@ -23,15 +23,31 @@ public final class SessionSettings {
      * How a cluster runs joins (I-Store): GATHER sends each node its probe blocks and every build table whole;
      * PIPELINED runs joins of co-partitioned tables on the partitions each node is given, reading only the build
      * parts they meet (and fails, 0A000, where no join is co-partitioned); AUTO pipelines where it can, which never
-     * reads more than gathering. SHUFFLE is not built yet.
+     * reads more than gathering. SHUFFLE splits both inputs of every join by its key over the nodes and joins each
+     * part where it lands (the shuffle hash join DPE Fig. 7a compares against).
      */
     public enum Execution {
         AUTO, GATHER, PIPELINED, SHUFFLE
     }
 
+    /**
+     * Whether a fragment lost with its compute server runs again, once, on another (I-Store: a compute server holds
+     * nothing, so its work can move); OFF fails the query with 08006 instead.
+     */
+    public enum Retry {
+        ON, OFF
+    }
+
+    /** Reads a block stream keeps in flight unless {@code SET prefetch} says otherwise (I-Store DPE Fig. 7b). */
+    public static final int DEFAULT_PREFETCH = 8;
+    /** The most reads in flight a stream may keep: each holds a block-sized staging buffer. */
+    public static final int MAX_PREFETCH = 64;
+
     private volatile Shipping shipping = Shipping.AUTO;
     private volatile Compression compression = Compression.AUTO;
     private volatile Execution execution = Execution.AUTO;
+    private volatile Retry retry = Retry.ON;
+    private volatile int prefetch = DEFAULT_PREFETCH;
 
     public Shipping shipping() {
         return shipping;
@@ -45,18 +61,22 @@ public final class SessionSettings {
         return execution;
     }
 
+    public Retry retry() {
+        return retry;
+    }
+
+    /** Reads in flight per block stream, on the coordinator and on the nodes running this session's fragments. */
+    public int prefetch() {
+        return prefetch;
+    }
+
     public void set(String name, String value) {
         switch (key(name)) {
             case "shipping" -> shipping = parse(Shipping.class, name, value);
             case "compression" -> compression = parse(Compression.class, name, value);
-            case "execution" -> {
-                Execution e = parse(Execution.class, name, value);
-                if (e == Execution.SHUFFLE) {
-                    throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "execution = 'shuffle' (a shuffle "
-                            + "hash join) is not built yet; use 'auto', 'gather' or 'pipelined'");
-                }
-                execution = e;
-            }
+            case "execution" -> execution = parse(Execution.class, name, value);
+            case "retry" -> retry = parse(Retry.class, name, value);
+            case "prefetch" -> prefetch = parsePrefetch(value);
             default -> throw unknown(name);
         }
     }
@@ -67,12 +87,16 @@ public final class SessionSettings {
             shipping = Shipping.AUTO;
             compression = Compression.AUTO;
             execution = Execution.AUTO;
+            retry = Retry.ON;
+            prefetch = DEFAULT_PREFETCH;
             return;
         }
         switch (key(name)) {
             case "shipping" -> shipping = Shipping.AUTO;
             case "compression" -> compression = Compression.AUTO;
             case "execution" -> execution = Execution.AUTO;
+            case "retry" -> retry = Retry.ON;
+            case "prefetch" -> prefetch = DEFAULT_PREFETCH;
             default -> throw unknown(name);
         }
     }
@@ -83,6 +107,8 @@ public final class SessionSettings {
         out.put("shipping", shipping.name().toLowerCase(Locale.ROOT));
         out.put("compression", compression.name().toLowerCase(Locale.ROOT));
         out.put("execution", execution.name().toLowerCase(Locale.ROOT));
+        out.put("retry", retry.name().toLowerCase(Locale.ROOT));
+        out.put("prefetch", Integer.toString(prefetch));
         return out;
     }
 
@@ -93,7 +119,20 @@ public final class SessionSettings {
     private static FerryException unknown(String name) {
         return new FerryException(SqlStates.UNDEFINED_OBJECT, "unknown setting '" + name
                 + "'; Ferry has: shipping ('auto' | 'function' | 'data'), compression ('auto' | 'on' | 'off'), "
-                + "execution ('auto' | 'gather' | 'pipelined')");
+                + "execution ('auto' | 'gather' | 'pipelined' | 'shuffle'), retry ('on' | 'off'), prefetch (1 to " + MAX_PREFETCH
+                + ")");
+    }
+
+    private static int parsePrefetch(String value) {
+        String v = value.trim();
+        if (v.matches("[0-9]{1,9}")) {
+            int n = Integer.parseInt(v);
+            if (n >= 1 && n <= MAX_PREFETCH) {
+                return n;
+            }
+        }
+        throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "'" + value + "' is not a value of prefetch; "
+                + "use a number of reads in flight from 1 to " + MAX_PREFETCH + " (default " + DEFAULT_PREFETCH + ")");
     }
 
     private static <E extends Enum<E>> E parse(Class<E> type, String name, String value) {

@@ -23,12 +23,14 @@ import io.ferry.sql.schema.SystemTable;
 class SessionSettingsTest {
     private FerryEngine engine;
     private final List<SessionSettings.Shipping> seen = new ArrayList<>();
+    private final List<String> fetchAndRetry = new ArrayList<>();
 
     @BeforeEach
     void start() throws SQLException {
         engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withMemoryLimit(64 << 20));
         engine.setRunner((plan, ctx, session) -> {
             seen.add(session.shipping());
+            fetchAndRetry.add(session.prefetch() + "/" + session.retry());
             return engine.executor().stream(plan, ctx);
         });
         try (Connection c = engine.connect(); Statement s = c.createStatement()) {
@@ -80,6 +82,29 @@ class SessionSettingsTest {
             assertTrue(bad.getMessage().contains("'function'"), bad.getMessage());
             assertEquals(6, sum(s));
         }
+    }
+
+    @Test
+    void prefetchAndRetryReachTheRunnerAndRefuseWhatIsOutOfRange() throws SQLException {
+        try (Connection c = engine.connect(); Statement s = c.createStatement()) {
+            fetchAndRetry.clear();
+            assertEquals(6, sum(s));
+            s.execute("SET prefetch = 10");
+            s.execute("SET retry = 'off'");
+            assertEquals(6, sum(s));
+            for (String bad : List.of("0", "65", "-1", "ten", "99999999999")) {
+                SQLException e = assertThrows(SQLException.class, () -> s.execute("SET prefetch = '" + bad + "'"));
+                assertEquals("22023", SqlErrors.translate(e).sqlState());
+                assertTrue(e.getMessage().contains("from 1 to 64"), e.getMessage());
+            }
+            SQLException e = assertThrows(SQLException.class, () -> s.execute("SET retry = 'twice'"));
+            assertEquals("22023", SqlErrors.translate(e).sqlState());
+            assertEquals(6, sum(s));
+            s.execute("RESET prefetch");
+            s.execute("RESET retry");
+            assertEquals(6, sum(s));
+        }
+        assertEquals(List.of("8/ON", "10/OFF", "10/OFF", "8/ON"), fetchAndRetry);
     }
 
     @Test

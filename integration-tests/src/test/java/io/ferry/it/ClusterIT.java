@@ -1,5 +1,6 @@
 package io.ferry.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -77,14 +79,26 @@ abstract class ClusterIT {
     /** Whether queries still work without the victim (its blocks live elsewhere). */
     abstract boolean clusterSurvivesVictim();
 
+    /** A memory server the last test kills, or null where no node only holds memory. */
+    String memoryVictim() {
+        return null;
+    }
+
+    /** The coordinator's options beyond those every layout gets. */
+    List<String> coordinatorOptions() {
+        return List.of();
+    }
+
     @BeforeAll
     void startCluster() throws Exception {
         port = NodeProcess.freePort();
         controlPort = NodeProcess.freePort();
-        coordinator = ServerJar.start("coordinator", "1g", "coordinator", "--port", String.valueOf(port),
+        List<String> args = new ArrayList<>(List.of("coordinator", "--port", String.valueOf(port),
                 "--control-port", String.valueOf(controlPort), "--threads", "2", "--timeout", "10", "--demo",
                 "--expect-nodes", String.valueOf(nodes().size()), "--rows", String.valueOf(DEMO.rows()),
-                "--distinct", String.valueOf(DEMO.distinct()), "--scale", String.valueOf(DEMO.scale()));
+                "--distinct", String.valueOf(DEMO.distinct()), "--scale", String.valueOf(DEMO.scale())));
+        args.addAll(coordinatorOptions());
+        coordinator = ServerJar.start("coordinator", "1g", args.toArray(String[]::new));
         processes.add(coordinator);
         coordinator.await("nodes join at", Duration.ofSeconds(60));
         for (Node n : nodes()) {
@@ -97,8 +111,10 @@ abstract class ClusterIT {
         DEMO.load(local.catalog(), ProgressListener.NONE);
         localConnection = local.connect();
         duck = DuckDbMirror.of(local.catalog());
-        try (Connection c = connect(); Statement s = c.createStatement()) {
+        try (Connection c = connect(); Statement s = c.createStatement();
+                Statement d = duck.connection().createStatement()) {
             s.execute("CREATE TABLE heavy AS SELECT a, MOD(b, 50) AS k FROM r");
+            d.execute("CREATE TABLE heavy AS SELECT a, MOD(b, 50) AS k FROM r");
         }
     }
 
@@ -238,6 +254,8 @@ abstract class ClusterIT {
         NodeProcess victim = processes.stream().filter(p -> p.name().equals(victim())).findFirst()
                 .orElseThrow();
         try (Connection c = connect(); Statement s = c.createStatement()) {
+            // a compute server's work would move to the others (the next test): here it may not
+            s.execute("SET retry = 'off'");
             CompletableFuture<SQLException> failure = startSlowQuery(s);
             victim.kill();
             long killed = System.nanoTime();
@@ -266,6 +284,121 @@ abstract class ClusterIT {
             while (!"up".equals(nodeState(s, victim()))) {
                 assertTrue(System.nanoTime() < deadline, victim() + " did not rejoin:\n" + coordinator.output());
                 Thread.sleep(200);
+            }
+        }
+    }
+
+    /**
+     * I-Store DPE section 2: a compute server holds nothing, so when one dies mid-query its units run once more on
+     * the others and the query still answers as DuckDB does; nothing of it stays registered on the survivors.
+     */
+    @Test
+    @Order(6)
+    void aComputeServerKilledMidQueryHasItsWorkRunAgainOnTheOthers() throws Exception {
+        Assumptions.assumeTrue(clusterSurvivesVictim(), "only work on a node that holds no data can move");
+        NodeProcess victim = newest(victim());
+        long[] expected = countAndSum(duck.connection(), SLOW);
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            Map<String, Long> idle = regions(s);
+            s.execute("SET shipping = 'function'");
+            CompletableFuture<long[]> answer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return countAndSum(c, SLOW);
+                } catch (SQLException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            awaitRunningOn(victim());
+            victim.kill();
+            assertArrayEquals(expected, answer.get(60, TimeUnit.SECONDS), "the answer after " + victim()
+                    + " was killed mid-query");
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.fragments WHERE query_id = "
+                    + "(SELECT MAX(query_id) FROM sys.fragments) AND reason LIKE 'run again%" + victim() + " was lost%'")) {
+                assertTrue(rs.next());
+                assertTrue(rs.getLong(1) >= 1, "sys.fragments shows no unit run again");
+            }
+            awaitRegions(s, idle, victim());
+            s.execute("SET retry = 'off'");
+        }
+    }
+
+    /** A memory server killed mid-query: the query fails with 08006 naming it, and the survivors keep nothing of it. */
+    @Test
+    @Order(7)
+    void aMemoryServerKilledMidQueryFailsItAndLeavesNothingRegistered() throws Exception {
+        Assumptions.assumeTrue(memoryVictim() != null, "this layout has no memory-only node");
+        NodeProcess victim = newest(memoryVictim());
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            Map<String, Long> idle = regions(s);
+            // one read ahead of the probe: the compute servers are still reading from the victim when it dies
+            s.execute("SET prefetch = 1");
+            CompletableFuture<SQLException> failure = startSlowQuery(s);
+            victim.kill();
+            long killed = System.nanoTime();
+            SQLException e = failure.get(30, TimeUnit.SECONDS);
+            assertTrue(e != null, "the query finished although " + memoryVictim() + " was killed");
+            assertTrue(System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(10), "the failure took too long");
+            assertEquals("08006", e.getSQLState(), e.getMessage());
+            assertTrue(e.getMessage().contains(memoryVictim()), "the error must name the node: " + e.getMessage());
+            awaitRegions(s, idle, memoryVictim());
+        }
+    }
+
+    private NodeProcess newest(String name) {
+        NodeProcess found = null;
+        for (NodeProcess p : processes) {
+            if (p.name().equals(name)) {
+                found = p;
+            }
+        }
+        return java.util.Objects.requireNonNull(found, name);
+    }
+
+    private static long[] countAndSum(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next());
+            return new long[] {rs.getLong(1), rs.getLong(2)};
+        }
+    }
+
+    /** Fabric regions registered on each node that is up. */
+    private static Map<String, Long> regions(Statement s) throws SQLException {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        try (ResultSet rs = s.executeQuery("SELECT name, regions FROM sys.nodes WHERE state = 'up'")) {
+            while (rs.next()) {
+                out.put(rs.getString(1), rs.getLong(2));
+            }
+        }
+        return out;
+    }
+
+    /** Heartbeats report every 500 ms: within 5 s every survivor is back to the regions it had idle. */
+    private static void awaitRegions(Statement s, Map<String, Long> idle, String gone) throws Exception {
+        Map<String, Long> expected = new java.util.TreeMap<>(idle);
+        expected.remove(gone);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        Map<String, Long> now = regions(s);
+        now.remove(gone);
+        while (!now.equals(expected)) {
+            assertTrue(System.nanoTime() < deadline, "regions still registered: idle " + expected + ", now " + now);
+            Thread.sleep(100);
+            now = regions(s);
+            now.remove(gone);
+        }
+    }
+
+    private void awaitRunningOn(String name) throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (true) {
+                try (ResultSet rs = s.executeQuery("SELECT SUM(fragments_running) FROM sys.nodes WHERE state = 'up' "
+                        + "AND name = '" + name + "'")) {
+                    if (rs.next() && rs.getLong(1) > 0) {
+                        return;
+                    }
+                }
+                assertTrue(System.nanoTime() < deadline, name + " did not start the slow query");
+                Thread.sleep(100);
             }
         }
     }

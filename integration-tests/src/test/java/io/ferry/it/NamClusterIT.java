@@ -18,6 +18,18 @@ class NamClusterIT extends ClusterIT {
         return "c2";
     }
 
+    /** Small blocks: a scan is many reads, so the memory server killed mid-query is killed mid-scan. */
+    @Override
+    List<String> coordinatorOptions() {
+        return List.of("--block-size", "64k");
+    }
+
+    /** Killed last: its blocks are lost with it. */
+    @Override
+    String memoryVictim() {
+        return "m1";
+    }
+
     /** A compute server holds no data: once it is down, c1 runs every fragment. */
     @Override
     boolean clusterSurvivesVictim() {

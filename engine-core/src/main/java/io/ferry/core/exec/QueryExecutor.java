@@ -352,9 +352,13 @@ public final class QueryExecutor implements AutoCloseable {
                 });
             }
             if (node instanceof PlanNode.Join join) {
-                Batch build = BatchConcat.concat(nonEmpty(materialize(join.right()), join.right().types()),
-                        join.right().types());
-                JoinHashTable table = new JoinHashTable(build, join.rightKeys(), join.nullsMatch(), ctx.memory());
+                JoinHashTable table;
+                try {
+                    table = new JoinHashTable(buildSide(join.right()), join.rightKeys(), join.nullsMatch(),
+                            ctx.memory());
+                } catch (FerryException e) {
+                    throw buildTooLarge(join.right(), e);
+                }
                 cleanups.add(table::close);
                 Evaluator residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
                 return pipeline(join.left()).then(new HashJoinProbe(table, join.leftKeys(), join.kind(), residual));
@@ -475,6 +479,46 @@ public final class QueryExecutor implements AutoCloseable {
             int to = (int) Math.min(limit, order.length);
             int[] picked = java.util.Arrays.copyOfRange(order, from, Math.max(from, to));
             return List.of(merged.gather(picked, picked.length));
+        }
+
+        /**
+         * A join's build side in one batch, its rows counted against the query's memory as they arrive (I-Store DPE
+         * section 4.2: the build partitions a node streams in must fit it), so that a build side too large fails with
+         * 53200 rather than exhausting the heap.
+         */
+        private Batch buildSide(PlanNode build) {
+            List<FerryType> types = build.types();
+            long perRow = 16L * Math.max(1, types.size());
+            List<Batch> batches = new ArrayList<>();
+            if (build instanceof PlanNode.Aggregate || build instanceof PlanNode.MergeAggregate
+                    || build instanceof PlanNode.Sort || build instanceof PlanNode.Window) {
+                batches.addAll(materialize(build));
+                long bytes = perRow * Batch.totalRows(batches);
+                ctx.memory().reserve(bytes);
+                cleanups.add(() -> ctx.memory().release(bytes));
+            } else {
+                for (BuildSink sink : run(pipeline(build), () -> new BuildSink(ctx.memory(), perRow))) {
+                    batches.addAll(sink.batches);
+                    cleanups.add(() -> ctx.memory().release(sink.reserved));
+                }
+            }
+            return BatchConcat.concat(nonEmpty(batches, types), types);
+        }
+
+        /** 53200 naming the tables a build side reads and the setting to raise; any other error as it is. */
+        private FerryException buildTooLarge(PlanNode build, FerryException e) {
+            if (!SqlStates.OUT_OF_MEMORY.equals(e.sqlState())) {
+                return e;
+            }
+            java.util.Set<String> tables = new java.util.TreeSet<>();
+            for (PlanNode.Scan scan : PlanCodec.scans(build)) {
+                tables.add(scan.table().name());
+            }
+            return new FerryException(SqlStates.OUT_OF_MEMORY, String.format(java.util.Locale.ROOT,
+                    "the build side of a join (reading %s) needs more than the query memory limit of %,d bytes; "
+                            + "filter that side, or raise --query-memory of the node that runs the join (in a "
+                            + "cluster: each compute server or worker)", tables.isEmpty() ? "no table"
+                            : String.join(", ", tables), ctx.memory().limit()), e);
         }
 
         /** Every input row in one batch, then the window functions over them ({@link WindowOperator}). */
@@ -670,6 +714,32 @@ public final class QueryExecutor implements AutoCloseable {
         @Override
         public boolean satisfied() {
             return remaining != null && remaining.get() <= 0;
+        }
+
+        @Override
+        public boolean keepsRows() {
+            return true;
+        }
+    }
+
+    /** A thread's share of a join's build side, each batch reserved against the query's memory as it arrives. */
+    private static final class BuildSink implements Sink {
+        final List<Batch> batches = new ArrayList<>();
+        private final QueryMemory memory;
+        private final long perRow;
+        long reserved;
+
+        BuildSink(QueryMemory memory, long perRow) {
+            this.memory = memory;
+            this.perRow = perRow;
+        }
+
+        @Override
+        public void consume(Batch batch) {
+            long bytes = perRow * batch.rowCount();
+            memory.reserve(bytes);
+            reserved += bytes;
+            batches.add(batch);
         }
 
         @Override

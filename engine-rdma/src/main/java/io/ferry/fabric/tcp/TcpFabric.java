@@ -140,6 +140,11 @@ public final class TcpFabric implements Fabric {
     }
 
     @Override
+    public int registeredRegions() {
+        return regions.size();
+    }
+
+    @Override
     public Region register(ArrowBuf buffer, long offset, int length) {
         if (closed) {
             throw new IllegalStateException("fabric " + address + " is closed");

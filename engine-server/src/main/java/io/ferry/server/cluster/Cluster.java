@@ -32,6 +32,7 @@ import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireWriter;
 import io.ferry.fabric.auth.ClusterSecret;
 import io.ferry.fabric.auth.SecretHandshake;
+import io.ferry.sql.SessionSettings;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -215,9 +216,9 @@ public final class Cluster implements AutoCloseable {
         for (int i = 0; i < 256; i++) {
             refs.add(new BlockStream.BlockRef(probe, (long) (i % 4) * block, block));
         }
-        try (BlockStream stream = new BlockStream(peers.fabric(), peer, allocator, refs, ShippingModel.DEPTH, block,
+        try (BlockStream stream = new BlockStream(peers.fabric(), peer, allocator, refs, SessionSettings.DEFAULT_PREFETCH, block,
                 timeout)) {
-            for (int i = 0; i < ShippingModel.DEPTH; i++) {
+            for (int i = 0; i < SessionSettings.DEFAULT_PREFETCH; i++) {
                 stream.next();
             }
             long t0 = System.nanoTime();

@@ -7,17 +7,11 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 import io.ferry.core.FerryException;
@@ -30,17 +24,14 @@ import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
 import io.ferry.core.exec.SampleSpec;
 import io.ferry.core.exec.ScanBinder;
-import io.ferry.core.ipc.BatchIpc;
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.PartitionScheme;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.vector.Batch;
-import io.ferry.fabric.Region;
 import io.ferry.server.cluster.control.MessageType;
-import io.ferry.server.cluster.control.WireReader;
-import io.ferry.server.cluster.control.WireWriter;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.distributed.ShufflePlan;
 import io.ferry.sql.distributed.WorkAssignment;
 import io.ferry.sql.QueryRunner;
 import io.ferry.sql.SessionSettings;
@@ -70,6 +61,7 @@ public final class ClusterRunner implements QueryRunner {
     private final AtomicLong buildBlocksSpared = new AtomicLong();
     private final Map<String, AtomicInteger> runningPerTable = new ConcurrentHashMap<>();
     private final Deque<FragmentRecord> recent = new ArrayDeque<>();
+    private final ShuffleRunner shuffles;
 
     /** A unit of work at a gather and how it was shipped. */
     public record FragmentRecord(long queryId, String table, String node, String mode, String reason, long rows,
@@ -99,6 +91,21 @@ public final class ClusterRunner implements QueryRunner {
         String node() {
             return runner == null ? holder.name() : runner.name();
         }
+
+        /** The same work for another compute server, after {@link #runner} was lost. */
+        Unit movedTo(Member other, boolean compressed) {
+            Unit u = new Unit(holder, other);
+            u.blocks.addAll(blocks);
+            u.rows = rows;
+            u.bytes = bytes;
+            u.function = true;
+            u.compress = compressed;
+            u.inputs = inputs;
+            u.costs = costs;
+            u.assignment = assignment;
+            u.reason = "run again: " + runner.name() + " was lost while running it";
+            return u;
+        }
     }
 
     public ClusterRunner(FerryEngine engine, Cluster cluster, ClusterStorage storage, Peers peers,
@@ -110,6 +117,7 @@ public final class ClusterRunner implements QueryRunner {
         this.allocator = allocator;
         this.rates = rates;
         this.timeout = timeout;
+        this.shuffles = new ShuffleRunner(cluster, storage, allocator, peers.fabric());
     }
 
     @Override
@@ -118,7 +126,7 @@ public final class ClusterRunner implements QueryRunner {
         // a query's fragments are numbered across all its gathers: a node tells them apart by (query, fragment)
         AtomicInteger fragmentIds = new AtomicInteger();
         PlanNode split = Distribution.split(plan);
-        QueryContext distributed = ctx.withBinder(this::bindWhole)
+        QueryContext distributed = ctx.withBinder((scan, sample) -> bindWhole(scan, sample, session.prefetch()))
                 .withGatherer((gather, c) -> gather(queryId, fragmentIds, gather, c, session));
         return engine.executor().stream(split, distributed);
     }
@@ -135,6 +143,16 @@ public final class ClusterRunner implements QueryRunner {
             PlanNode fragment = Distribution.fixSamples(g.fragment());
             PlanNode.Scan scan = Distribution.partitionedScan(fragment);
             Table table = (Table) scan.table();
+            ShufflePlan shuffle = shuffled(fragment, session);
+            if (shuffle != null) {
+                int k = shuffles.runners().size();
+                lines.add("gather " + table.name() + " (" + fragment.getClass().getSimpleName() + " as a shuffle join "
+                        + "in " + shuffle.stages().size() + " stages on " + k + " nodes, execution=shuffle)");
+                for (String line : shuffle.describe(k)) {
+                    lines.add("  " + line);
+                }
+                return;
+            }
             try (TableData data = table.snapshot()) {
                 int[] read = scan.zones().keep(SampleSpec.keptBlocks(scan.sample(), data.blocks().size()),
                         data.blocks());
@@ -143,6 +161,10 @@ public final class ClusterRunner implements QueryRunner {
                 lines.add("gather " + table.name() + " (" + fragment.getClass().getSimpleName() + " on " + units.size()
                         + " units, shipping=" + session.shipping().name().toLowerCase(java.util.Locale.ROOT)
                         + ", execution=" + session.execution().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                if (session.execution() == SessionSettings.Execution.SHUFFLE) {
+                    lines.add("  no join here splits by key (none, or only build sides that are aggregates or VALUES):"
+                            + " gathered");
+                }
                 if (!units.isEmpty() && units.get(0).assignment != null) {
                     lines.add("  partitions assigned to compute servers: " + units.get(0).assignment);
                 }
@@ -159,12 +181,12 @@ public final class ClusterRunner implements QueryRunner {
     }
 
     /** A scan of a whole table, streamed here from wherever its blocks are. */
-    private BlockSource bindWhole(PlanNode.Scan scan, SampleSpec sample) {
+    private BlockSource bindWhole(PlanNode.Scan scan, SampleSpec sample, int prefetch) {
         Table table = (Table) scan.table();
         TableData data = table.snapshot();
         try {
             List<BlockLocation> blocks = locations(table, data, ScanBinder.blocksToRead(scan, sample, table, data));
-            return holding(data, new FabricBlockSource(blocks, null, peers, allocator, ShippingModel.DEPTH, timeout));
+            return holding(data, new FabricBlockSource(blocks, null, peers, allocator, prefetch, timeout));
         } catch (RuntimeException e) {
             data.close();
             throw e;
@@ -355,7 +377,8 @@ public final class ClusterRunner implements QueryRunner {
         boolean compress = compress(session, u.runner);
         u.compress = compress;
         double link = Math.min(u.runner.bytesPerSecond(), u.holder.bytesPerSecond());
-        u.inputs = new ShippingModel.Inputs(u.rows, rowFraction, u.bytes, u.blocks.size(), resultRows, resultBytes,
+        u.inputs = new ShippingModel.Inputs(u.rows, rowFraction, u.bytes, u.blocks.size(), session.prefetch(),
+                resultRows, resultBytes,
                 groups,
                 compress ? ResultEstimate.LZ4_RATIO : 1.0, Math.max(1, link), u.runner.latencySeconds(),
                 new ShippingModel.Node(coordCores, engine.config().threads(), rates.aggRowsPerSecond(groups),
@@ -396,9 +419,21 @@ public final class ClusterRunner implements QueryRunner {
         PlanNode fragment = Distribution.fixSamples(gather.fragment());
         PlanNode.Scan divided = Distribution.partitionedScan(fragment);
         Table table = (Table) divided.table();
+        ShufflePlan shuffle = shuffled(fragment, session);
+        if (shuffle != null) {
+            int stages = shuffle.stages().size();
+            try {
+                return shuffles.run(queryId, fragmentIds, shuffle, ctx, session, run -> remember(new FragmentRecord(
+                        queryId, table.name(), run.node(), "shuffle", "stage " + run.stage() + " of " + stages
+                        + " of a shuffle join (SET execution = 'shuffle'), " + run.blocks() + " blocks read", 0, 0, 0,
+                        false, Double.NaN, Double.NaN, run.elapsedMillis(), Double.NaN)));
+            } catch (RuntimeException e) {
+                throw named(e);
+            }
+        }
         AtomicInteger running = runningPerTable.computeIfAbsent(table.name(), t -> new AtomicInteger());
         List<TableData> held = new ArrayList<>();
-        List<Dispatch> dispatched = new ArrayList<>();
+        List<Dispatch<Unit>> dispatched = new ArrayList<>();
         running.incrementAndGet();
         try {
             TableData data = table.snapshot();
@@ -436,12 +471,12 @@ public final class ClusterRunner implements QueryRunner {
                     List<List<BlockLocation>> unitScans = restricted.isEmpty() ? whole
                             : buildsFor(u, table, data, scans, whole, builds, restricted);
                     countBuilds(whole, unitScans);
-                    Dispatch d = dispatch(queryId, fragmentIds.getAndIncrement(), u, encoded, unitScans, session,
+                    Dispatch<Unit> d = dispatch(queryId, fragmentIds.getAndIncrement(), u, encoded, unitScans, session,
                             ctx);
                     dispatched.add(d);
-                    d.pending.whenComplete((reply, e) -> {
-                        if (e != null) {
-                            failed.compareAndSet(null, named(unwrap(e)));
+                    d.pending().whenComplete((reply, e) -> {
+                        if (e != null && !retries(d, session)) {
+                            failed.compareAndSet(null, named(Dispatch.unwrap(e)));
                         }
                     });
                 } else {
@@ -453,34 +488,103 @@ public final class ClusterRunner implements QueryRunner {
             if (!here.isEmpty() || dispatched.isEmpty()) {
                 long t0 = System.nanoTime();
                 QueryContext local = ctx.withGatherer(null).withBinder((scan, sample) -> scan == divided
-                        ? new FabricBlockSource(here, null, peers, allocator, ShippingModel.DEPTH, timeout)
-                        : bindWhole(scan, sample));
+                        ? new FabricBlockSource(here, null, peers, allocator, session.prefetch(), timeout)
+                        : bindWhole(scan, sample, session.prefetch()));
                 out.addAll(engine.executor().execute(fragment, local));
                 double ms = (System.nanoTime() - t0) / 1e6;
                 for (Unit u : hereUnits) {
                     record(queryId, table, u, "data", 0, ms, 0);
                 }
             }
-            for (Dispatch d : dispatched) {
-                out.addAll(d.collect(ctx, fragment));
-                record(queryId, table, d.unit, "function", d.reply.resultBytes(), d.elapsedMillis(),
-                        d.reply.cpuNanos() / 1e6);
+            // by index: a unit run again after its compute server was lost joins the list (closed with the rest)
+            for (int i = 0, sent = dispatched.size(); i < sent; i++) {
+                Dispatch<Unit> d = dispatched.get(i);
+                try {
+                    out.addAll(collect(queryId, table, d, ctx, fragment));
+                } catch (RuntimeException e) {
+                    if (!retries(d, session)) {
+                        throw e;
+                    }
+                    out.addAll(runAgain(queryId, fragmentIds, table, d, encoded, fragment, divided, session, ctx,
+                            dispatched));
+                }
             }
             return out;
         } catch (RuntimeException e) {
-            for (Dispatch d : dispatched) {
+            for (Dispatch<Unit> d : dispatched) {
                 d.cancel();
             }
             throw named(e);
         } finally {
             running.decrementAndGet();
-            for (Dispatch d : dispatched) {
+            for (Dispatch<Unit> d : dispatched) {
                 d.close();
             }
             for (TableData d : held) {
                 d.close();
             }
         }
+    }
+
+    private List<Batch> collect(long queryId, Table table, Dispatch<Unit> d, QueryContext ctx, PlanNode fragment) {
+        List<Batch> got = d.collect(ctx, fragment.types());
+        record(queryId, table, d.work, "function", d.reply().resultBytes(), d.elapsedMillis(),
+                d.reply().cpuNanos() / 1e6);
+        return got;
+    }
+
+    /**
+     * Whether a failed unit runs again: its node was a compute server (it held nothing, so its work can move; I-Store
+     * DPE section 2), its control connection is gone (the node, not its work, failed), it is the unit's first run and
+     * {@code SET retry} is on.
+     */
+    private static boolean retries(Dispatch<Unit> d, SessionSettings session) {
+        return session.retry() == SessionSettings.Retry.ON && !d.retry && d.runner.role() == Role.COMPUTE
+                && !d.runner.channel().isOpen();
+    }
+
+    /**
+     * Runs a lost compute server's unit once more: on the least busy compute server still up, or here, reading the
+     * same blocks, when none is. Its partial result joins the others as if the first run had delivered it.
+     */
+    private List<Batch> runAgain(long queryId, AtomicInteger fragmentIds, Table table, Dispatch<Unit> lost,
+            byte[] plan,
+            PlanNode fragment, PlanNode.Scan divided, SessionSettings session, QueryContext ctx,
+            List<Dispatch<Unit>> dispatched) {
+        Member gone = lost.runner;
+        Member other = cluster.up(m -> m.role() == Role.COMPUTE && m.id() != gone.id() && m.channel().isOpen())
+                .stream().min(java.util.Comparator.comparingInt(Member::fragmentsInFlight)).orElse(null);
+        if (other != null) {
+            Unit moved = lost.work.movedTo(other, compress(session, other));
+            List<List<BlockLocation>> scans = new ArrayList<>(lost.scans);
+            scans.replaceAll(blocks -> blocks == lost.work.blocks ? null : blocks);
+            Dispatch<Unit> again = dispatch(queryId, fragmentIds.getAndIncrement(), moved, plan, scans, session, ctx);
+            again.retry = true;
+            dispatched.add(again);
+            return collect(queryId, table, again, ctx, fragment);
+        }
+        Unit here = lost.work.movedTo(lost.work.holder, false);
+        here.function = false;
+        here.reason = "run again here: " + gone.name() + " was lost and no other compute server is up";
+        List<PlanNode.Scan> scans = PlanCodec.scans(fragment);
+        Map<PlanNode.Scan, List<BlockLocation>> blocks = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < scans.size(); i++) {
+            blocks.put(scans.get(i), lost.scans.get(i));
+        }
+        long t0 = System.nanoTime();
+        List<Batch> out = engine.executor().execute(fragment, ctx.withGatherer(null).withBinder((scan, sample) ->
+                new FabricBlockSource(blocks.get(scan), null, peers, allocator, session.prefetch(), timeout)));
+        record(queryId, table, here, "data", 0, (System.nanoTime() - t0) / 1e6, 0);
+        return out;
+    }
+
+    /**
+     * The shuffle stages of a fragment under {@code SET execution = 'shuffle'}; null when the setting is another, or
+     * no join of the fragment splits by key (it has none, or only joins with an aggregate or VALUES as build side):
+     * there is nothing to shuffle, and it runs gathered, as EXPLAIN says.
+     */
+    private static ShufflePlan shuffled(PlanNode fragment, SessionSettings session) {
+        return session.execution() == SessionSettings.Execution.SHUFFLE ? ShufflePlan.of(fragment) : null;
     }
 
     /**
@@ -550,111 +654,18 @@ public final class ClusterRunner implements QueryRunner {
         return out;
     }
 
-    private Dispatch dispatch(long queryId, int fragmentId, Unit u, byte[] plan, List<List<BlockLocation>> whole,
-            SessionSettings session, QueryContext ctx) {
+    private Dispatch<Unit> dispatch(long queryId, int fragmentId, Unit u, byte[] plan,
+            List<List<BlockLocation>> whole, SessionSettings session, QueryContext ctx) {
         List<List<BlockLocation>> scans = new ArrayList<>(whole.size());
         for (List<BlockLocation> w : whole) {
             scans.add(w == null ? u.blocks : w);
         }
         long estimate = u.inputs == null ? 1 << 16 : u.inputs.resultBytes();
         int capacity = (int) Math.min(256L << 20, Math.max(64L << 10, estimate + estimate / 2 + 4096));
-        Dispatch d = new Dispatch(u, capacity);
-        FragmentRequest request = new FragmentRequest(queryId, fragmentId, plan, scans, d.region.descriptor(),
-                u.compress, ctx.remainingMillis());
-        d.reply(u.runner.channel().call(MessageType.RUN_FRAGMENT, request.encode()), queryId, fragmentId);
+        Dispatch<Unit> d = new Dispatch<>(u, u.runner, scans, capacity, allocator, peers.fabric());
+        d.send(MessageType.RUN_FRAGMENT, new FragmentRequest(queryId, fragmentId, plan, scans, d.region(),
+                u.compress, ctx.remainingMillis(), session.prefetch()));
         return d;
-    }
-
-    /** A fragment sent to a node, and the region its result lands in. */
-    private final class Dispatch implements AutoCloseable {
-        final Unit unit;
-        final long started = System.nanoTime();
-        ArrowBuf buffer;
-        Region region;
-        CompletableFuture<WireReader> pending;
-        FragmentRequest.Reply reply;
-        long queryId;
-        int fragmentId;
-        long finished;
-
-        Dispatch(Unit unit, int capacity) {
-            this.unit = unit;
-            register(capacity);
-        }
-
-        private void register(int capacity) {
-            close();
-            buffer = allocator.buffer(capacity);
-            region = peers.fabric().register(buffer, 0, capacity);
-        }
-
-        void reply(CompletableFuture<WireReader> f, long id, int fragment) {
-            this.pending = f;
-            this.queryId = id;
-            this.fragmentId = fragment;
-            unit.runner.fragmentStarted();
-            f.whenComplete((r, e) -> unit.runner.fragmentEnded());
-        }
-
-        double elapsedMillis() {
-            return (finished - started) / 1e6;
-        }
-
-        /** Waits for the node's answer (checking for cancellation meanwhile) and decodes the result. */
-        List<Batch> collect(QueryContext ctx, PlanNode fragment) {
-            reply = FragmentRequest.Reply.decode(await(pending, ctx));
-            if (!reply.written()) {
-                register(reply.resultBytes());
-                await(unit.runner.channel().call(MessageType.WRITE_RESULT,
-                        new WireWriter().writeLong(queryId).writeInt(fragmentId).writeDescriptor(region.descriptor())),
-                        ctx);
-            }
-            finished = System.nanoTime();
-            byte[] bytes = new byte[reply.resultBytes()];
-            buffer.getBytes(0, bytes);
-            return BatchIpc.read(bytes, 0, bytes.length, fragment.types(), allocator);
-        }
-
-        private WireReader await(CompletableFuture<WireReader> f, QueryContext ctx) {
-            while (true) {
-                ctx.check();
-                try {
-                    return f.get(50, TimeUnit.MILLISECONDS);
-                } catch (TimeoutException e) {
-                    // keep waiting: the node answers when done, or its connection breaks and the call fails
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new FerryException(SqlStates.QUERY_CANCELED, "interrupted while waiting for "
-                            + unit.runner.describe());
-                } catch (ExecutionException e) {
-                    throw unwrap(e);
-                }
-            }
-        }
-
-        void cancel() {
-            unit.runner.channel().notice(MessageType.CANCEL, new WireWriter().writeLong(queryId));
-        }
-
-        @Override
-        public void close() {
-            if (region != null) {
-                region.close();
-                region = null;
-            }
-            if (buffer != null) {
-                buffer.close();
-                buffer = null;
-            }
-        }
-    }
-
-    /** The error a failed call or future carries. */
-    private static RuntimeException unwrap(Throwable e) {
-        Throwable cause = (e instanceof ExecutionException || e instanceof CompletionException) && e.getCause() != null
-                ? e.getCause() : e;
-        return cause instanceof RuntimeException r ? r
-                : new FerryException(SqlStates.INTERNAL_ERROR, cause.toString(), cause);
     }
 
     /** Adds which node a fabric failure came from, when the message names only its address. */
@@ -677,6 +688,10 @@ public final class ClusterRunner implements QueryRunner {
         FragmentRecord r = new FragmentRecord(queryId, table.name(), u.node(), mode, u.reason, u.rows, u.bytes,
                 resultBytes, compressed, u.costs == null ? Double.NaN : u.costs.functionShipping() * 1e3,
                 u.costs == null ? Double.NaN : u.costs.dataShipping() * 1e3, elapsed, cpu);
+        remember(r);
+    }
+
+    private void remember(FragmentRecord r) {
         synchronized (recent) {
             recent.addLast(r);
             while (recent.size() > KEPT_FRAGMENTS) {

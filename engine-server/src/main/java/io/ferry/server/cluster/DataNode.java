@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.exec.BlockSource;
+import io.ferry.core.exec.HashPartitioner;
 import io.ferry.core.exec.PlanCodec;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
@@ -64,7 +65,6 @@ public final class DataNode implements AutoCloseable {
     /** A result is written in pieces of this size, this many in flight. */
     private static final int WRITE_PIECE = 4 << 20;
     private static final int WRITES_IN_FLIGHT = 4;
-    private static final int PREFETCH_DEPTH = 8;
 
     /**
      * How a node starts.
@@ -130,6 +130,7 @@ public final class DataNode implements AutoCloseable {
     private final Map<Integer, HeldRegion> regions = new ConcurrentHashMap<>();
     /** Fragments running or holding a result, by (query, fragment): several of one query may run here at once. */
     private final Map<FragmentKey, Fragment> fragments = new ConcurrentHashMap<>();
+    private final ExchangeParts exchanges;
     private final BusyClock running = new BusyClock();
     private final HeldRegion probe;
     private final ControlClient control;
@@ -154,6 +155,7 @@ public final class DataNode implements AutoCloseable {
         this.fabric = f;
         this.executor = ex;
         this.peers = new Peers(fabric, options.timeout());
+        this.exchanges = new ExchangeParts(fabric, allocator, options.role().label() + " " + options.name());
         this.work = Executors.newCachedThreadPool(daemon("ferry-node-work"));
         this.scheduler = Executors.newScheduledThreadPool(1, daemon("ferry-node-control"));
         ArrowBuf probeBuf = allocator.buffer(PROBE_BYTES);
@@ -200,10 +202,11 @@ public final class DataNode implements AutoCloseable {
         AffinityCpuLoad.Sample s = cpu == null ? null : cpu.sample(cpuNanos);
         if (s == null) {
             return new NodeLoad(Math.max(0, os.getCpuLoad()), Math.max(0, os.getProcessCpuLoad()), cpuNanos,
-                    running.running(), running.busyFraction(), used, free, os.getAvailableProcessors());
+                    running.running(), running.busyFraction(), used, free, os.getAvailableProcessors(),
+                    fabric.registeredRegions());
         }
         return new NodeLoad(s.systemCpu(), s.processCpu(), cpuNanos, running.running(), running.busyFraction(), used,
-                free, s.cores());
+                free, s.cores(), fabric.registeredRegions());
     }
 
     private final class Receiver implements ControlChannel.Receiver {
@@ -216,6 +219,17 @@ public final class DataNode implements AutoCloseable {
                     Fragment fragment = register(m);
                     answer(channel, m, () -> run(FragmentRequest.decode(m.reader()), fragment));
                 }
+                case MessageType.RUN_EXCHANGE -> {
+                    Fragment fragment = register(m);
+                    answer(channel, m, () -> run(FragmentRequest.decode(m.reader()), fragment));
+                }
+                case MessageType.FREE_EXCHANGES -> answer(channel, m, () -> {
+                    WireReader r = m.reader();
+                    long queryId = r.readLong();
+                    r.end();
+                    exchanges.free(queryId);
+                    return new WireWriter();
+                });
                 case MessageType.WRITE_RESULT -> answer(channel, m, () -> writeHeld(m.reader()));
                 case MessageType.CANCEL -> cancel(m.reader().readLong());
                 default -> channel.fail(m, SqlStates.FEATURE_NOT_SUPPORTED, "node " + options.name()
@@ -226,11 +240,12 @@ public final class DataNode implements AutoCloseable {
 
         @Override
         public void onClose(ControlChannel channel) {
-            // Fragments of a lost coordinator cannot deliver their results: stop them.
+            // Fragments of a lost coordinator cannot deliver their results: stop them, and drop what they hold.
             for (Fragment f : fragments.values()) {
                 f.cancelled.set(true);
             }
             fragments.clear();
+            exchanges.close();
         }
     }
 
@@ -307,6 +322,11 @@ public final class DataNode implements AutoCloseable {
         if (!b.region().node().equals(fabric.address())) {
             return null;
         }
+        ArrowBuf part = exchanges.bytes(b.region().key());
+        if (part != null) {
+            b.region().checkRange(b.offset(), b.length());
+            return part;
+        }
         HeldRegion h = regions.get(b.region().key());
         if (h == null) {
             throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "node " + options.name() + " holds no region "
@@ -365,8 +385,11 @@ public final class DataNode implements AutoCloseable {
             }
             QueryContext ctx = new QueryContext(fragment.cancelled::get, request.timeoutMillis(),
                     new QueryMemory(options.queryMemory()))
-                    .withBinder((scan, sample) -> bind(blocks.get(scan), sample));
+                    .withBinder((scan, sample) -> bind(blocks.get(scan), sample, request.prefetch()));
             List<Batch> out = executor.execute(plan, ctx);
+            if (request.parts() > 0) {
+                return exchange(request, fragment, out, plan.types());
+            }
             long rows = Batch.totalRows(out);
             byte[] result = BatchIpc.write(out, plan.types(), request.compress(), allocator);
             boolean written = result.length <= request.result().length();
@@ -378,6 +401,10 @@ public final class DataNode implements AutoCloseable {
             }
             return new FragmentRequest.Reply(result.length, written, rows, os.getProcessCpuTime() - cpu0,
                     System.nanoTime() - t0).encode();
+        } catch (FerryException e) {
+            // whose limit it was: each node has its own --query-memory
+            throw SqlStates.OUT_OF_MEMORY.equals(e.sqlState()) ? new FerryException(e.sqlState(), "on "
+                    + options.role().label() + " " + options.name() + ": " + e.getMessage(), e) : e;
         } finally {
             running.stop();
             if (!keep) {
@@ -386,14 +413,28 @@ public final class DataNode implements AutoCloseable {
         }
     }
 
-    private BlockSource bind(List<BlockLocation> blocks, SampleSpec sample) {
+    /** A shuffle stage's rows split into parts held here as blocks; the reply lists each part's blocks. */
+    private WireWriter exchange(FragmentRequest request, Fragment fragment, List<Batch> rows,
+            List<io.ferry.core.types.FerryType> types) {
+        List<List<BlockLocation>> parts = exchanges.hold(request.queryId(),
+                new HashPartitioner(request.splitBy(), request.parts()).split(rows), types);
+        // a CANCEL that came while the stage ran freed what the query held then, not these
+        if (fragment.cancelled.get()) {
+            exchanges.free(request.queryId());
+            throw new FerryException(SqlStates.QUERY_CANCELED, "query " + request.queryId() + " was cancelled "
+                    + "while " + options.name() + " ran a stage of its shuffle join");
+        }
+        return ExchangeParts.encode(parts);
+    }
+
+    private BlockSource bind(List<BlockLocation> blocks, SampleSpec sample, int prefetch) {
         List<BlockLocation> kept = new ArrayList<>();
         for (BlockLocation b : blocks) {
             if (SampleSpec.reads(sample, b.position())) {
                 kept.add(b);
             }
         }
-        return new FabricBlockSource(kept, this::localBytes, peers, allocator, PREFETCH_DEPTH, options.timeout());
+        return new FabricBlockSource(kept, this::localBytes, peers, allocator, prefetch, options.timeout());
     }
 
     /**
@@ -463,6 +504,7 @@ public final class DataNode implements AutoCloseable {
             e.getValue().cancelled.set(true);
             return true;
         });
+        exchanges.free(queryId);
     }
 
     @Override
@@ -477,6 +519,7 @@ public final class DataNode implements AutoCloseable {
         }
         executor.close();
         peers.close();
+        exchanges.close();
         for (Integer key : List.copyOf(regions.keySet())) {
             HeldRegion h = regions.remove(key);
             h.region().close();

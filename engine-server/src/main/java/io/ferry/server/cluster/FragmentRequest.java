@@ -6,6 +6,7 @@ import java.util.List;
 import io.ferry.fabric.RegionDescriptor;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
+import io.ferry.sql.SessionSettings;
 
 /**
  * Function shipping's request (ship-or-not section II-A): run {@code plan} on the listed blocks and write the result
@@ -17,9 +18,19 @@ import io.ferry.server.cluster.control.WireWriter;
  * @param plan      the encoded fragment
  * @param scans     per scan of the fragment (in {@code PlanCodec.scans} order), the blocks it reads
  * @param timeoutMillis how long the fragment may run (0: no limit)
+ * @param prefetch  reads each of the fragment's block streams keeps in flight ({@code SET prefetch})
+ * @param splitBy   for a stage of a shuffle join ({@code parts > 0}): the columns whose hash picks each row's part
+ * @param parts     for a stage of a shuffle join: how many parts its rows are split into and held on the node (then
+ *                  {@code result} is not written); 0 for a fragment whose result goes to the coordinator
  */
 public record FragmentRequest(long queryId, int fragmentId, byte[] plan, List<List<BlockLocation>> scans,
-        RegionDescriptor result, boolean compress, long timeoutMillis) {
+        RegionDescriptor result, boolean compress, long timeoutMillis, int prefetch, int[] splitBy, int parts) {
+    /** A fragment whose result is written to the coordinator. */
+    public FragmentRequest(long queryId, int fragmentId, byte[] plan, List<List<BlockLocation>> scans,
+            RegionDescriptor result, boolean compress, long timeoutMillis, int prefetch) {
+        this(queryId, fragmentId, plan, scans, result, compress, timeoutMillis, prefetch, new int[0], 0);
+    }
+
     public WireWriter encode() {
         WireWriter w = new WireWriter().writeLong(queryId).writeInt(fragmentId).writeBytes(plan)
                 .writeInt(scans.size());
@@ -29,7 +40,12 @@ public record FragmentRequest(long queryId, int fragmentId, byte[] plan, List<Li
                 b.encode(w);
             }
         }
-        return w.writeDescriptor(result).writeBoolean(compress).writeLong(timeoutMillis);
+        w.writeDescriptor(result).writeBoolean(compress).writeLong(timeoutMillis).writeInt(prefetch)
+                .writeInt(splitBy.length);
+        for (int k : splitBy) {
+            w.writeInt(k);
+        }
+        return w.writeInt(parts);
     }
 
     public static FragmentRequest decode(WireReader r) {
@@ -46,8 +62,16 @@ public record FragmentRequest(long queryId, int fragmentId, byte[] plan, List<Li
             }
             scans.add(blocks);
         }
-        FragmentRequest f = new FragmentRequest(queryId, fragmentId, plan, scans, r.readDescriptor(), r.readBoolean(),
-                r.readLong());
+        RegionDescriptor result = r.readDescriptor();
+        boolean compress = r.readBoolean();
+        long timeoutMillis = r.readLong();
+        int prefetch = Math.max(1, Math.min(SessionSettings.MAX_PREFETCH, r.readInt()));
+        int[] splitBy = new int[r.readCount(4)];
+        for (int i = 0; i < splitBy.length; i++) {
+            splitBy[i] = r.readInt();
+        }
+        FragmentRequest f = new FragmentRequest(queryId, fragmentId, plan, scans, result, compress, timeoutMillis,
+                prefetch, splitBy, r.readInt());
         r.end();
         return f;
     }

@@ -15,19 +15,21 @@ import io.ferry.server.cluster.control.WireWriter;
  * @param usedMemory  bytes of block memory allocated
  * @param freeMemory  bytes of block memory still available
  * @param machineCores the cores the node may run on (what {@code systemCpu} is a share of)
+ * @param regions     fabric regions registered on the node: its blocks' and its queries' while they run
  */
 public record NodeLoad(double systemCpu, double processCpu, long cpuNanos, int running, double busyFraction,
-        long usedMemory, long freeMemory, int machineCores) {
-    public static final NodeLoad NONE = new NodeLoad(0, 0, 0, 0, 0, 0, 0, 1);
+        long usedMemory, long freeMemory, int machineCores, int regions) {
+    public static final NodeLoad NONE = new NodeLoad(0, 0, 0, 0, 0, 0, 0, 1, 0);
 
     public WireWriter encode() {
         return new WireWriter().writeDouble(systemCpu).writeDouble(processCpu).writeLong(cpuNanos).writeInt(running)
-                .writeDouble(busyFraction).writeLong(usedMemory).writeLong(freeMemory).writeInt(machineCores);
+                .writeDouble(busyFraction).writeLong(usedMemory).writeLong(freeMemory).writeInt(machineCores)
+                .writeInt(regions);
     }
 
     public static NodeLoad decode(WireReader r) {
         NodeLoad l = new NodeLoad(r.readDouble(), r.readDouble(), r.readLong(), r.readInt(), r.readDouble(),
-                r.readLong(), r.readLong(), Math.max(1, r.readInt()));
+                r.readLong(), r.readLong(), Math.max(1, r.readInt()), r.readInt());
         r.end();
         return l;
     }

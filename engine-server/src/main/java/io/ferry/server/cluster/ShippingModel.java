@@ -33,9 +33,6 @@ import java.util.Locale;
  * <p>docs/experiments.md compares these prices with measured times.
  */
 public final class ShippingModel {
-    /** A prefetching stream keeps this many reads in flight. */
-    static final int DEPTH = 8;
-
     private ShippingModel() {
     }
 
@@ -69,6 +66,7 @@ public final class ShippingModel {
      * @param rows          rows the unit's blocks hold (after SYSTEM sampling)
      * @param rowFraction   the share of those rows a BERNOULLI sample keeps (1 without one)
      * @param bytes         bytes of those blocks
+     * @param prefetch      reads a stream keeps in flight ({@code SET prefetch}): one round trip per this many blocks
      * @param resultRows    estimated rows of the unit's result (groups of a partial aggregate)
      * @param resultBytes   estimated encoded result bytes before compression
      * @param groups        groups the rows are aggregated into (1 for a fragment without an aggregate)
@@ -76,14 +74,14 @@ public final class ShippingModel {
      * @param ipcBytesPerSecond result bytes encoded as Arrow IPC at the worker and decoded at the coordinator per
      *                      second (the slower of the two nodes' calibrations)
      */
-    public record Inputs(long rows, double rowFraction, long bytes, int blocks, long resultRows, long resultBytes, long groups,
+    public record Inputs(long rows, double rowFraction, long bytes, int blocks, int prefetch, long resultRows, long resultBytes, long groups,
             double compressRatio, double linkBytesPerSecond, double linkLatency, Node coordinator, Node worker,
             double workerLz4PerSecond, double ipcBytesPerSecond, int concurrent) {
     }
 
     /** Both costs in seconds, with their terms. */
     public record Costs(double read, double coordExec, double workerExec, double write, double coordAgg) {
-        /** Reading and executing overlap: the stream keeps {@link #DEPTH} reads in flight while blocks are processed. */
+        /** Reading and executing overlap: the stream keeps reads in flight while blocks are processed. */
         public double dataShipping() {
             return Math.max(read, coordExec) + coordAgg;
         }
@@ -98,7 +96,8 @@ public final class ShippingModel {
     }
 
     public static Costs price(Inputs in) {
-        double read = in.bytes() / in.linkBytesPerSecond() + Math.ceil(in.blocks() / (double) DEPTH) * in.linkLatency();
+        double read = in.bytes() / in.linkBytesPerSecond() + Math.ceil(in.blocks() / (double) in.prefetch())
+                * in.linkLatency();
         double coordExec = in.coordinator().execute(in.rows(), in.rowFraction(), in.groups());
         double workerExec = in.worker().execute(in.rows(), in.rowFraction(), in.groups());
         double shipped = in.resultBytes() * in.compressRatio();

@@ -43,7 +43,7 @@ public final class SystemTables {
     public static void installLocal(FerryEngine engine, String nodeName) {
         engine.systemTables().put("nodes", new SystemTable(NODE_COLUMNS, () -> List.<Object[]>of(new Object[] {0,
             nodeName, "local", "up", "in-process", null, engine.config().threads(), engine.config().memoryLimit(),
-            engine.allocator().getAllocatedMemory(), null, null, null, null, null, null, null, null, null})));
+            engine.allocator().getAllocatedMemory(), null, null, null, null, null, null, null, null, null, null})));
         installStorage(engine, b -> nodeName, Block::regionId);
     }
 
@@ -54,7 +54,7 @@ public final class SystemTables {
             col("used_bytes", FerryType.BIGINT), col("cpu_load", FerryType.DOUBLE),
             col("process_cpu_load", FerryType.DOUBLE), col("cpu_seconds", FerryType.DOUBLE),
             col("available_cores", FerryType.DOUBLE), col("fragments_running", FerryType.INTEGER),
-            col("link_mb_per_s", FerryType.DOUBLE), col("latency_us", FerryType.DOUBLE),
+            col("regions", FerryType.INTEGER), col("link_mb_per_s", FerryType.DOUBLE), col("latency_us", FerryType.DOUBLE),
             col("agg_rows_per_s", FerryType.DOUBLE), col("down_reason", FerryType.VARCHAR));
 
     /** {@code tables} and {@code blocks}, each block placed on {@code node} in region {@code region}. */
@@ -83,7 +83,7 @@ public final class SystemTables {
             NodeLoad l = m.load();
             rows.add(new Object[] {m.id(), m.name(), m.role().label(), m.state().name().toLowerCase(),
                     h.fabric().toString(), h.provider(), h.threads(), h.memory(), l.usedMemory(), l.systemCpu(),
-                    l.processCpu(), l.cpuNanos() / 1e9, m.availableCores(), l.running(), m.bytesPerSecond() / 1e6,
+                    l.processCpu(), l.cpuNanos() / 1e9, m.availableCores(), l.running(), l.regions(), m.bytesPerSecond() / 1e6,
                     m.latencySeconds() * 1e6, h.rates().aggMany(),
                     m.state() == Member.State.DOWN ? m.downReason() : null});
         }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
+import io.ferry.sql.SessionSettings;
+
 /** The measured inputs of the shipping model: cores a loaded node can give, and grouping rates by group count. */
 class CostInputsTest {
     @Test
@@ -33,7 +35,7 @@ class CostInputsTest {
     }
 
     private static NodeLoad load(double systemCpu, double processCpu, double busyFraction, int cores) {
-        return new NodeLoad(systemCpu, processCpu, 0, 0, busyFraction, 0, 0, cores);
+        return new NodeLoad(systemCpu, processCpu, 0, 0, busyFraction, 0, 0, cores, 0);
     }
 
     @Test
@@ -71,7 +73,7 @@ class CostInputsTest {
         Calibration c = new Calibration(2e9, 160e6, 60e6, 25e6, 700e6, 400e6, bernoulliRate);
         long resultRows = Math.min(Math.round(rows * rowFraction), groups);
         long resultBytes = 1024 + 16 * resultRows;
-        return ShippingModel.price(new ShippingModel.Inputs(rows, rowFraction, 16 * rows, (int) (rows / 65536),
+        return ShippingModel.price(new ShippingModel.Inputs(rows, rowFraction, 16 * rows, (int) (rows / 65536), SessionSettings.DEFAULT_PREFETCH,
                 resultRows, resultBytes, groups, 1.0, 1.2e9, 300e-6,
                 new ShippingModel.Node(2, 2, c.aggRowsPerSecond(groups), c.bernoulliRowsPerSecond()),
                 new ShippingModel.Node(workerCores, 1, c.aggRowsPerSecond(groups), c.bernoulliRowsPerSecond()),

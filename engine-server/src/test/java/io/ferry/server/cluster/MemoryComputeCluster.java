@@ -25,6 +25,12 @@ final class MemoryComputeCluster implements AutoCloseable {
 
     static MemoryComputeCluster start(int memory, int compute, int threads, long nodeMemory)
             throws InterruptedException {
+        return start(memory, compute, threads, nodeMemory, 64L << 20);
+    }
+
+    /** With {@code queryMemory} bytes for one fragment's operators on each node. */
+    static MemoryComputeCluster start(int memory, int compute, int threads, long nodeMemory, long queryMemory)
+            throws InterruptedException {
         EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
                 .withMemoryLimit(256L << 20);
         MemoryComputeCluster cluster = new MemoryComputeCluster(Coordinator.start(new Coordinator.Options(config,
@@ -34,7 +40,7 @@ final class MemoryComputeCluster implements AutoCloseable {
             for (int i = 0; i < memory + compute; i++) {
                 Role role = i < memory ? Role.MEMORY : Role.COMPUTE;
                 cluster.nodes.add(DataNode.start(new DataNode.Options(role, role.label() + i, "127.0.0.1", 0, null,
-                        control, threads, nodeMemory, 64L << 20, Fabrics.Kind.TCP, TIMEOUT)));
+                        control, threads, nodeMemory, queryMemory, Fabrics.Kind.TCP, TIMEOUT)));
             }
             if (!cluster.coordinator.cluster().awaitNodes(memory + compute, Duration.ofSeconds(60))) {
                 throw new IllegalStateException("the nodes did not join");

@@ -73,6 +73,7 @@ class ErrorsOverJdbcTest {
                 Arguments.of("SELECT CAST(a * 3000000000 AS INTEGER) FROM t", "22003", "INTEGER"),
                 Arguments.of("SELECT CAST(s AS INTEGER) FROM t WHERE s IS NOT NULL", "22018", "'x'"),
                 Arguments.of("SELECT b, COUNT(*) FROM r GROUP BY b", "53200", "memory limit"),
+                Arguments.of("SELECT COUNT(*) FROM r x JOIN r y ON x.a = y.a", "53200", "build side of a join (reading r)"),
                 Arguments.of("SELECT * FROM t TABLESAMPLE BERNOULLI(150)", "2", "100"),
                 Arguments.of("SELECT * FROM t TABLESAMPLE SYSTEM('ten')", "42601", "syntax"),
                 Arguments.of("SELECT APPROX_SUM(s) FROM t", "22018", "DECIMAL"),

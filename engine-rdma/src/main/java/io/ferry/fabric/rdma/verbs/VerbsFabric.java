@@ -163,6 +163,11 @@ public final class VerbsFabric implements Fabric {
     }
 
     @Override
+    public int registeredRegions() {
+        return regions.size();
+    }
+
+    @Override
     public Region register(ArrowBuf buffer, long offset, int length) {
         if (closed) {
             throw new IllegalStateException("fabric " + address + " is closed");

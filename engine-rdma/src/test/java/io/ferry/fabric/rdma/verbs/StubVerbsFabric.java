@@ -43,6 +43,11 @@ public final class StubVerbsFabric implements Fabric {
     }
 
     @Override
+    public int registeredRegions() {
+        return 0;
+    }
+
+    @Override
     public Region register(ArrowBuf buffer, long offset, int length) {
         throw new UnsupportedOperationException("stub");
     }

@@ -16,6 +16,13 @@ public final class MessageType {
     public static final int WRITE_RESULT = 6;
     /** coordinator → node, notice: stop a query's fragment and drop what it holds. */
     public static final int CANCEL = 7;
+    /**
+     * coordinator → node, call: run a stage of a shuffle join and split its rows into parts held here as blocks; the
+     * reply lists each part's blocks ({@code ExchangeParts}).
+     */
+    public static final int RUN_EXCHANGE = 8;
+    /** coordinator → node, call: free every exchange part a query's stages left here. */
+    public static final int FREE_EXCHANGES = 9;
 
     private MessageType() {
     }
