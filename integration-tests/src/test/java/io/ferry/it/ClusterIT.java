@@ -239,7 +239,7 @@ abstract class ClusterIT {
             awaitNoFragmentsRunning(c);
             ps.setQueryTimeout(0);
             CompletableFuture<SQLException> failure = QueryInBackground.start(ps::executeQuery);
-            awaitFragmentsRunning();
+            awaitFragmentsRunning(null);
             ps.cancel();
             SQLException cancelled = failure.get(15, TimeUnit.SECONDS);
             assertTrue(cancelled != null, "the prepared query finished although it was cancelled");
@@ -256,14 +256,7 @@ abstract class ClusterIT {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             // a compute server's work would move to the others (the next test): here it may not
             s.execute("SET retry = 'off'");
-            CompletableFuture<SQLException> failure = startSlowQuery(s);
-            victim.kill();
-            long killed = System.nanoTime();
-            SQLException e = failure.get(30, TimeUnit.SECONDS);
-            assertTrue(e != null, "the query finished although " + victim() + " was killed");
-            assertTrue(System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(10), "the failure took too long");
-            assertEquals("08006", e.getSQLState(), e.getMessage());
-            assertTrue(e.getMessage().contains(victim()), "the error must name the node: " + e.getMessage());
+            killAndExpect08006(victim, victim(), startSlowQuery(s));
         }
         // A new connection works, sees the node down with a reason, and the rest of the cluster still answers.
         try (Connection c = connect(); Statement s = c.createStatement()) {
@@ -308,7 +301,7 @@ abstract class ClusterIT {
                     throw new java.util.concurrent.CompletionException(e);
                 }
             });
-            awaitRunningOn(victim());
+            awaitFragmentsRunning(victim());
             victim.kill();
             assertArrayEquals(expected, answer.get(60, TimeUnit.SECONDS), "the answer after " + victim()
                     + " was killed mid-query");
@@ -332,16 +325,21 @@ abstract class ClusterIT {
             Map<String, Long> idle = regions(s);
             // one read ahead of the probe: the compute servers are still reading from the victim when it dies
             s.execute("SET prefetch = 1");
-            CompletableFuture<SQLException> failure = startSlowQuery(s);
-            victim.kill();
-            long killed = System.nanoTime();
-            SQLException e = failure.get(30, TimeUnit.SECONDS);
-            assertTrue(e != null, "the query finished although " + memoryVictim() + " was killed");
-            assertTrue(System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(10), "the failure took too long");
-            assertEquals("08006", e.getSQLState(), e.getMessage());
-            assertTrue(e.getMessage().contains(memoryVictim()), "the error must name the node: " + e.getMessage());
+            killAndExpect08006(victim, memoryVictim(), startSlowQuery(s));
             awaitRegions(s, idle, memoryVictim());
         }
+    }
+
+    /** Kills {@code victim} while {@code failure}'s query runs: it must fail within 10 s with 08006 naming the node. */
+    private static void killAndExpect08006(NodeProcess victim, String name, CompletableFuture<SQLException> failure)
+            throws Exception {
+        victim.kill();
+        long killed = System.nanoTime();
+        SQLException e = failure.get(30, TimeUnit.SECONDS);
+        assertTrue(e != null, "the query finished although " + name + " was killed");
+        assertTrue(System.nanoTime() - killed < TimeUnit.SECONDS.toNanos(10), "the failure took too long");
+        assertEquals("08006", e.getSQLState(), e.getMessage());
+        assertTrue(e.getMessage().contains(name), "the error must name the node: " + e.getMessage());
     }
 
     private NodeProcess newest(String name) {
@@ -387,22 +385,6 @@ abstract class ClusterIT {
         }
     }
 
-    private void awaitRunningOn(String name) throws Exception {
-        try (Connection c = connect(); Statement s = c.createStatement()) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (true) {
-                try (ResultSet rs = s.executeQuery("SELECT SUM(fragments_running) FROM sys.nodes WHERE state = 'up' "
-                        + "AND name = '" + name + "'")) {
-                    if (rs.next() && rs.getLong(1) > 0) {
-                        return;
-                    }
-                }
-                assertTrue(System.nanoTime() < deadline, name + " did not start the slow query");
-                Thread.sleep(100);
-            }
-        }
-    }
-
     @Test
     @Order(4)
     void aClientThatClosesItsConnectionStopsTheWorkOnEveryNode() throws Exception {
@@ -422,8 +404,10 @@ abstract class ClusterIT {
         }
     }
 
-    private long fragmentsRunning(Statement s) throws SQLException {
-        try (ResultSet rs = s.executeQuery("SELECT SUM(fragments_running) FROM sys.nodes WHERE state = 'up'")) {
+    /** Fragments running on the nodes that are up, or on node {@code name} only. */
+    private static long fragmentsRunning(Statement s, String name) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT SUM(fragments_running) FROM sys.nodes WHERE state = 'up'"
+                + (name == null ? "" : " AND name = '" + name + "'"))) {
             rs.next();
             return rs.getLong(1);
         }
@@ -433,15 +417,17 @@ abstract class ClusterIT {
     private CompletableFuture<SQLException> startSlowQuery(Statement s) throws Exception {
         s.execute("SET shipping = 'function'");
         CompletableFuture<SQLException> failure = QueryInBackground.start(() -> s.executeQuery(SLOW));
-        awaitFragmentsRunning();
+        awaitFragmentsRunning(null);
         return failure;
     }
 
-    private void awaitFragmentsRunning() throws Exception {
+    /** Waits until a node (or node {@code name}) runs a fragment. */
+    private void awaitFragmentsRunning(String name) throws Exception {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (fragmentsRunning(s) == 0) {
-                assertTrue(System.nanoTime() < deadline, "no node started the slow query");
+            while (fragmentsRunning(s, name) == 0) {
+                assertTrue(System.nanoTime() < deadline, (name == null ? "no node" : name)
+                        + " started the slow query");
                 Thread.sleep(100);
             }
         }
@@ -451,7 +437,7 @@ abstract class ClusterIT {
     private void awaitNoFragmentsRunning(Connection c) throws Exception {
         try (Statement s = c.createStatement()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (fragmentsRunning(s) > 0) {
+            while (fragmentsRunning(s, null) > 0) {
                 assertTrue(System.nanoTime() < deadline, "nodes still run the stopped query after 5 s");
                 Thread.sleep(100);
             }

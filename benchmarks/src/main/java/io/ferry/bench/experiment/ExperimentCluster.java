@@ -28,28 +28,24 @@ final class ExperimentCluster implements AutoCloseable {
             int megabits) {
     }
 
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    private final Teardown teardown = new Teardown();
     private final String host;
     private final int jdbcPort;
-
-    /** Stops the processes and removes the link if the harness is stopped (Ctrl-C) while the cluster runs. */
-    private final Thread onExit = new Thread(this::close, "experiment-cluster-exit");
 
     private ExperimentCluster(String host, int jdbcPort) {
         this.host = host;
         this.jdbcPort = jdbcPort;
-        Runtime.getRuntime().addShutdownHook(onExit);
     }
 
     /** Starts the cluster with r of {@code settings.rows()} rows and {@code distinct} values of b, and warms it up. */
     static ExperimentCluster start(Settings settings, Layout layout, long distinct, Path logs)
             throws InterruptedException, SQLException {
         ShapedLink link = layout.megabits() > 0 ? ShapedLink.create(layout.megabits()) : null;
-        String host = link == null ? "127.0.0.1" : ShapedLink.HOST_ADDRESS;
+        String host = link == null ? "127.0.0.1" : link.hostAddress();
         ExperimentCluster cluster = new ExperimentCluster(host, NodeProcess.freePort());
         try {
             if (link != null) {
-                cluster.closing.add(link);
+                cluster.teardown.last(link);
             }
             int control = NodeProcess.freePort();
             List<String> args = new ArrayList<>(List.of("coordinator", "--host", host, "--port",
@@ -63,15 +59,15 @@ final class ExperimentCluster implements AutoCloseable {
             }
             NodeProcess coordinator = NodeProcess.start("coordinator", settings.java(layout.coordinatorCpus(),
                     List.of(), settings.coordinatorHeap(), args), logs);
-            cluster.closing.add(0, coordinator);
+            cluster.teardown.first(coordinator);
             coordinator.await("Ferry coordinator is ready", Duration.ofMinutes(2));
-            String workerHost = link == null ? "127.0.0.1" : ShapedLink.NODE_ADDRESS;
+            String workerHost = link == null ? "127.0.0.1" : link.nodeAddress();
             NodeProcess worker = NodeProcess.start("worker", settings.java(layout.workerCpus(),
                     link == null ? List.of() : link.enter(), settings.workerHeap(), List.of("worker", "--name", "w1",
                             "--host", workerHost, "--coordinator", host + ":" + control, "--threads",
                             Integer.toString(layout.workerThreads()), "--memory", settings.workerMemory(),
                             "--fabric", settings.fabric())), logs);
-            cluster.closing.add(0, worker);
+            cluster.teardown.first(worker);
             coordinator.await("Demo data loaded", Duration.ofMinutes(10));
             cluster.warmUp();
             return cluster;
@@ -101,7 +97,7 @@ final class ExperimentCluster implements AutoCloseable {
 
     /** Another process pinned to the worker's CPUs, stopped with the cluster. */
     void alsoRun(NodeProcess process) {
-        closing.add(0, process);
+        teardown.first(process);
     }
 
     Connection connect() throws SQLException {
@@ -110,21 +106,7 @@ final class ExperimentCluster implements AutoCloseable {
 
     /** Stops the worker, then the coordinator, then removes the link. */
     @Override
-    public synchronized void close() {
-        if (Thread.currentThread() != onExit) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(onExit);
-            } catch (IllegalStateException e) {
-                // the JVM is already shutting down, and the hook will find nothing left to close
-            }
-        }
-        for (AutoCloseable c : closing) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                System.err.println("[experiment] while stopping: " + e.getMessage());
-            }
-        }
-        closing.clear();
+    public void close() {
+        teardown.close();
     }
 }

@@ -31,11 +31,13 @@ import picocli.CommandLine.Parameters;
                 "  concurrency  ship-or-not Fig. 3: 1-5 sampled queries at once",
                 "  scanrate   the cost of sampling: rows/s of full, BERNOULLI, SYSTEM scans",
                 "  auto       crossover, load, lz4, sampling; auto vs the better forced setting",
-                "  sampling-all  sampling, concurrency and scanrate", "",
+                "  sampling-all  sampling, concurrency and scanrate",
+                "  pipeline   I-Store DPE Fig. 7a: SSB joins of 2-4 tables, gather vs shuffle vs pipelined (root)",
+                "  prefetch   I-Store DPE Fig. 7b: blocks/s by reads in flight on compute servers (root)", "",
                 "Results and how to read them: docs/experiments.md"})
 public final class ExperimentCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "crossover, load, lz4, sampling, concurrency, "
-            + "scanrate, auto or sampling-all.")
+            + "scanrate, auto, sampling-all, pipeline or prefetch.")
     private String name;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/experiments",
@@ -59,7 +61,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--distinct", split = ",", paramLabel = "D", description = "crossover's distinct counts of b.")
     private long[] distinct;
 
-    @Option(names = "--links", split = ",", paramLabel = "MBIT", description = "lz4's link rates, Mbit/s.")
+    @Option(names = "--links", split = ",", paramLabel = "MBIT", description = "lz4's link rates, Mbit/s; pipeline "
+            + "and prefetch put every node behind a link of the first (default 1000; 0: loopback, no root needed).")
     private int[] links;
 
     @Option(names = "--loads", split = ",", paramLabel = "CORES",
@@ -73,6 +76,22 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--percents", split = ",", paramLabel = "P",
             description = "scanrate's sampling rates, percent (default 1,10,50; --quick 10).")
     private double[] percents;
+
+    @Option(names = "--scale", paramLabel = "SF", description = "pipeline's SSB scale factor (default 1; --quick "
+            + "0.02); prefetch uses a fifth of it.")
+    private Double scale;
+
+    @Option(names = "--nodes", paramLabel = "M,C", split = ",", description = "pipeline's and prefetch's memory and "
+            + "compute servers (default 2,2).")
+    private int[] nam;
+
+    @Option(names = "--latency-us", paramLabel = "US", description = "prefetch's latency added to every block read "
+            + "the memory servers serve (default 200; 0: none). The kernel here cannot add latency to a link.")
+    private Integer latency;
+
+    @Option(names = "--depths", split = ",", paramLabel = "D",
+            description = "prefetch's reads in flight (default 1,2,3,5,8,10; --quick 1,10).")
+    private int[] depths;
 
     @Option(names = "--fabric", paramLabel = "tcp|rdma", defaultValue = "tcp",
             description = "The nodes' fabric (default: ${DEFAULT-VALUE}).")
@@ -117,6 +136,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         ExperimentCluster.Layout even = new ExperimentCluster.Layout(cpus(0, cores / 2 - 1), cores / 2,
                 cpus(cores / 2, cores - 1), cores - cores / 2, 0);
         List<Experiment> experiments = new ArrayList<>();
+        double sf = scale != null ? scale : quick ? 0.02 : 1;
+        int megabits = links != null ? links[0] : 1000;
         Experiment crossover = new CrossoverExperiment(distinct != null ? distinct : quick
                 ? new long[] {1_000, 100_000, 400_000}
                 : new long[] {1_000, 10_000, 100_000, 250_000, 500_000, 1_000_000, 2_000_000, 4_000_000}, fig1);
@@ -139,8 +160,13 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "scanrate" -> experiments.add(scanrate);
             case "auto" -> experiments.addAll(List.of(crossover, load, lz4, sampling));
             case "sampling-all" -> experiments.addAll(List.of(sampling, concurrency, scanrate));
+            case "pipeline" -> experiments.add(new PipelineExperiment(namLayout(sf, "1m", megabits, 0)));
+            case "prefetch" -> experiments.add(new PrefetchExperiment(namLayout(sf / 5, "8k", megabits,
+                    latency != null ? latency : 200),
+                    depths != null ? depths : quick ? new int[] {1, 10} : new int[] {1, 2, 3, 5, 8, 10}));
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown experiment '" + name
-                    + "'; choose crossover, load, lz4, sampling, concurrency, scanrate, auto or sampling-all");
+                    + "'; choose crossover, load, lz4, sampling, concurrency, scanrate, auto, sampling-all, pipeline "
+                    + "or prefetch");
         }
         Files.createDirectories(out);
         long total = experiments.stream().mapToLong(e -> e.runs(s)).sum();
@@ -166,6 +192,21 @@ public final class ExperimentCommand implements Callable<Integer> {
         System.out.println("Results in " + out.toAbsolutePath() + " (" + name + ".md, .csv, .png; node logs in "
                 + out.resolve("logs") + ")");
         return 0;
+    }
+
+    /**
+     * The memory/compute layout of pipeline and prefetch: SSB partitioned for its three star joins into as many
+     * parts per key as there are compute servers (DPE section 5.1 splits every dimension into 8 for 8 nodes).
+     */
+    private NamExperimentCluster.Layout namLayout(double sf, String blockSize, int megabits, int latencyMicros) {
+        int m = nam != null && nam.length > 0 ? nam[0] : 2;
+        int c = nam != null && nam.length > 1 ? nam[1] : 2;
+        if (m < 1 || c < 1) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--nodes needs at least one memory and "
+                    + "one compute server, e.g. 2,2");
+        }
+        return new NamExperimentCluster.Layout(m, c, megabits, sf, "custkey:" + c + ",partkey:" + c + ",suppkey:"
+                + c, blockSize, latencyMicros);
     }
 
     /** A taskset CPU list from {@code first} to {@code last}. */

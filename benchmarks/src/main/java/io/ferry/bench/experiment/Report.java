@@ -120,10 +120,15 @@ final class Report {
 
     /** The facts a reader needs to judge the numbers. */
     static String machine(Settings s) {
-        return String.format(Locale.ROOT, "%d cores, %.0f GiB, JDK %s, fabric %s; r has %,d rows; each point: %d "
-                + "warm-up run(s), then the median of %d (this machine is shared and noisy: expect ±15%% between runs)",
+        return machine(s, String.format(Locale.ROOT, "r has %,d rows; ", s.rows()));
+    }
+
+    /** As above, with {@code data} (ending in "; ") saying what the queries read, or empty. */
+    static String machine(Settings s, String data) {
+        return String.format(Locale.ROOT, "%d cores, %.0f GiB, JDK %s, fabric %s; %seach point: %d warm-up run(s), "
+                + "then the median of %d (this machine is shared and noisy: expect ±15%% between runs)",
                 Runtime.getRuntime().availableProcessors(), totalMemoryGiB(), System.getProperty("java.version"),
-                s.fabric(), s.rows(), s.warmups(), s.repeat());
+                s.fabric(), data, s.warmups(), s.repeat());
     }
 
     private static double totalMemoryGiB() {

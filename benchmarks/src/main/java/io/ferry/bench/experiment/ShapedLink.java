@@ -14,33 +14,45 @@ import java.util.concurrent.TimeUnit;
  * over a loopback-like path. Needs root and iproute2; everything is torn down on {@link #close}.
  */
 final class ShapedLink implements AutoCloseable {
-    static final String HOST_ADDRESS = "10.77.0.1";
-    static final String NODE_ADDRESS = "10.77.0.2";
-
     private final String namespace;
     private final String hostEnd;
     private final String nodeEnd;
     private final int megabits;
+    private final String hostAddress;
+    private final String nodeAddress;
 
-    private ShapedLink(String id, int megabits) {
+    private ShapedLink(String id, int megabits, int index) {
         this.namespace = "ferry-exp-" + id;
         this.hostEnd = "fx" + id + "a";
         this.nodeEnd = "fx" + id + "b";
         this.megabits = megabits;
+        this.hostAddress = "10.77." + index + ".1";
+        this.nodeAddress = "10.77." + index + ".2";
     }
 
     /** A link of {@code megabits} Mbit/s; 0 leaves it unshaped (veth speed). */
     static ShapedLink create(int megabits) {
-        ShapedLink link = new ShapedLink(Long.toString(ProcessHandle.current().pid() % 100_000), megabits);
+        return create(megabits, 0);
+    }
+
+    /**
+     * Link number {@code index} (0 to 255) of several: the node's end is 10.77.index.2, the host's 10.77.index.1,
+     * and the node reaches the other links' nodes through the host (with {@link #forwarding}), so traffic between two
+     * nodes crosses both their shaped links, as through a switch.
+     */
+    static ShapedLink create(int megabits, int index) {
+        ShapedLink link = new ShapedLink(ProcessHandle.current().pid() % 100_000 + (index == 0 ? "" : "n" + index),
+                megabits, index);
         try {
             link.run("ip", "netns", "add", link.namespace);
             link.run("ip", "link", "add", link.hostEnd, "type", "veth", "peer", "name", link.nodeEnd);
             link.run("ip", "link", "set", link.nodeEnd, "netns", link.namespace);
-            link.run("ip", "addr", "add", HOST_ADDRESS + "/30", "dev", link.hostEnd);
+            link.run("ip", "addr", "add", link.hostAddress + "/30", "dev", link.hostEnd);
             link.run("ip", "link", "set", link.hostEnd, "up");
-            link.inside("ip", "addr", "add", NODE_ADDRESS + "/30", "dev", link.nodeEnd);
+            link.inside("ip", "addr", "add", link.nodeAddress + "/30", "dev", link.nodeEnd);
             link.inside("ip", "link", "set", link.nodeEnd, "up");
             link.inside("ip", "link", "set", "lo", "up");
+            link.inside("ip", "route", "add", "10.77.0.0/16", "via", link.hostAddress);
             if (megabits > 0) {
                 link.run(link.tbf(link.hostEnd));
                 link.inside(link.tbf(link.nodeEnd).toArray(String[]::new));
@@ -57,6 +69,27 @@ final class ShapedLink implements AutoCloseable {
         long burst = Math.max(64 << 10, megabits * 1_000_000L / 8 / 250);
         return List.of("tc", "qdisc", "replace", "dev", device, "root", "tbf", "rate", megabits + "mbit", "burst",
                 Long.toString(burst), "latency", "50ms");
+    }
+
+    /** The host's address on this link. */
+    String hostAddress() {
+        return hostAddress;
+    }
+
+    /** The node's address on this link. */
+    String nodeAddress() {
+        return nodeAddress;
+    }
+
+    /**
+     * Lets the host route between the links' namespaces (IPv4 forwarding on), until closed, when the setting is put
+     * back as it was.
+     */
+    static AutoCloseable forwarding() throws IOException {
+        java.nio.file.Path flag = java.nio.file.Path.of("/proc/sys/net/ipv4/ip_forward");
+        String before = java.nio.file.Files.readString(flag).trim();
+        java.nio.file.Files.writeString(flag, "1");
+        return () -> java.nio.file.Files.writeString(flag, before);
     }
 
     /** The command prefix that runs a program inside the node's namespace. */

@@ -20,11 +20,19 @@ public sealed interface PlanNode {
         return List.of();
     }
 
+    /** Hands this node to the method of {@code visitor} for its kind. */
+    <R> R accept(PlanVisitor<R> visitor);
+
     /**
      * Reads {@code columns} of {@code table}, optionally sampled, skipping the blocks {@code zones} shows hold no row
      * the filter above can pass.
      */
     record Scan(TableHandle table, int[] columns, SampleSpec sample, ZoneFilter zones) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.scan(this);
+        }
+
         public Scan {
             java.util.Objects.requireNonNull(zones, "zones is null");
         }
@@ -51,6 +59,11 @@ public sealed interface PlanNode {
     /** Rows of {@code input} for which {@code condition} is true (not false, not NULL). */
     record Filter(PlanNode input, Expr condition) implements PlanNode {
         @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.filter(this);
+        }
+
+        @Override
         public List<PlanNode> inputs() {
             return List.of(input);
         }
@@ -62,6 +75,11 @@ public sealed interface PlanNode {
     }
 
     record Project(PlanNode input, List<Expr> exprs) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.project(this);
+        }
+
         @Override
         public List<PlanNode> inputs() {
             return List.of(input);
@@ -87,6 +105,11 @@ public sealed interface PlanNode {
      * AggCall.AggKind#GROUPING} calls tell which rows' keys were rolled up ({@link GroupingSets}).
      */
     record Aggregate(PlanNode input, int[] groupKeys, long[] groupSets, List<AggCall> calls) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.aggregate(this);
+        }
+
         /** Most keys an aggregate with grouping sets has: one bit each in a set's mask. */
         public static final int MAX_GROUPING_KEYS = 63;
 
@@ -161,6 +184,11 @@ public sealed interface PlanNode {
      */
     record Join(PlanNode left, PlanNode right, JoinKind kind, int[] leftKeys, int[] rightKeys, boolean[] nullsMatch,
             Expr residual) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.join(this);
+        }
+
         public Join {
             if (leftKeys.length != rightKeys.length || nullsMatch.length != leftKeys.length) {
                 throw new IllegalArgumentException(leftKeys.length + " left keys, " + rightKeys.length
@@ -196,6 +224,11 @@ public sealed interface PlanNode {
     /** ORDER BY keys, then OFFSET and FETCH ({@code fetch < 0}: no limit). With no keys: just OFFSET/FETCH. */
     record Sort(PlanNode input, List<SortKey> keys, long offset, long fetch) implements PlanNode {
         @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.sort(this);
+        }
+
+        @Override
         public List<PlanNode> inputs() {
             return List.of(input);
         }
@@ -210,10 +243,15 @@ public sealed interface PlanNode {
      * Window functions over the rows of {@code input}, split into partitions by {@code partitionKeys} and ordered
      * within each by {@code orderKeys}; every call sees {@code frame} (ranking functions and LAG/LEAD ignore it).
      * Output is the input's columns then one column per call, rows in no promised order. It needs every row of a
-     * partition in one place: a plan runs it above its input's {@link Gather} ({@link Distribution}).
+     * partition in one place: a plan runs it above its input's {@link Gather} (the distributed plan's Fragments).
      */
     record Window(PlanNode input, int[] partitionKeys, List<SortKey> orderKeys, WindowFrame frame,
             List<WindowCall> calls) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.window(this);
+        }
+
         public Window {
             java.util.Objects.requireNonNull(frame, "frame is null");
         }
@@ -244,6 +282,11 @@ public sealed interface PlanNode {
      */
     record PartialAggregate(Aggregate aggregate) implements PlanNode {
         @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.partialAggregate(this);
+        }
+
+        @Override
         public List<PlanNode> inputs() {
             return List.of(aggregate);
         }
@@ -259,6 +302,11 @@ public sealed interface PlanNode {
      * {@link PartialAggregate} of it produces) and finishes them into the aggregate's output.
      */
     record MergeAggregate(Aggregate aggregate, PlanNode partials) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.mergeAggregate(this);
+        }
+
         @Override
         public List<PlanNode> inputs() {
             return List.of(aggregate, partials);
@@ -277,6 +325,11 @@ public sealed interface PlanNode {
      */
     record Gather(PlanNode fragment) implements PlanNode {
         @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.gather(this);
+        }
+
+        @Override
         public List<PlanNode> inputs() {
             return List.of(fragment);
         }
@@ -289,6 +342,11 @@ public sealed interface PlanNode {
 
     /** Literal rows. */
     record Values(List<FerryType> types, Batch rows) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.values(this);
+        }
+
     }
 
     /**
@@ -297,6 +355,11 @@ public sealed interface PlanNode {
      * above.
      */
     record Union(List<PlanNode> inputs, List<FerryType> types) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.union(this);
+        }
+
         public Union {
             inputs = List.copyOf(inputs);
             types = List.copyOf(types);
@@ -318,6 +381,11 @@ public sealed interface PlanNode {
      * computed by counting.
      */
     record Replicate(PlanNode input, int countColumn) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.replicate(this);
+        }
+
         public Replicate {
             List<FerryType> in = input.types();
             if (countColumn < 0 || countColumn >= in.size() || !in.get(countColumn).equals(FerryType.BIGINT)) {

@@ -28,7 +28,7 @@ public record SampleDesign(double probability, boolean clustered) {
         if (sampled.isEmpty()) {
             return NONE;
         }
-        PlanNode.Scan streamed = Distribution.streamable(input) ? Distribution.partitionedScan(input) : null;
+        PlanNode.Scan streamed = Spine.is(input) ? Spine.scan(input) : null;
         if (sampled.size() > 1 || sampled.get(0) != streamed) {
             StringBuilder names = new StringBuilder();
             for (PlanNode.Scan s : sampled) {

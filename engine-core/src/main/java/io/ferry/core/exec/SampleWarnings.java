@@ -43,7 +43,7 @@ public final class SampleWarnings {
     }
 
     private static void check(PlanNode input, int column, String clause, Set<String> out) {
-        Distribution.Origin o = Distribution.origin(input, column);
+        Spine.Origin o = Spine.origin(input, column);
         if (o == null || o.scan().sample() == null || o.scan().sample().method() != SampleSpec.Method.SYSTEM
                 || !(o.scan().table() instanceof Table table)) {
             return;

@@ -56,8 +56,10 @@ final class ServingHandler implements FrameHandler {
                     TcpFabric.notRegistered(a.key(), fabric.address())));
             return;
         }
-        ctx.write(FabricMessages.reply(ctx.alloc(), FabricMessages.READ_REPLY, a.id(), a.length()));
-        ctx.writeAndFlush(bytes).addListener(f -> region.unpin());
+        fabric.reply(() -> {
+            ctx.write(FabricMessages.reply(ctx.alloc(), FabricMessages.READ_REPLY, a.id(), a.length()));
+            ctx.writeAndFlush(bytes).addListener(f -> region.unpin());
+        });
     }
 
     private DataSink write(ChannelHandlerContext ctx, FabricMessages.Access a, int dataLength) {

@@ -66,6 +66,13 @@ public final class TcpFabric implements Fabric {
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
     private final AtomicInteger keys = new AtomicInteger();
     private volatile boolean closed;
+    /**
+     * Experiments only: {@code FERRY_FABRIC_READ_DELAY_US} (or the system property {@code ferry.fabric.readDelayUs})
+     * holds every READ reply this node serves back by that many microseconds, to emulate a link's latency where the kernel cannot (no netem here;
+     * ../shared/notes/network-shaping.md). Unset, replies go at once and this is null.
+     */
+    private final java.util.concurrent.ScheduledExecutorService delayed;
+    private final long readDelayNanos;
 
     /**
      * Listens on {@code host:port} (port 0: any free port) with {@code ioThreads} network threads, which serve
@@ -86,6 +93,11 @@ public final class TcpFabric implements Fabric {
     /** As above; with {@code secret}, every connection first passes a {@link SecretHandshake} (null: none). */
     public TcpFabric(String host, int port, int ioThreads, String advertised, ClusterSecret secret) {
         this.secret = secret;
+        this.readDelayNanos = readDelay(System.getProperty("ferry.fabric.readDelayUs",
+                System.getenv("FERRY_FABRIC_READ_DELAY_US")));
+        // one thread, so that delayed replies leave in the order their requests came
+        this.delayed = readDelayNanos == 0 ? null : java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                new DefaultThreadFactory("ferry-fabric-delay", true));
         ThreadFactory threads = new DefaultThreadFactory("ferry-fabric", true);
         this.group = new MultiThreadIoEventLoopGroup(ioThreads, threads, NioIoHandler.newFactory());
         try {
@@ -213,6 +225,27 @@ public final class TcpFabric implements Fabric {
         return peer;
     }
 
+    private static long readDelay(String micros) {
+        if (micros == null || micros.isBlank()) {
+            return 0;
+        }
+        try {
+            return TimeUnit.MICROSECONDS.toNanos(Math.max(0, Long.parseLong(micros.trim())));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("FERRY_FABRIC_READ_DELAY_US must be a number of microseconds, got '"
+                    + micros + "'", e);
+        }
+    }
+
+    /** Runs {@code reply} now, or after the emulated latency when one is set (experiments only). */
+    void reply(Runnable reply) {
+        if (delayed == null) {
+            reply.run();
+        } else {
+            delayed.schedule(reply, readDelayNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
     /** Stops serving: every connection closes, so peers' outstanding operations fail at once. */
     @Override
     public void close() {
@@ -226,6 +259,9 @@ public final class TcpFabric implements Fabric {
         served.close().awaitUninterruptibly(CLOSE_MILLIS);
         dialed.close().awaitUninterruptibly(CLOSE_MILLIS);
         regions.clear();
+        if (delayed != null) {
+            delayed.shutdownNow();
+        }
         group.shutdownGracefully(0, CLOSE_MILLIS, TimeUnit.MILLISECONDS).awaitUninterruptibly(CLOSE_MILLIS);
     }
 }

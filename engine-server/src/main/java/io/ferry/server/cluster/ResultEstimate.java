@@ -1,10 +1,11 @@
 package io.ferry.server.cluster;
 
-import io.ferry.core.exec.Distribution;
 import io.ferry.core.exec.PlanNode;
+import io.ferry.core.exec.Spine;
 import io.ferry.core.storage.Table;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.Physical;
+import io.ferry.sql.distributed.Fragments;
 
 /**
  * The size of a unit's result, estimated before it runs (the cost model's "estimated result size (group-by
@@ -20,17 +21,17 @@ final class ResultEstimate {
     }
 
     static long rows(PlanNode fragment, Table table, long unitRows) {
-        int[] keys = Distribution.partialGroupKeys(fragment);
+        int[] keys = Fragments.partialGroupKeys(fragment);
         if (keys == null) {
             return unitRows;
         }
         if (keys.length == 0) {
             return 1;
         }
-        PlanNode input = Distribution.partialInput(fragment);
+        PlanNode input = Fragments.partialInput(fragment);
         double groups = 1;
         for (int k : keys) {
-            int column = Distribution.sourceColumn(input, k);
+            int column = Spine.sourceColumn(input, k);
             long distinct = column < 0 ? -1 : distinct(table, column);
             if (distinct < 0) {
                 return unitRows; // an expression or unknown column: assume every row its own group
@@ -45,7 +46,7 @@ final class ResultEstimate {
      * rows for a partial aggregate; 1 for a fragment without one, whose rows are only filtered and projected.
      */
     static long groups(PlanNode fragment, long resultRows) {
-        return Distribution.partialGroupKeys(fragment) == null ? 1 : resultRows;
+        return Fragments.partialGroupKeys(fragment) == null ? 1 : resultRows;
     }
 
     /** Groups a GROUP BY on a column forms (distinct values, plus one for NULL), from the sketches kept at load. */

@@ -58,15 +58,14 @@ final class ShuffleRunner {
 
     /** The nodes a shuffle runs on: compute servers and workers that are up, in a fixed order. */
     List<Member> runners() {
-        List<Member> out = new ArrayList<>(cluster.up(m -> m.role().runsFragments()));
+        List<Member> out = new ArrayList<>(cluster.up(m -> m.role().runsFragments() && m.channel().isOpen()));
         out.sort(Comparator.comparingInt(Member::id));
         return out;
     }
 
-    /** Runs {@code plan}; the last stage's rows, from every node. */
-    List<Batch> run(long queryId, AtomicInteger fragmentIds, ShufflePlan plan, QueryContext ctx,
+    /** Runs {@code plan} on {@code nodes} ({@link #runners}); the last stage's rows, from every node. */
+    List<Batch> run(long queryId, AtomicInteger fragmentIds, ShufflePlan plan, List<Member> nodes, QueryContext ctx,
             SessionSettings session, Consumer<StageRun> record) {
-        List<Member> nodes = runners();
         if (nodes.isEmpty()) {
             throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "execution = 'shuffle' runs on compute servers "
                     + "or workers, and none is up; SET execution = 'auto'");

@@ -128,7 +128,7 @@ public final class SystemTables {
 
     private static List<Object[]> fragments(ClusterRunner runner) {
         List<Object[]> rows = new ArrayList<>();
-        for (ClusterRunner.FragmentRecord f : runner.recentFragments()) {
+        for (FragmentRecord f : runner.recentFragments()) {
             rows.add(new Object[] {f.queryId(), f.table(), f.node(), f.mode(), f.reason(), f.rows(), f.bytes(),
                     f.resultBytes(), f.compressed(), f.fsMillis(), f.dsMillis(), f.elapsedMillis(), f.nodeCpuMillis()});
         }

@@ -122,6 +122,33 @@ class CoPartitionedJoinsTest {
         }
     }
 
+    /**
+     * {@code execution = 'auto'} takes the way that moves the fewest bytes, and EXPLAIN says so: pipelined for the
+     * co-partitioned join, gather for a small dimension that is not, shuffle for a self-join of wide rows on a narrow
+     * key (gathering would send the whole table to each worker; the shuffle moves only the keys).
+     */
+    @Test
+    void autoTakesTheWayThatMovesTheFewestBytes() throws SQLException {
+        try (Statement duck = cluster.duck().createStatement(); Statement ferry = cluster.ferry().createStatement()) {
+            duck.execute("CREATE TABLE wide AS SELECT i AS k, repeat('x', 300) || i AS pad FROM range(4000) r(i)");
+            ferry.execute("CREATE TABLE wide (k BIGINT, pad VARCHAR)");
+            StringBuilder rows = new StringBuilder();
+            String pad = "x".repeat(300);
+            for (int i = 0; i < 4000; i++) {
+                rows.append(i == 0 ? "" : ", ").append('(').append(i).append(", '").append(pad).append(i).append("')");
+            }
+            ferry.execute("INSERT INTO wide VALUES " + rows);
+        }
+        String aligned = "SELECT c_nation, COUNT(*) FROM lo JOIN cu ON lo_custkey = c_custkey GROUP BY c_nation";
+        String small = "SELECT c_nation, COUNT(*) FROM lo JOIN cu2 ON lo_custkey = c_custkey GROUP BY c_nation";
+        String wide = "SELECT COUNT(*), SUM(a.k) FROM wide a JOIN wide b ON a.k = b.k";
+        for (String[] q : new String[][] {{aligned, "pipelined"}, {small, "gather"}, {wide, "shuffle"}}) {
+            String plan = ResultComparison.plan(cluster.ferry(), q[0]);
+            assertTrue(plan.contains("execution=auto chose " + q[1]), q[0] + "\n" + plan);
+            ResultComparison.assertSameResult(cluster.ferry(), cluster.duck(), q[0], false);
+        }
+    }
+
     @Test
     void executionSaysWhetherJoinsMayBeRestricted() throws SQLException {
         String aligned = "SELECT c_nation, COUNT(*) FROM lo JOIN cu ON lo_custkey = c_custkey GROUP BY c_nation";

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 import io.ferry.sql.SessionSettings;
+import io.ferry.sql.distributed.ShippingModel;
 
 /** The measured inputs of the shipping model: cores a loaded node can give, and grouping rates by group count. */
 class CostInputsTest {

@@ -6,6 +6,7 @@ import java.util.StringJoiner;
 
 import io.ferry.core.exec.PlanCodec;
 import io.ferry.core.exec.PlanNode;
+import io.ferry.core.exec.PlanVisitor;
 import io.ferry.core.storage.TableRef;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
@@ -112,41 +113,57 @@ public record ShufflePlan(List<Stage> stages) {
             stages.add(new Stage(plan, output, keys, flags));
         }
 
+        /** {@code node} as a part of the shuffle, or null where it is neither a table's nor made of joins of them. */
         Part part(PlanNode node) {
-            if (node instanceof PlanNode.Scan scan) {
-                return new Part(scan, false);
-            }
-            if (node instanceof PlanNode.Filter f) {
-                Part p = part(f.input());
-                return p == null ? null : new Part(new PlanNode.Filter(p.plan(), f.condition()), p.joined());
-            }
-            if (node instanceof PlanNode.Project pr) {
-                Part p = part(pr.input());
-                return p == null ? null : new Part(new PlanNode.Project(p.plan(), pr.exprs()), p.joined());
-            }
-            if (node instanceof PlanNode.PartialAggregate pa) {
-                PlanNode.Aggregate agg = pa.aggregate();
-                Part p = part(agg.input());
-                return p == null ? null : new Part(new PlanNode.PartialAggregate(agg.over(p.plan(), agg.groupKeys(),
-                        agg.calls())), p.joined());
-            }
-            if (node instanceof PlanNode.Join j) {
-                Part left = part(j.left());
-                if (left == null) {
+            return node.accept(new PlanVisitor.Partial<Part>() {
+                @Override
+                protected Part otherwise(PlanNode other) {
                     return null;
                 }
-                Part right = part(j.right());
-                if (right == null) {
-                    whole.addAll(PlanCodec.scans(j.right()));
-                    return new Part(j.over(left.plan(), j.right(), j.residual()), left.joined());
+
+                @Override
+                public Part scan(PlanNode.Scan scan) {
+                    return new Part(scan, false);
                 }
-                int l = split(left.plan(), j.leftKeys());
-                int r = split(right.plan(), j.rightKeys());
-                return new Part(new PlanNode.Join(exchange(l, left.plan().types()), exchange(r,
-                        right.plan().types()), j.kind(), j.leftKeys(), j.rightKeys(), j.nullsMatch(), j.residual()),
-                        true);
-            }
-            return null;
+
+                @Override
+                public Part filter(PlanNode.Filter f) {
+                    Part p = part(f.input());
+                    return p == null ? null : new Part(new PlanNode.Filter(p.plan(), f.condition()), p.joined());
+                }
+
+                @Override
+                public Part project(PlanNode.Project pr) {
+                    Part p = part(pr.input());
+                    return p == null ? null : new Part(new PlanNode.Project(p.plan(), pr.exprs()), p.joined());
+                }
+
+                @Override
+                public Part partialAggregate(PlanNode.PartialAggregate pa) {
+                    PlanNode.Aggregate agg = pa.aggregate();
+                    Part p = part(agg.input());
+                    return p == null ? null : new Part(new PlanNode.PartialAggregate(agg.over(p.plan(),
+                            agg.groupKeys(), agg.calls())), p.joined());
+                }
+
+                @Override
+                public Part join(PlanNode.Join j) {
+                    Part left = part(j.left());
+                    if (left == null) {
+                        return null;
+                    }
+                    Part right = part(j.right());
+                    if (right == null) {
+                        whole.addAll(PlanCodec.scans(j.right()));
+                        return new Part(j.over(left.plan(), j.right(), j.residual()), left.joined());
+                    }
+                    int l = split(left.plan(), j.leftKeys());
+                    int r = split(right.plan(), j.rightKeys());
+                    return new Part(new PlanNode.Join(exchange(l, left.plan().types()), exchange(r,
+                            right.plan().types()), j.kind(), j.leftKeys(), j.rightKeys(), j.nullsMatch(),
+                            j.residual()), true);
+                }
+            });
         }
 
         /** A stage splitting {@code plan}'s rows by {@code keys} into a new exchange; its number. */

@@ -24,6 +24,7 @@ import io.ferry.core.storage.TableData;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.LongVector;
+import io.ferry.sql.distributed.Fragments;
 
 /**
  * The pieces a cluster builds on, run in one process: an aggregate split into partial and final halves around a
@@ -121,7 +122,7 @@ class SplitExecutionTest {
                 WindowFrame.RUNNING, List.of(new WindowCall(WindowCall.Kind.ROW_NUMBER, -1, FerryType.BIGINT),
                         new WindowCall(WindowCall.Kind.SUM, 0, FerryType.BIGINT),
                         new WindowCall(WindowCall.Kind.LAG, 0, FerryType.BIGINT, 1, -1)));
-        PlanNode split = Distribution.split(window);
+        PlanNode split = Fragments.split(window);
         assertTrue(split instanceof PlanNode.Window w && w.input() instanceof PlanNode.Gather, split.toString());
         AtomicInteger runs = new AtomicInteger();
         Map<Long, String> whole = byId(executor.execute(window, QueryContext.unlimited()));
@@ -160,7 +161,7 @@ class SplitExecutionTest {
         PlanNode.Union union = new PlanNode.Union(List.of(scan, empty, scan), scan.types());
         PlanNode.Aggregate agg = groupBy().over(union, new int[] {1}, groupBy().calls());
         Map<Long, String> whole = ExecFixture.byKey(executor.execute(agg, QueryContext.unlimited()));
-        PlanNode split = Distribution.split(agg);
+        PlanNode split = Fragments.split(agg);
         assertTrue(split instanceof PlanNode.MergeAggregate m && m.partials() instanceof PlanNode.Union u
                 && u.inputs().get(0) instanceof PlanNode.Gather
                 && u.inputs().get(1) instanceof PlanNode.PartialAggregate

@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.sql.distributed;
 
 import java.util.Locale;
 
@@ -12,7 +12,7 @@ import java.util.Locale;
  *
  * <ul>
  * <li>C_read: the bytes of the unit's blocks over the measured link, plus one small-read latency per prefetch
- * window. The paper adds it to the execution; with {@link #DEPTH} reads in flight the coordinator processes one
+ * window. The paper adds it to the execution; with reads in flight ({@code SET prefetch}) the coordinator processes one
  * block while the next ones arrive, so the slower of the two sets the pace.
  * <li>C_coordExec and C_workerExec: the unit's rows over the node's calibrated per-core rate for the unit's number
  * of groups, times the cores it can give this query (measured from its heartbeats, shared with the fragments and
