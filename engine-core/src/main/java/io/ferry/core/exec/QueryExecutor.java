@@ -288,46 +288,85 @@ public final class QueryExecutor implements AutoCloseable {
             return compute(node);
         }
 
+        /** The rows of {@code node}: a pipeline breaker's, or a pipeline's collected. */
         private List<Batch> compute(PlanNode node) {
-            if (node instanceof PlanNode.Aggregate agg) {
-                return aggregate(agg, true);
-            }
-            if (node instanceof PlanNode.PartialAggregate partial) {
-                return aggregate(partial.aggregate(), false);
-            }
-            if (node instanceof PlanNode.MergeAggregate merge) {
-                return mergeAggregate(merge);
-            }
-            if (node instanceof PlanNode.Sort sort) {
-                return sort(sort);
-            }
-            if (node instanceof PlanNode.Window window) {
-                return window(window);
-            }
-            List<CollectSink> sinks = run(pipeline(node), CollectSink::new);
-            List<Batch> out = new ArrayList<>();
-            for (CollectSink s : sinks) {
-                out.addAll(s.batches);
-            }
-            return out;
+            return node.accept(breakers);
         }
 
         private Pipeline pipeline(PlanNode node) {
-            if (node instanceof PlanNode.Scan scan) {
+            return node.accept(pipelines);
+        }
+
+        /** The nodes that need all their input before they give a row: aggregates, sorts, windows. */
+        private final PlanVisitor<List<Batch>> breakers = new PlanVisitor.Partial<>() {
+            @Override
+            protected List<Batch> otherwise(PlanNode node) {
+                List<CollectSink> sinks = run(pipeline(node), CollectSink::new);
+                List<Batch> out = new ArrayList<>();
+                for (CollectSink s : sinks) {
+                    out.addAll(s.batches);
+                }
+                return out;
+            }
+
+            @Override
+            public List<Batch> aggregate(PlanNode.Aggregate agg) {
+                return Run.this.aggregate(agg, true);
+            }
+
+            @Override
+            public List<Batch> partialAggregate(PlanNode.PartialAggregate partial) {
+                return Run.this.aggregate(partial.aggregate(), false);
+            }
+
+            @Override
+            public List<Batch> mergeAggregate(PlanNode.MergeAggregate merge) {
+                return Run.this.mergeAggregate(merge);
+            }
+
+            @Override
+            public List<Batch> sort(PlanNode.Sort sort) {
+                return Run.this.sort(sort);
+            }
+
+            @Override
+            public List<Batch> window(PlanNode.Window window) {
+                return Run.this.window(window);
+            }
+        };
+
+        /**
+         * The streaming part of a plan as a source and the transforms its batches flow through; a node that needs all
+         * its input first ({@link #breakers}) is computed, and its rows are the source.
+         */
+        private final PlanVisitor<Pipeline> pipelines = new PlanVisitor.Partial<>() {
+            @Override
+            protected Pipeline otherwise(PlanNode node) {
+                return new Pipeline(Source.of(materialize(node)), List.of());
+            }
+
+            @Override
+            public Pipeline scan(PlanNode.Scan scan) {
                 SampleSpec sample = scan.sample() == null ? null : scan.sample().forExecution();
                 BlockSource blocks = ctx.binder().bind(scan, sample);
                 sources.add(blocks);
                 return new Pipeline(new ScanSource(blocks, scan.columns(), scan.types(), sample), List.of());
             }
-            if (node instanceof PlanNode.Gather gather) {
+
+            @Override
+            public Pipeline gather(PlanNode.Gather gather) {
                 List<Batch> rows = ctx.gatherer() == null ? materialize(gather.fragment())
                         : ctx.gatherer().gather(gather, ctx);
                 return new Pipeline(Source.of(rows), List.of());
             }
-            if (node instanceof PlanNode.Filter filter) {
+
+            @Override
+            public Pipeline filter(PlanNode.Filter filter) {
                 return pipeline(filter.input()).then(filterTransform(filter));
             }
-            if (node instanceof PlanNode.Project project) {
+
+            @Override
+            public Pipeline project(PlanNode.Project project) {
                 List<Expr> list = project.exprs();
                 List<Evaluator> exprs = ExprCompiler.compileAll(list);
                 int[] carried = new int[list.size()];
@@ -351,7 +390,9 @@ public final class QueryExecutor implements AutoCloseable {
                     return out.build();
                 });
             }
-            if (node instanceof PlanNode.Join join) {
+
+            @Override
+            public Pipeline join(PlanNode.Join join) {
                 JoinHashTable table;
                 try {
                     table = new JoinHashTable(buildSide(join.right()), join.rightKeys(), join.nullsMatch(),
@@ -363,10 +404,14 @@ public final class QueryExecutor implements AutoCloseable {
                 Evaluator residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
                 return pipeline(join.left()).then(new HashJoinProbe(table, join.leftKeys(), join.kind(), residual));
             }
-            if (node instanceof PlanNode.Values values) {
+
+            @Override
+            public Pipeline values(PlanNode.Values values) {
                 return new Pipeline(Source.of(List.of(values.rows())), List.of());
             }
-            if (node instanceof PlanNode.Union union) {
+
+            @Override
+            public Pipeline union(PlanNode.Union union) {
                 // One source over every input's morsels: the threads stream all inputs at once into the sink above,
                 // each batch through its own input's transforms first.
                 List<Pipeline> branches = new ArrayList<>();
@@ -377,11 +422,12 @@ public final class QueryExecutor implements AutoCloseable {
                 return new Pipeline(new ConcatSource(sources,
                         (branch, batch, out) -> flow(branches.get(branch).transforms(), 0, batch, out)), List.of());
             }
-            if (node instanceof PlanNode.Replicate replicate) {
+
+            @Override
+            public Pipeline replicate(PlanNode.Replicate replicate) {
                 return pipeline(replicate.input()).then(new Replicator(replicate.countColumn()));
             }
-            return new Pipeline(Source.of(materialize(node)), List.of());
-        }
+        };
 
         /** Conjuncts one after another, narrowing the batch between them: later ones see only surviving rows. */
         private Transform filterTransform(PlanNode.Filter filter) {

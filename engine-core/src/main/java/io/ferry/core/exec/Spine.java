@@ -142,10 +142,4 @@ public final class Spine {
             }
         });
     }
-
-    /** The column of the spine's divided table that output column {@code column} passes through, or -1. */
-    public static int sourceColumn(PlanNode spine, int column) {
-        Origin o = origin(spine, column);
-        return o != null && o.scan() == scan(spine) ? o.column() : -1;
-    }
 }

@@ -11,7 +11,8 @@ import io.ferry.sql.distributed.Fragments;
  * The size of a unit's result, estimated before it runs (the cost model's "estimated result size (group-by
  * cardinality from column statistics)"): a partial aggregate returns one row per group the unit sees — at most the
  * product of the group keys' distinct counts kept at load, and at most the unit's rows; a fragment without an
- * aggregate returns its rows.
+ * aggregate returns its rows. A key may come from the divided table or from a build side (a star join grouped by
+ * dimension attributes, as SSB's are): either table's statistics count its groups.
  */
 final class ResultEstimate {
     /** Expected LZ4 ratio on aggregate results (keys and small counts), measured in docs/experiments.md. */
@@ -20,7 +21,7 @@ final class ResultEstimate {
     private ResultEstimate() {
     }
 
-    static long rows(PlanNode fragment, Table table, long unitRows) {
+    static long rows(PlanNode fragment, long unitRows) {
         int[] keys = Fragments.partialGroupKeys(fragment);
         if (keys == null) {
             return unitRows;
@@ -31,8 +32,8 @@ final class ResultEstimate {
         PlanNode input = Fragments.partialInput(fragment);
         double groups = 1;
         for (int k : keys) {
-            int column = Spine.sourceColumn(input, k);
-            long distinct = column < 0 ? -1 : distinct(table, column);
+            Spine.Origin o = Spine.origin(input, k);
+            long distinct = o == null || !(o.scan().table() instanceof Table t) ? -1 : distinct(t, o.column());
             if (distinct < 0) {
                 return unitRows; // an expression or unknown column: assume every row its own group
             }

@@ -195,7 +195,7 @@ final class UnitPlanner {
         // Fragments this coordinator has running there now, not the last heartbeat's count: back-to-back queries
         // would find the previous one's fragment in it and price the node at half its cores.
         double workerCores = u.runner.availableCores() / (1 + u.runner.fragmentsInFlight());
-        long resultRows = ResultEstimate.rows(fragment, table, Math.round(u.rows * rowFraction));
+        long resultRows = ResultEstimate.rows(fragment, Math.round(u.rows * rowFraction));
         long resultBytes = ResultEstimate.bytes(fragment, resultRows);
         long groups = ResultEstimate.groups(fragment, resultRows);
         boolean compress = compress(session, u.runner);
