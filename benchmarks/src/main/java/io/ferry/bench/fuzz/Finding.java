@@ -25,8 +25,9 @@ public record Finding(int index, String target, String shipping, Query query, Ve
                 occurrences + more, repro);
     }
 
-    /** Where it ran: "local", or "cluster (shipping = 'data')". */
+    /** Where it ran: "local", "cluster (shipping = 'data')" or "cluster (execution = 'shuffle')". */
     public String where() {
-        return shipping == null ? target : target + " (shipping = '" + shipping + "')";
+        return shipping == null ? target : target + (shipping.equals("shuffle") ? " (execution = 'shuffle')"
+                : " (shipping = '" + shipping + "')");
     }
 }

@@ -31,7 +31,7 @@ public final class FuzzCommand implements Callable<Integer> {
     private long seed;
 
     @Option(names = "--cluster", description = "Also run every query on a coordinator with two workers in this "
-            + "JVM (tcp fabric), rotating SET shipping = 'function', 'data', 'auto'.")
+            + "JVM (tcp fabric), rotating SET shipping = 'function', 'data', 'auto' and execution = 'shuffle'.")
     private boolean cluster;
 
     @Option(names = "--constructs", paramLabel = "a,b,c", defaultValue = "all",

@@ -29,12 +29,19 @@ public final class TpcdsBenchmark {
      * @param threads        threads each engine runs a query with
      * @param timeoutSeconds Ferry's and DuckDB's per-statement query timeout
      * @param planningPasses times every statement is planned again after the run ({@link PlanningPasses})
+     * @param cluster        where Ferry runs: null for local mode, else an in-process cluster
      */
     public record Settings(double scale, List<Integer> queries, Path out, int threads, int timeoutSeconds,
-            int planningPasses) {
+            int planningPasses, TpcdsRun.Cluster cluster) {
         public Settings {
             requireNonNull(out, "out is null");
             queries = List.copyOf(queries);
+        }
+
+        /** Ferry in local mode. */
+        public Settings(double scale, List<Integer> queries, Path out, int threads, int timeoutSeconds,
+                int planningPasses) {
+            this(scale, queries, out, threads, timeoutSeconds, planningPasses, null);
         }
 
         String scaleName() {
@@ -83,7 +90,7 @@ public final class TpcdsBenchmark {
         List<PlanningPasses.Pass> planning;
         Instant started = Instant.now();
         String duckVersion;
-        try (TpcdsRun run = TpcdsRun.start(data, config, settings.timeoutSeconds())) {
+        try (TpcdsRun run = TpcdsRun.start(data, config, settings.timeoutSeconds(), settings.cluster())) {
             duckVersion = run.duckDbVersion();
             listener.phase("loading SF " + scale + " into Ferry and DuckDB", TpcdsTables.ALL.size());
             for (Table t : TpcdsTables.ALL) {
@@ -105,13 +112,14 @@ public final class TpcdsBenchmark {
                 String.format(Locale.ROOT, "Run %s; %d statements of %d TPC-DS queries at scale factor %s.",
                         started.truncatedTo(ChronoUnit.SECONDS), results.size(),
                         results.stream().mapToInt(QueryResult::number).distinct().count(), scale),
-                String.format(Locale.ROOT, "Ferry local mode and DuckDB %s in one JVM (%s), %d threads each, "
-                        + "%d cores; query timeout %d s; each statement run once.", duckVersion,
+                String.format(Locale.ROOT, "Ferry %s and DuckDB %s in one JVM (%s), %d threads each, "
+                        + "%d cores; query timeout %d s; each statement run once.", settings.cluster() == null
+                                ? "local mode" : settings.cluster().describe(), duckVersion,
                         ManagementFactory.getRuntimeMXBean().getVmVersion(), settings.threads(),
                         Runtime.getRuntime().availableProcessors(), settings.timeoutSeconds()),
                 "Planning: Ferry's prepareStatement on a fresh connection. Ferry/DuckDB: (planning + execution) / "
                         + "DuckDB's time."));
-        String name = "tpcds-sf" + scale;
+        String name = "tpcds-sf" + scale + (settings.cluster() == null ? "" : "-" + settings.cluster().name());
         if (!planning.isEmpty()) {
             about.add("First-execution planning of every statement again after the run, each pass under new texts "
                     + "(none from the plan cache; per statement in " + name + "-planning.csv):");

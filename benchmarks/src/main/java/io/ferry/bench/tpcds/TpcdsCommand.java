@@ -45,6 +45,19 @@ public final class TpcdsCommand implements Callable<Integer> {
                     + "${DEFAULT-VALUE}); reports first-execution planning on a warmed-up planner.")
     private int planningPasses;
 
+    @Option(names = "--cluster", paramLabel = "M,C", split = ",", description = "Run Ferry as M memory and C "
+            + "compute servers in this JVM over the tcp fabric instead of local mode, e.g. 2,2.")
+    private int[] cluster;
+
+    @Option(names = "--execution", paramLabel = "MODE", defaultValue = "auto", description = "With --cluster: SET "
+            + "execution for every statement: auto, gather, pipelined or shuffle (default: ${DEFAULT-VALUE}).")
+    private String execution;
+
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "0", description = "With --cluster: partition "
+            + "the sales and returns tables, inventory, ITEM and CUSTOMER N ways by item and customer, for their "
+            + "star joins (default: ${DEFAULT-VALUE}, not partitioned).")
+    private int partitions;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new TpcdsCommand()).setExecutionExceptionHandler((e, cl, parsed) -> {
             cl.getErr().println("tpcds failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
@@ -57,8 +70,20 @@ public final class TpcdsCommand implements Callable<Integer> {
         int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         BarListener bars = new BarListener();
         TpcdsBenchmark.Result result;
+        TpcdsRun.Cluster shape = null;
+        if (cluster != null) {
+            if (cluster.length != 2 || cluster[0] < 1 || cluster[1] < 1) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--cluster takes memory and compute "
+                        + "servers, at least one each, e.g. 2,2");
+            }
+            shape = new TpcdsRun.Cluster(cluster[0], cluster[1], execution, partitions);
+        } else if (partitions != 0 || !execution.equals("auto")) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--execution and --partitions need "
+                    + "--cluster");
+        }
         try {
-            result = TpcdsBenchmark.run(new TpcdsBenchmark.Settings(scale, queries, out, n, timeout, planningPasses), bars);
+            result = TpcdsBenchmark.run(new TpcdsBenchmark.Settings(scale, queries, out, n, timeout, planningPasses,
+                    shape), bars);
         } finally {
             bars.close();
         }

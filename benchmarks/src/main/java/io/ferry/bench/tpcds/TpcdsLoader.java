@@ -21,12 +21,15 @@ public final class TpcdsLoader {
     private TpcdsLoader() {
     }
 
-    /** Loads {@code table} into both engines; returns its row count in Ferry. */
-    public static long load(TpcdsData data, Table table, FerryEngine ferry, Connection duck)
+    /**
+     * Loads {@code table} into both engines, Ferry's partitioned into {@code parts} per star-join key
+     * ({@link TpcdsTables#createTable(Table, int)}; 0: not); returns its row count in Ferry.
+     */
+    public static long load(TpcdsData data, Table table, int parts, FerryEngine ferry, Connection duck)
             throws IOException, SQLException {
         String ddl = TpcdsTables.createTable(table);
         try (Connection c = ferry.connect(); Statement s = c.createStatement()) {
-            s.execute(ddl);
+            s.execute(TpcdsTables.createTable(table, parts));
         }
         long rows = CsvLoader.load(ferry.catalog(), table.getName(), data.file(table), FERRY_CSV, null,
                 ProgressListener.NONE);

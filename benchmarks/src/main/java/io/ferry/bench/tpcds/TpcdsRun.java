@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,7 +23,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.ferry.bench.InProcessCluster;
 import io.ferry.bench.tpcds.QueryResult.Outcome;
+import io.ferry.server.cluster.Role;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SqlErrors;
@@ -39,8 +42,28 @@ import io.trino.tpcds.Table;
  * that statement's thread is left behind and the run goes on on a new one.
  */
 public final class TpcdsRun implements AutoCloseable {
+    /**
+     * Ferry as a cluster in this JVM (tcp fabric): memory and compute servers, TPC-DS partitioned for its star joins
+     * into {@code partitions} parts per key (0: not), every statement run under {@code SET execution}.
+     */
+    public record Cluster(int memory, int compute, String execution, int partitions) {
+        String describe() {
+            return String.format(Locale.ROOT, "on %d memory and %d compute servers in this JVM (tcp fabric), "
+                    + "execution = '%s'%s", memory, compute, execution, partitions == 0 ? ""
+                            : ", the sales tables, ITEM and CUSTOMER partitioned " + partitions + " ways by item and "
+                                    + "customer");
+        }
+
+        String name() {
+            return execution + "-" + memory + "x" + compute;
+        }
+    }
+
     private final TpcdsData data;
     private final FerryEngine ferry;
+    /** The cluster Ferry runs on, or null in local mode. */
+    private final InProcessCluster cluster;
+    private final Cluster shape;
     private final Connection duck;
     private final int timeoutSeconds;
     /** The watchdog's margin: it cancels this long after the timeout, and gives up this long after cancelling. */
@@ -49,18 +72,26 @@ public final class TpcdsRun implements AutoCloseable {
     private final AtomicReference<Thread> workerThread = new AtomicReference<>();
     private ExecutorService worker = newWorker();
 
-    private TpcdsRun(TpcdsData data, FerryEngine ferry, Connection duck, int timeoutSeconds) {
+    private TpcdsRun(TpcdsData data, FerryEngine ferry, InProcessCluster cluster, Cluster shape,
+            Connection duck, int timeoutSeconds) {
         this.data = data;
         this.ferry = ferry;
+        this.cluster = cluster;
+        this.shape = shape;
         this.duck = duck;
         this.timeoutSeconds = timeoutSeconds;
         this.graceSeconds = Math.max(1, Math.min(10, timeoutSeconds / 2));
     }
 
-    /** Starts both engines with {@code threads} threads each; nothing is loaded yet. */
-    public static TpcdsRun start(TpcdsData data, EngineConfig config, int timeoutSeconds) throws SQLException {
+    /**
+     * Starts both engines with {@code threads} threads each — Ferry in local mode, or as {@code shape} when not
+     * null; nothing is loaded yet.
+     */
+    public static TpcdsRun start(TpcdsData data, EngineConfig config, int timeoutSeconds, Cluster shape)
+            throws SQLException {
         requireNonNull(data, "data is null");
-        FerryEngine ferry = FerryEngine.start(config);
+        InProcessCluster cluster = shape == null ? null : startCluster(config, shape);
+        FerryEngine ferry = cluster == null ? FerryEngine.start(config) : cluster.engine();
         try {
             Connection duck = DriverManager.getConnection("jdbc:duckdb:");
             try (Statement s = duck.createStatement()) {
@@ -74,16 +105,47 @@ public final class TpcdsRun implements AutoCloseable {
                 // divides in floating point unless told otherwise.
                 s.execute("SET integer_division = true");
             }
-            return new TpcdsRun(data, ferry, duck, timeoutSeconds);
+            return new TpcdsRun(data, ferry, cluster, shape, duck, timeoutSeconds);
         } catch (SQLException | RuntimeException e) {
-            ferry.close();
+            if (cluster != null) {
+                cluster.close();
+            } else {
+                ferry.close();
+            }
             throw e;
         }
     }
 
+    private static InProcessCluster startCluster(EngineConfig config, Cluster shape) {
+        List<InProcessCluster.Node> nodes = new ArrayList<>();
+        for (int i = 1; i <= shape.memory(); i++) {
+            nodes.add(new InProcessCluster.Node(Role.MEMORY, "m" + i, 1,
+                    2L << 30, 256L << 20));
+        }
+        for (int i = 1; i <= shape.compute(); i++) {
+            nodes.add(new InProcessCluster.Node(Role.COMPUTE, "c" + i, 1,
+                    0, 1L << 30));
+        }
+        return InProcessCluster.start(config, nodes, Duration.ofSeconds(30));
+    }
+
+    /** A connection to Ferry with the run's session settings. */
+    private Connection connect() throws SQLException {
+        Connection c = ferry.connect();
+        if (shape != null) {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET execution = '" + shape.execution() + "'");
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+        }
+        return c;
+    }
+
     /** Loads one table into both engines; returns its rows. */
     public long load(Table table) throws IOException, SQLException {
-        return TpcdsLoader.load(data, table, ferry, duck);
+        return TpcdsLoader.load(data, table, shape == null ? 0 : shape.partitions(), ferry, duck);
     }
 
     public String duckDbVersion() throws SQLException {
@@ -122,6 +184,7 @@ public final class TpcdsRun implements AutoCloseable {
 
     /** Plans {@link #WARM_UP} on Ferry, untimed, and runs the first of them. */
     public void warmUp() throws SQLException {
+        // without the run's SET execution: under 'pipelined' a warm-up join that is not co-partitioned would fail
         try (Connection c = ferry.connect()) {
             for (int round = 1; round <= WARM_UP_ROUNDS; round++) {
                 for (String shape : WARM_UP) {
@@ -140,7 +203,7 @@ public final class TpcdsRun implements AutoCloseable {
     /** {@link PlanningPasses}: the statements planned again, {@code passes} times, on a fresh connection. */
     public List<PlanningPasses.Pass> planningPasses(List<TpcdsQueries.Query> queries, int passes)
             throws SQLException {
-        try (Connection c = ferry.connect()) {
+        try (Connection c = connect()) {
             return PlanningPasses.measure(c, queries, passes);
         }
     }
@@ -244,7 +307,7 @@ public final class TpcdsRun implements AutoCloseable {
 
     private Work ferryRun(String sql) {
         return a -> {
-            try (Connection c = ferry.connect()) {
+            try (Connection c = connect()) {
                 long start = System.nanoTime();
                 try (PreparedStatement p = c.prepareStatement(sql)) {
                     a.planningMs = millisSince(start);
@@ -351,7 +414,11 @@ public final class TpcdsRun implements AutoCloseable {
         try {
             duck.close();
         } finally {
-            ferry.close();
+            if (cluster != null) {
+                cluster.close();
+            } else {
+                ferry.close();
+            }
         }
     }
 }

@@ -30,6 +30,29 @@ public final class TpcdsTables {
         return columns.toString();
     }
 
+    /**
+     * Ferry's DDL for {@code table} partitioned for TPC-DS's star joins into {@code parts} parts per key (I-Store DPE
+     * section 3): the sales and returns tables by their item and customer keys, inventory by item, ITEM and CUSTOMER
+     * by their own keys, so that the joins on those keys are co-partitioned; the other tables whole. {@code parts}
+     * 0: the plain DDL.
+     */
+    public static String createTable(Table table, int parts) {
+        String scheme = parts <= 0 ? null : switch (table.getName()) {
+            case "store_sales" -> "ss_item_sk=item:%1$d, ss_customer_sk=customer:%1$d";
+            case "store_returns" -> "sr_item_sk=item:%1$d, sr_customer_sk=customer:%1$d";
+            case "catalog_sales" -> "cs_item_sk=item:%1$d, cs_bill_customer_sk=customer:%1$d";
+            case "catalog_returns" -> "cr_item_sk=item:%1$d, cr_refunded_customer_sk=customer:%1$d";
+            case "web_sales" -> "ws_item_sk=item:%1$d, ws_bill_customer_sk=customer:%1$d";
+            case "web_returns" -> "wr_item_sk=item:%1$d, wr_refunded_customer_sk=customer:%1$d";
+            case "inventory" -> "inv_item_sk=item:%1$d";
+            case "item" -> "i_item_sk=item:%1$d";
+            case "customer" -> "c_customer_sk=customer:%1$d";
+            default -> null;
+        };
+        return createTable(table) + (scheme == null ? "" : " WITH (partition_by = '"
+                + String.format(java.util.Locale.ROOT, scheme, parts) + "')");
+    }
+
     static String sqlType(ColumnType type) {
         return switch (type.getBase()) {
             case IDENTIFIER -> "BIGINT";

@@ -32,7 +32,7 @@ class TpcdsRowEnginePlansTest {
         try (FerryEngine ferry = FerryEngine.start(EngineConfig.defaults().withThreads(2));
                 Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
             for (Table t : TpcdsTables.ALL) {
-                TpcdsLoader.load(data, t, ferry, duck);
+                TpcdsLoader.load(data, t, 0, ferry, duck);
             }
             try (Connection c = ferry.connect(); Statement s = c.createStatement()) {
                 for (TpcdsQueries.Query q : TpcdsQueries.all()) {

@@ -38,6 +38,7 @@ import io.ferry.core.exec.QueryExecutor;
 import io.ferry.core.exec.QueryMemory;
 import io.ferry.core.exec.SampleSpec;
 import io.ferry.core.ipc.BatchIpc;
+import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 import io.ferry.fabric.Completions;
 import io.ferry.fabric.Fabric;
@@ -215,11 +216,8 @@ public final class DataNode implements AutoCloseable {
             switch (m.type()) {
                 case MessageType.ALLOCATE -> answer(channel, m, () -> allocate(m.reader()));
                 case MessageType.FREE -> answer(channel, m, () -> free(m.reader()));
-                case MessageType.RUN_FRAGMENT -> {
-                    Fragment fragment = register(m);
-                    answer(channel, m, () -> run(FragmentRequest.decode(m.reader()), fragment));
-                }
-                case MessageType.RUN_EXCHANGE -> {
+                case MessageType.RUN_FRAGMENT, MessageType.RUN_EXCHANGE -> {
+                    // the request says which: a stage of a shuffle join (parts > 0) holds its rows here
                     Fragment fragment = register(m);
                     answer(channel, m, () -> run(FragmentRequest.decode(m.reader()), fragment));
                 }
@@ -415,7 +413,7 @@ public final class DataNode implements AutoCloseable {
 
     /** A shuffle stage's rows split into parts held here as blocks; the reply lists each part's blocks. */
     private WireWriter exchange(FragmentRequest request, Fragment fragment, List<Batch> rows,
-            List<io.ferry.core.types.FerryType> types) {
+            List<FerryType> types) {
         List<List<BlockLocation>> parts = exchanges.hold(request.queryId(),
                 new HashPartitioner(request.splitBy(), request.parts()).split(rows), types);
         // a CANCEL that came while the stage ran freed what the query held then, not these

@@ -87,6 +87,10 @@ final class ShuffleRunner {
                 while (end < stages.size() && ready(stages.get(end), parts)) {
                     end++;
                 }
+                if (end == next) {
+                    // a ShufflePlan lists every stage after those that fill what it reads: this is a bug, not a wait
+                    throw new IllegalStateException("stage " + (next + 1) + " reads an exchange no earlier stage fills");
+                }
                 List<Dispatch<Integer>> wave = new ArrayList<>();
                 for (int s = next; s < end; s++) {
                     ShufflePlan.Stage stage = stages.get(s);
