@@ -22,9 +22,9 @@ public final class SessionSettings {
     /**
      * How a cluster runs joins (I-Store): GATHER sends each node its probe blocks and every build table whole;
      * PIPELINED runs joins of co-partitioned tables on the partitions each node is given, reading only the build
-     * parts they meet (and fails, 0A000, where no join is co-partitioned); AUTO pipelines where it can, which never
-     * reads more than gathering. SHUFFLE splits both inputs of every join by its key over the nodes and joins each
-     * part where it lands (the shuffle hash join DPE Fig. 7a compares against).
+     * parts they meet (and fails, 0A000, where no join is co-partitioned); SHUFFLE splits both inputs of every join
+     * by its key over the nodes and joins each part where it lands (the shuffle hash join DPE Fig. 7a compares
+     * against); AUTO takes whichever of the three moves the fewest bytes ({@code distributed.ExecutionChoice}).
      */
     public enum Execution {
         AUTO, GATHER, PIPELINED, SHUFFLE
