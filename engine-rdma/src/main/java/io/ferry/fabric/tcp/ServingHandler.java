@@ -56,10 +56,17 @@ final class ServingHandler implements FrameHandler {
                     TcpFabric.notRegistered(a.key(), fabric.address())));
             return;
         }
-        fabric.reply(() -> {
-            ctx.write(FabricMessages.reply(ctx.alloc(), FabricMessages.READ_REPLY, a.id(), a.length()));
-            ctx.writeAndFlush(bytes).addListener(f -> region.unpin());
-        });
+        if (fabric.delaysReads()) {
+            fabric.delay(() -> reply(ctx, a, bytes, region));
+        } else {
+            reply(ctx, a, bytes, region);
+        }
+    }
+
+    /** The READ reply: a header, then the bytes straight from registered memory, the region pinned until sent. */
+    private static void reply(ChannelHandlerContext ctx, FabricMessages.Access a, ByteBuf bytes, TcpRegion region) {
+        ctx.write(FabricMessages.reply(ctx.alloc(), FabricMessages.READ_REPLY, a.id(), a.length()));
+        ctx.writeAndFlush(bytes).addListener(f -> region.unpin());
     }
 
     private DataSink write(ChannelHandlerContext ctx, FabricMessages.Access a, int dataLength) {

@@ -237,13 +237,14 @@ public final class TcpFabric implements Fabric {
         }
     }
 
-    /** Runs {@code reply} now, or after the emulated latency when one is set (experiments only). */
-    void reply(Runnable reply) {
-        if (delayed == null) {
-            reply.run();
-        } else {
-            delayed.schedule(reply, readDelayNanos, TimeUnit.NANOSECONDS);
-        }
+    /** Whether READ replies wait for an emulated latency (experiments only). */
+    boolean delaysReads() {
+        return delayed != null;
+    }
+
+    /** Runs {@code reply} after the emulated latency; only when {@link #delaysReads}. */
+    void delay(Runnable reply) {
+        delayed.schedule(reply, readDelayNanos, TimeUnit.NANOSECONDS);
     }
 
     /** Stops serving: every connection closes, so peers' outstanding operations fail at once. */

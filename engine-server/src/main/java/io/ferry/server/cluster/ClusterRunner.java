@@ -181,21 +181,25 @@ public final class ClusterRunner implements QueryRunner {
         PlanNode fragment = Fragments.fixSamples(gather.fragment());
         PlanNode.Scan divided = Spine.scan(fragment);
         Table table = (Table) divided.table();
+        // one version of the table for deciding how the joins run and for running them
+        TableData data = table.snapshot();
         JoinPlanner.JoinPlan joins;
-        try (TableData data = table.snapshot()) {
+        try {
             joins = joinPlanner.plan(fragment, divided, table, data, JoinPlanner.keptBlocks(divided, data), session);
+        } catch (RuntimeException e) {
+            data.close();
+            throw e;
         }
         if (joins.shuffle() != null) {
+            data.close(); // the shuffle takes its own snapshots, stage by stage
             String why = joins.auto() == null ? "SET execution = 'shuffle'" : "chosen by execution = 'auto'";
             return shuffle(queryId, fragmentIds, table, joins.shuffle(), why, ctx, session);
         }
         AtomicInteger running = planner.running(table.name());
-        List<TableData> held = new ArrayList<>();
+        List<TableData> held = new ArrayList<>(List.of(data));
         List<Dispatch<Unit>> dispatched = new ArrayList<>();
         running.incrementAndGet();
         try {
-            TableData data = table.snapshot();
-            held.add(data);
             Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = joins.restricted();
             List<Unit> units = planner.units(fragment, divided, table, data,
                     ScanBinder.blocksToRead(divided, divided.sample(), table, data), session, restricted);
