@@ -24,8 +24,15 @@ import io.ferry.core.SqlStates;
  * call. A reader holding a lease must close it before it takes another, or the stream can run out of slots.
  */
 public final class BlockStream implements AutoCloseable {
-    /** A block in another node's registered memory. */
-    public record BlockRef(RegionDescriptor region, long offset, int length) {
+    /**
+     * A block in another node's registered memory, or some ranges of it: {@code ranges} holds (from, length) pairs
+     * relative to {@code offset}, read one after the other into the block's slot (one READ each), and
+     * {@code length} is their sum; null reads {@code length} bytes from {@code offset} in one READ.
+     */
+    public record BlockRef(RegionDescriptor region, long offset, int length, int[] ranges) {
+        public BlockRef(RegionDescriptor region, long offset, int length) {
+            this(region, offset, length, null);
+        }
     }
 
     private final Peer peer;
@@ -90,10 +97,24 @@ public final class BlockStream implements AutoCloseable {
             int slot = freeSlots.poll();
             BlockRef b = blocks.get(posted);
             slotOf[posted] = slot;
-            reads[posted] = peer.read(b.region(), b.offset(), region, (long) slot * slotSize, b.length());
+            reads[posted] = read(b, (long) slot * slotSize);
             posted++;
         }
         notifyAll();
+    }
+
+    private CompletableFuture<?> read(BlockRef b, long into) {
+        if (b.ranges() == null) {
+            return peer.read(b.region(), b.offset(), region, into, b.length());
+        }
+        int[] ranges = b.ranges();
+        CompletableFuture<?>[] parts = new CompletableFuture<?>[ranges.length / 2];
+        long at = into;
+        for (int r = 0; r < ranges.length; r += 2) {
+            parts[r / 2] = peer.read(b.region(), b.offset() + ranges[r], region, at, ranges[r + 1]);
+            at += ranges[r + 1];
+        }
+        return parts.length == 1 ? parts[0] : CompletableFuture.allOf(parts);
     }
 
     /** Reads posted and not yet handed out. */

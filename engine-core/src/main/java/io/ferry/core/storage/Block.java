@@ -21,15 +21,17 @@ public final class Block {
     private final ArrowBuf buffer;
     private final ZoneMap zones;
     private final int partition;
+    private final int[] bounds;
     private final AtomicInteger refs = new AtomicInteger(1);
 
     /**
      * @param buffer the region's buffer when it is in this node's memory, else null
      * @param zones  the zone map of the block's rows
      * @param partition the table partition its rows belong to ({@link PartitionScheme}; 0 when unpartitioned)
+     * @param bounds where its header and columns end ({@link BlockReader#columnBounds()})
      */
     public Block(BlockStorage storage, int regionId, long offset, int length, int rows, ArrowBuf buffer,
-            ZoneMap zones, int partition) {
+            ZoneMap zones, int partition, int[] bounds) {
         this.storage = requireNonNull(storage, "storage is null");
         this.regionId = regionId;
         this.offset = offset;
@@ -38,6 +40,11 @@ public final class Block {
         this.buffer = buffer;
         this.zones = requireNonNull(zones, "zones is null");
         this.partition = partition;
+        this.bounds = bounds.clone();
+        if (bounds[bounds.length - 1] != length) {
+            throw new IllegalArgumentException("column bounds end at " + bounds[bounds.length - 1] + " in a block of "
+                    + length + " bytes");
+        }
         if (zones.rowCount() != rows) {
             throw new IllegalArgumentException("a block of " + rows + " rows with the zone map of " + zones.rowCount());
         }
@@ -79,6 +86,16 @@ public final class Block {
     /** The table partition the block's rows belong to (0 for an unpartitioned table). */
     public int partition() {
         return partition;
+    }
+
+    /** Where its header and each column end, from the block's start ({@link BlockReader#columnBounds()}). */
+    public int[] columnBounds() {
+        return bounds.clone();
+    }
+
+    /** The bytes a scan of {@code columns} reads of this block when it is on another node ({@link BlockFormat#readRanges}). */
+    public int readBytes(int[] columns) {
+        return BlockFormat.rangeBytes(BlockFormat.readRanges(bounds, columns));
     }
 
     /** Reads the block in place; only for a block in this node's memory. */

@@ -101,6 +101,27 @@ public final class BlockReader {
         return columns;
     }
 
+    /**
+     * Where the header and each column end, from the block's start: element 0 is the header's end and column c's
+     * buffers lie in {@code [bounds[c], bounds[c + 1])}, for {@link BlockFormat#readRanges}.
+     */
+    public int[] columnBounds() {
+        int[] bounds = new int[columns + 1];
+        bounds[0] = headerSize(buf.getShort(offset + OFF_VERSION), columns);
+        for (int c = 0; c < columns; c++) {
+            int end = bounds[c];
+            for (int b = 0; b < 3; b++) {
+                int len = bufferLength(c, b);
+                if (len > 0) {
+                    end = Math.max(end, (int) align8(bufferAt(c, b) - offset + len));
+                }
+            }
+            bounds[c + 1] = end;
+        }
+        bounds[columns] = Math.max(bounds[columns], length);
+        return bounds;
+    }
+
     public int length() {
         return length;
     }
@@ -166,6 +187,10 @@ public final class BlockReader {
      * alive (its table version held) until then.
      */
     public PendingColumn pending(int column, FerryType type, int from, int count) {
+        if (rows > 0 && bufferLength(column, 0) == 0 && bufferLength(column, 1) == 0 && bufferLength(column, 2) == 0) {
+            throw new MalformedBlockException("column " + column + " of the block was not read: the scan that read "
+                    + "the block asked for other columns");
+        }
         return new BlockColumn(this, column, type, from, null, count);
     }
 

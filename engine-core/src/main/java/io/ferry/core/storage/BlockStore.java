@@ -76,7 +76,8 @@ public final class BlockStore implements BlockStorage, AutoCloseable {
         int length = writer.write(batch, from, count, region.buffer(), offset, partition);
         liveBlocks++;
         liveBytes += length;
-        return new Block(this, region.id(), offset, length, count, region.buffer(), zones, partition);
+        return new Block(this, region.id(), offset, length, count, region.buffer(), zones, partition,
+                new BlockReader(region.buffer(), offset).columnBounds());
     }
 
     private Region newRegion(long bytes, boolean shared) {

@@ -140,7 +140,8 @@ public final class ClusterRunner implements QueryRunner {
         TableData data = table.snapshot();
         try {
             List<BlockLocation> blocks = planner.locations(table, data, ScanBinder.blocksToRead(scan, sample, table, data));
-            return holding(data, new FabricBlockSource(blocks, null, peers, allocator, prefetch, timeout));
+            return holding(data, new FabricBlockSource(blocks, scan.columns(), null, peers, allocator, prefetch,
+                    timeout));
         } catch (RuntimeException e) {
             data.close();
             throw e;
@@ -250,7 +251,8 @@ public final class ClusterRunner implements QueryRunner {
             if (!here.isEmpty() || dispatched.isEmpty()) {
                 long t0 = System.nanoTime();
                 QueryContext local = ctx.withGatherer(null).withBinder((scan, sample) -> scan == divided
-                        ? new FabricBlockSource(here, null, peers, allocator, session.prefetch(), timeout)
+                        ? new FabricBlockSource(here, scan.columns(), null, peers, allocator, session.prefetch(),
+                                timeout)
                         : bindWhole(scan, sample, session.prefetch()));
                 out.addAll(engine.executor().execute(fragment, local));
                 double ms = (System.nanoTime() - t0) / 1e6;
@@ -369,7 +371,8 @@ public final class ClusterRunner implements QueryRunner {
         }
         long t0 = System.nanoTime();
         List<Batch> out = engine.executor().execute(fragment, ctx.withGatherer(null).withBinder((scan, sample) ->
-                new FabricBlockSource(blocks.get(scan), null, peers, allocator, session.prefetch(), timeout)));
+                new FabricBlockSource(blocks.get(scan), scan.columns(), null, peers, allocator, session.prefetch(),
+                        timeout)));
         log.unit(queryId, table, here, "data", 0, (System.nanoTime() - t0) / 1e6, 0);
         return out;
     }

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Block;
+import io.ferry.core.storage.BlockReader;
 import io.ferry.core.storage.BlockStorage;
 import io.ferry.core.storage.BlockWriter;
 import io.ferry.core.storage.Placement;
@@ -105,7 +106,8 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
             release(region, offset);
             throw e;
         }
-        return new Block(this, region.id(), offset, length, count, null, zones, partition);
+        return new Block(this, region.id(), offset, length, count, null, zones, partition,
+                new BlockReader(staging, 0).columnBounds());
     }
 
     private long[] takeSlot(Member holder) {
@@ -171,7 +173,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
                     + holder.describe() + ", which is down (" + holder.downReason() + "); restart the node, then "
                     + "reload the table if the node lost its memory");
         }
-        return new BlockLocation(position, r.descriptor(), block.offset(), block.length());
+        return new BlockLocation(position, r.descriptor(), block.offset(), block.length(), block.columnBounds());
     }
 
     /** A node that went down took its memory: its free slots are gone, and its blocks fail in {@link #locate}. */

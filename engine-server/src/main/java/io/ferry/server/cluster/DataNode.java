@@ -383,7 +383,8 @@ public final class DataNode implements AutoCloseable {
             }
             QueryContext ctx = new QueryContext(fragment.cancelled::get, request.timeoutMillis(),
                     new QueryMemory(options.queryMemory()))
-                    .withBinder((scan, sample) -> bind(blocks.get(scan), sample, request.prefetch()));
+                    .withBinder((scan, sample) -> bind(blocks.get(scan), scan.columns(), sample,
+                            request.prefetch()));
             List<Batch> out = executor.execute(plan, ctx);
             if (request.parts() > 0) {
                 return exchange(request, fragment, out, plan.types());
@@ -425,14 +426,14 @@ public final class DataNode implements AutoCloseable {
         return ExchangeParts.encode(parts);
     }
 
-    private BlockSource bind(List<BlockLocation> blocks, SampleSpec sample, int prefetch) {
+    private BlockSource bind(List<BlockLocation> blocks, int[] columns, SampleSpec sample, int prefetch) {
         List<BlockLocation> kept = new ArrayList<>();
         for (BlockLocation b : blocks) {
             if (SampleSpec.reads(sample, b.position())) {
                 kept.add(b);
             }
         }
-        return new FabricBlockSource(kept, this::localBytes, peers, allocator, prefetch, options.timeout());
+        return new FabricBlockSource(kept, columns, this::localBytes, peers, allocator, prefetch, options.timeout());
     }
 
     /**

@@ -11,6 +11,7 @@ import org.apache.arrow.memory.OutOfMemoryException;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.core.storage.BlockReader;
 import io.ferry.core.storage.BlockWriter;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
@@ -103,7 +104,8 @@ final class ExchangeParts implements AutoCloseable {
                 int from = 0;
                 for (int n : cuts.get(p)) {
                     int length = writer.write(b, from, n, buf, at);
-                    blocks.add(new BlockLocation(position++, region.descriptor(), at, length));
+                    blocks.add(new BlockLocation(position++, region.descriptor(), at, length,
+                            new BlockReader(buf, at).columnBounds()));
                     at += length;
                     from += n;
                 }

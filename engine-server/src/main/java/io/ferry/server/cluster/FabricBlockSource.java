@@ -12,6 +12,7 @@ import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 
 import io.ferry.core.exec.BlockSource;
+import io.ferry.core.storage.BlockFormat;
 import io.ferry.core.storage.BlockReader;
 import io.ferry.fabric.BlockStream;
 import io.ferry.fabric.FabricException;
@@ -20,7 +21,8 @@ import io.ferry.fabric.NodeAddress;
 /**
  * The blocks of one scan read through the fabric: blocks in this node's own memory are read in place (I-Store's
  * LocOpt), every other node's through one prefetching {@link BlockStream} per node, so reads from all nodes are in
- * flight at once and the threads of the scan share them. Morsels alternate between the nodes.
+ * flight at once and the threads of the scan share them. Morsels alternate between the nodes. A remote block is read
+ * as the header and the columns the scan needs ({@link BlockFormat#readRanges}), not whole.
  */
 public final class FabricBlockSource implements BlockSource {
     private final List<BlockLocation> local = new ArrayList<>();
@@ -28,15 +30,18 @@ public final class FabricBlockSource implements BlockSource {
     private final List<ArrowBuf> localBuffers = new ArrayList<>();
     private final AtomicInteger nextLocal = new AtomicInteger();
     private final List<List<BlockLocation>> remote = new ArrayList<>();
+    /** Per stream, per block: the ranges read, or null when read whole. */
+    private final List<List<int[]>> ranges = new ArrayList<>();
     private final List<BlockStream> streams = new ArrayList<>();
     /** Per morsel: -1 for a local block, else the index of the stream that supplies it. */
     private final int[] sourceOf;
 
     /**
+     * @param columns the columns the scan reads
      * @param localBytes the bytes of a block in this node's memory, or null if the block is not here
      */
-    public FabricBlockSource(List<BlockLocation> blocks, Function<BlockLocation, ArrowBuf> localBytes, Peers peers,
-            BufferAllocator allocator, int depth, Duration timeout) {
+    public FabricBlockSource(List<BlockLocation> blocks, int[] columns, Function<BlockLocation, ArrowBuf> localBytes,
+            Peers peers, BufferAllocator allocator, int depth, Duration timeout) {
         Map<NodeAddress, List<BlockLocation>> byNode = new LinkedHashMap<>();
         for (BlockLocation b : blocks) {
             ArrowBuf here = localBytes == null ? null : localBytes.apply(b);
@@ -50,10 +55,15 @@ public final class FabricBlockSource implements BlockSource {
         try {
             for (Map.Entry<NodeAddress, List<BlockLocation>> e : byNode.entrySet()) {
                 List<BlockStream.BlockRef> refs = new ArrayList<>();
+                List<int[]> read = new ArrayList<>();
                 int slot = 0;
                 for (BlockLocation b : e.getValue()) {
-                    refs.add(new BlockStream.BlockRef(b.region(), b.offset(), b.length()));
-                    slot = Math.max(slot, b.length());
+                    int[] r = b.ranges(columns);
+                    int bytes = BlockFormat.rangeBytes(r);
+                    boolean whole = bytes == b.length();
+                    refs.add(new BlockStream.BlockRef(b.region(), b.offset(), bytes, whole ? null : r));
+                    read.add(whole ? null : r);
+                    slot = Math.max(slot, bytes);
                 }
                 BlockStream stream;
                 try {
@@ -64,6 +74,7 @@ public final class FabricBlockSource implements BlockSource {
                     throw ex;
                 }
                 remote.add(e.getValue());
+                ranges.add(read);
                 streams.add(stream);
             }
         } catch (RuntimeException e) {
@@ -115,6 +126,10 @@ public final class FabricBlockSource implements BlockSource {
         }
         try (BlockStream.Lease lease = streams.get(s).take()) {
             BlockLocation b = remote.get(s).get(lease.index());
+            int[] r = ranges.get(s).get(lease.index());
+            if (r != null) {
+                BlockFormat.relocate(lease.bytes(), 0, r);
+            }
             visitor.visit(b.position(), new BlockReader(lease.bytes(), 0));
         }
     }

@@ -82,7 +82,7 @@ final class JoinPlanner {
      */
     private ExecutionChoice priced(PlanNode fragment, PlanNode.Scan divided, Table table, TableData data, int[] read,
             SessionSettings session, Map<PlanNode.Scan, CoPartitioning.Restriction> restricted, ShufflePlan shuffle) {
-        long probe = bytes(data, read);
+        long probe = bytes(data, read, divided.columns());
         List<PlanNode.Scan> scans = PlanCodec.scans(fragment);
         Map<PlanNode.Scan, List<BlockLocation>> whole = new java.util.IdentityHashMap<>();
         Map<PlanNode.Scan, TableData> snapshots = new java.util.IdentityHashMap<>();
@@ -100,7 +100,7 @@ final class JoinPlanner {
                 held.add(d);
                 snapshots.put(s, d);
                 int[] kept = keptBlocks(s, d);
-                builds += bytes(d, kept);
+                builds += bytes(d, kept, s.columns());
                 rows.merge(t.name(), rows(d, kept), Math::max);
                 whole.put(s, units.locations(t, d, kept));
             }
@@ -122,7 +122,8 @@ final class JoinPlanner {
                                     snapshots.get(w.getKey()).blocks(), sent, r.domain(),
                                     CoPartitioning.neededParts(table, data.blocks(), u.blocks, r.domain()));
                         }
-                        pipelined += sent.stream().mapToLong(BlockLocation::length).sum();
+                        int[] columns = w.getKey().columns();
+                        pipelined += sent.stream().mapToLong(b -> b.readBytes(columns)).sum();
                     }
                 }
             }
@@ -165,10 +166,10 @@ final class JoinPlanner {
         return scan.zones().keep(SampleSpec.keptBlocks(scan.sample(), data.blocks().size()), data.blocks());
     }
 
-    private static long bytes(TableData data, int[] positions) {
+    private static long bytes(TableData data, int[] positions, int[] columns) {
         long n = 0;
         for (int p : positions) {
-            n += data.blocks().get(p).length();
+            n += data.blocks().get(p).readBytes(columns);
         }
         return n;
     }

@@ -81,7 +81,7 @@ final class UnitPlanner {
             }
             unit.blocks.add(where);
             unit.rows += block.rowCount();
-            unit.bytes += block.length();
+            unit.bytes += block.readBytes(scan.columns());
         }
         List<Unit> units = new ArrayList<>(byHolder.values());
         units.addAll(byRunner.values());
@@ -127,7 +127,7 @@ final class UnitPlanner {
                 cell = cell * parts[d] + scheme.digit(b.partition(), domains.get(d));
             }
             cellOf[i] = cell;
-            cellBytes[cell] += b.length();
+            cellBytes[cell] += b.readBytes(scan.columns());
         }
         long[][] builds = new long[parts.length][];
         for (int d = 0; d < parts.length; d++) {
@@ -138,7 +138,7 @@ final class UnitPlanner {
             int d = domains.indexOf(r.domain());
             try (TableData bd = build.snapshot()) {
                 for (Block b : bd.blocks()) {
-                    builds[d][build.partitioning().digit(b.partition(), r.domain())] += b.length();
+                    builds[d][build.partitioning().digit(b.partition(), r.domain())] += b.readBytes(r.build().columns());
                 }
             }
         }
@@ -162,7 +162,7 @@ final class UnitPlanner {
             unit.assignment = described;
             unit.blocks.add(storage.locate(table.name(), block, read[i]));
             unit.rows += block.rowCount();
-            unit.bytes += block.length();
+            unit.bytes += block.readBytes(scan.columns());
         }
         return new ArrayList<>(byServer.values());
     }
