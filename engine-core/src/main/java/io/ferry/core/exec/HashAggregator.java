@@ -15,7 +15,7 @@ import io.ferry.core.vector.Vector;
  * merge of their outputs. A call with a FILTER, and COUNT(a, b, ...), sees only its selected rows: their group ids and
  * arguments are gathered once per batch for it.
  */
-final class HashAggregator {
+public final class HashAggregator {
     private final int[] groupKeys;
     private final List<AggCall> calls;
     private final GroupTable table;
@@ -25,7 +25,7 @@ final class HashAggregator {
     private int[] selected = new int[Vector.MAX_ROWS];
     private int[] selectedGroups = new int[Vector.MAX_ROWS];
 
-    HashAggregator(List<FerryType> inputTypes, int[] groupKeys, List<AggCall> calls, QueryMemory memory) {
+    public HashAggregator(List<FerryType> inputTypes, int[] groupKeys, List<AggCall> calls, QueryMemory memory) {
         this.groupKeys = groupKeys;
         this.calls = calls;
         Physical[] keyTypes = new Physical[groupKeys.length];
@@ -50,7 +50,7 @@ final class HashAggregator {
         }
     }
 
-    void add(Batch batch) {
+    public void add(Batch batch) {
         int n = batch.rowCount();
         if (n == 0) {
             return;
@@ -153,7 +153,7 @@ final class HashAggregator {
     }
 
     /** The morsel being added is done (a block under cluster sampling: see {@link Accumulator#endUnit}). */
-    void endUnit() {
+    public void endUnit() {
         for (Accumulator a : accumulators) {
             a.endUnit();
         }
@@ -163,7 +163,7 @@ final class HashAggregator {
      * Group keys then each call's state columns (one, or {@link Accumulator#width} for moments), in batches of at
      * most {@link Vector#MAX_ROWS} rows.
      */
-    List<Batch> result() {
+    public List<Batch> result() {
         int groups = table.groupCount();
         List<Batch> out = new ArrayList<>();
         for (int from = 0; from < groups; from += Vector.MAX_ROWS) {
@@ -182,7 +182,7 @@ final class HashAggregator {
         return out;
     }
 
-    void close() {
+    public void close() {
         table.close();
         for (Accumulator a : accumulators) {
             a.close();

@@ -3,21 +3,16 @@ package io.ferry.core.exec;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -33,14 +28,16 @@ import io.ferry.core.vector.BatchConcat;
 import io.ferry.core.vector.Vector;
 
 /**
- * Runs a {@link PlanNode} tree with morsel-driven parallelism: the tree is cut into pipelines at the
- * operators that must see all their input (aggregate, join build, sort); each pipeline runs on up to
- * {@code threads} threads that claim morsels (blocks) one at a time, stream them through the pipeline's
- * transforms, and feed a per-thread sink whose states are merged at the end.
+ * Runs a {@link PlanNode} tree with morsel-driven parallelism: the tree is cut into {@link Pipeline}s at the
+ * operators that must see all their input (aggregate, join build, sort, window), walking it with {@link PlanVisitor}s;
+ * each pipeline runs on up to {@code threads} threads ({@link PipelineDriver}) that claim morsels (blocks) one at a
+ * time, stream them through the pipeline's operators, and feed a {@link Sink} per thread whose states are merged at
+ * the end.
  */
 public final class QueryExecutor implements AutoCloseable {
     private final int threads;
     private final ExecutorService pool;
+    private final PipelineDriver driver;
 
     public QueryExecutor(int threads) {
         this.threads = threads;
@@ -51,6 +48,7 @@ public final class QueryExecutor implements AutoCloseable {
             return t;
         };
         this.pool = Executors.newFixedThreadPool(threads, factory);
+        this.driver = new PipelineDriver(pool, threads);
     }
 
     public int threads() {
@@ -216,37 +214,6 @@ public final class QueryExecutor implements AutoCloseable {
         }
     }
 
-    /** A pipeline: a source and the transforms its batches go through. */
-    private record Pipeline(Source source, List<Transform> transforms) {
-        Pipeline then(Transform t) {
-            List<Transform> next = new ArrayList<>(transforms);
-            next.add(t);
-            return new Pipeline(source, next);
-        }
-    }
-
-    /** One sink per thread; sinks are merged after the pipeline has drained. */
-    private interface Sink {
-        void consume(Batch batch);
-
-        default boolean satisfied() {
-            return false;
-        }
-
-        /** Whether the sink keeps the batches it is given (rather than folding them into state at once). */
-        default boolean keepsRows() {
-            return false;
-        }
-
-        /** The thread claimed morsel {@code morsel}; its batches come next. */
-        default void morselStart(int morsel) {
-        }
-
-        /** Every batch of the morsel the thread claimed has been consumed (a scan's morsel is one whole block). */
-        default void morselDone() {
-        }
-    }
-
     /** The state of one execution: table versions it holds and the hash tables it built. */
     private final class Run implements AutoCloseable {
         private final QueryContext ctx;
@@ -301,12 +268,7 @@ public final class QueryExecutor implements AutoCloseable {
         private final PlanVisitor<List<Batch>> breakers = new PlanVisitor.Partial<>() {
             @Override
             protected List<Batch> otherwise(PlanNode node) {
-                List<CollectSink> sinks = run(pipeline(node), CollectSink::new);
-                List<Batch> out = new ArrayList<>();
-                for (CollectSink s : sinks) {
-                    out.addAll(s.batches);
-                }
-                return out;
+                return CollectSink.all(driver.run(pipeline(node), CollectSink::new, ctx));
             }
 
             @Override
@@ -342,7 +304,7 @@ public final class QueryExecutor implements AutoCloseable {
         private final PlanVisitor<Pipeline> pipelines = new PlanVisitor.Partial<>() {
             @Override
             protected Pipeline otherwise(PlanNode node) {
-                return new Pipeline(Source.of(materialize(node)), List.of());
+                return Pipeline.of(Source.of(materialize(node)));
             }
 
             @Override
@@ -350,14 +312,14 @@ public final class QueryExecutor implements AutoCloseable {
                 SampleSpec sample = scan.sample() == null ? null : scan.sample().forExecution();
                 BlockSource blocks = ctx.binder().bind(scan, sample);
                 sources.add(blocks);
-                return new Pipeline(new ScanSource(blocks, scan.columns(), scan.types(), sample), List.of());
+                return Pipeline.of(new ScanSource(blocks, scan.columns(), scan.types(), sample));
             }
 
             @Override
             public Pipeline gather(PlanNode.Gather gather) {
                 List<Batch> rows = ctx.gatherer() == null ? materialize(gather.fragment())
                         : ctx.gatherer().gather(gather, ctx);
-                return new Pipeline(Source.of(rows), List.of());
+                return Pipeline.of(Source.of(rows));
             }
 
             @Override
@@ -407,7 +369,7 @@ public final class QueryExecutor implements AutoCloseable {
 
             @Override
             public Pipeline values(PlanNode.Values values) {
-                return new Pipeline(Source.of(List.of(values.rows())), List.of());
+                return Pipeline.of(Source.of(List.of(values.rows())));
             }
 
             @Override
@@ -419,8 +381,8 @@ public final class QueryExecutor implements AutoCloseable {
                     branches.add(pipeline(input));
                 }
                 List<Source> sources = branches.stream().map(Pipeline::source).toList();
-                return new Pipeline(new ConcatSource(sources,
-                        (branch, batch, out) -> flow(branches.get(branch).transforms(), 0, batch, out)), List.of());
+                return Pipeline.of(new ConcatSource(sources, (branch, batch, out) ->
+                        PipelineDriver.flow(branches.get(branch).transforms(), 0, batch, out, ctx)));
             }
 
             @Override
@@ -458,8 +420,8 @@ public final class QueryExecutor implements AutoCloseable {
         private List<Batch> aggregate(PlanNode.Aggregate agg, boolean finish) {
             AggregatePlan plan = new AggregatePlan(agg);
             List<FerryType> inputTypes = agg.input().types();
-            List<AggSink> partials = run(pipeline(agg.input()),
-                    () -> new AggSink(new HashAggregator(inputTypes, agg.groupKeys(), plan.partialCalls(), ctx.memory())));
+            List<AggregateSink> partials = driver.run(pipeline(agg.input()), () -> new AggregateSink(
+                    new HashAggregator(inputTypes, agg.groupKeys(), plan.partialCalls(), ctx.memory())), ctx);
             return merge(agg, plan, plan.partialTypes(inputTypes), partials, finish);
         }
 
@@ -467,8 +429,8 @@ public final class QueryExecutor implements AutoCloseable {
         private List<Batch> mergeAggregate(PlanNode.MergeAggregate node) {
             AggregatePlan plan = new AggregatePlan(node.aggregate());
             List<FerryType> stateTypes = plan.partialTypes(node.aggregate().input().types());
-            List<AggSink> partials = run(pipeline(node.partials()),
-                    () -> new AggSink(new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory())));
+            List<AggregateSink> partials = driver.run(pipeline(node.partials()), () -> new AggregateSink(
+                    new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory())), ctx);
             return merge(node.aggregate(), plan, stateTypes, partials, true);
         }
 
@@ -477,15 +439,15 @@ public final class QueryExecutor implements AutoCloseable {
          * derived from the merged states here, where every partial has arrived ({@link GroupingSets}).
          */
         private List<Batch> merge(PlanNode.Aggregate agg, AggregatePlan plan, List<FerryType> stateTypes,
-                List<AggSink> partials, boolean finish) {
+                List<AggregateSink> partials, boolean finish) {
             HashAggregator merge = new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory());
             try {
-                for (AggSink s : partials) {
+                for (AggregateSink s : partials) {
                     ctx.check();
-                    for (Batch b : s.aggregator.result()) {
+                    for (Batch b : s.aggregator().result()) {
                         merge.add(b);
                     }
-                    s.aggregator.close();
+                    s.aggregator().close();
                 }
                 if (finish && agg.grouped()) {
                     int keys = agg.groupKeys().length;
@@ -507,14 +469,12 @@ public final class QueryExecutor implements AutoCloseable {
             List<FerryType> types = sort.types();
             if (sort.keys().isEmpty()) {
                 AtomicLong remaining = new AtomicLong(limit);
-                List<CollectSink> sinks = run(pipeline(sort.input()), () -> new CollectSink(remaining));
-                List<Batch> all = new ArrayList<>();
-                for (CollectSink s : sinks) {
-                    all.addAll(s.batches);
-                }
+                List<Batch> all = CollectSink.all(driver.run(pipeline(sort.input()), () -> new CollectSink(remaining),
+                        ctx));
                 return slice(all, types, sort.offset(), limit);
             }
-            List<SortSink> sinks = run(pipeline(sort.input()), () -> new SortSink(sort.keys(), types, limit, ctx.memory()));
+            List<SortSink> sinks = driver.run(pipeline(sort.input()),
+                    () -> new SortSink(sort.keys(), types, limit, ctx.memory()), ctx);
             List<Batch> all = new ArrayList<>();
             for (SortSink s : sinks) {
                 all.addAll(s.drain());
@@ -527,11 +487,7 @@ public final class QueryExecutor implements AutoCloseable {
             return List.of(merged.gather(picked, picked.length));
         }
 
-        /**
-         * A join's build side in one batch, its rows counted against the query's memory as they arrive (I-Store DPE
-         * section 4.2: the build partitions a node streams in must fit it), so that a build side too large fails with
-         * 53200 rather than exhausting the heap.
-         */
+        /** A join's build side in one batch, its rows counted against the query's memory as they arrive. */
         private Batch buildSide(PlanNode build) {
             List<FerryType> types = build.types();
             long perRow = 16L * Math.max(1, types.size());
@@ -543,9 +499,9 @@ public final class QueryExecutor implements AutoCloseable {
                 ctx.memory().reserve(bytes);
                 cleanups.add(() -> ctx.memory().release(bytes));
             } else {
-                for (BuildSink sink : run(pipeline(build), () -> new BuildSink(ctx.memory(), perRow))) {
-                    batches.addAll(sink.batches);
-                    cleanups.add(() -> ctx.memory().release(sink.reserved));
+                for (BuildSink sink : driver.run(pipeline(build), () -> new BuildSink(ctx.memory(), perRow), ctx)) {
+                    batches.addAll(sink.batches());
+                    cleanups.add(sink::release);
                 }
             }
             return BatchConcat.concat(nonEmpty(batches, types), types);
@@ -588,110 +544,15 @@ public final class QueryExecutor implements AutoCloseable {
             return List.of(merged.slice(from, Math.max(0, to - from)));
         }
 
-        /**
-         * Sends a batch through the transforms from {@code from} on into the sink, in slices where a transform asks
-         * for fewer rows, and checks for cancellation once per batch: a block can take seconds when a join
-         * multiplies its rows.
-         */
-        private void push(List<Transform> transforms, int from, Batch in, Sink sink, boolean transientBytes) {
-            flow(transforms, from, in, b -> {
-                if (transientBytes && sink.keepsRows()) {
-                    b.materialize(); // the block's bytes go when read() returns
-                }
-                sink.consume(b);
-            });
-        }
-
-        /** {@link #push}'s walk through the transforms, handing each non-empty batch that comes out to {@code out}. */
-        private void flow(List<Transform> transforms, int from, Batch in, Consumer<Batch> out) {
-            ctx.check();
-            Batch b = in;
-            for (int i = from; i < transforms.size(); i++) {
-                Transform t = transforms.get(i);
-                int max = t.maxInputRows();
-                if (b.rowCount() > max) {
-                    for (int off = 0; off < b.rowCount(); off += max) {
-                        flow(transforms, i, b.slice(off, max), out);
-                    }
-                    return;
-                }
-                b = t.apply(b);
-                if (b.rowCount() == 0) {
-                    return;
-                }
-            }
-            out.accept(b);
-        }
-
         /** Morsels {@code [from, to)} of {@code p}'s top pipeline, their batches decoded and in morsel order. */
         List<Batch> morsels(Pipeline p, int from, int to) {
             Map<Integer, List<Batch>> byMorsel = new TreeMap<>();
-            for (MorselSink sink : run(p, from, to, MorselSink::new)) {
-                byMorsel.putAll(sink.done);
+            for (MorselSink sink : driver.run(p, MorselClaims.range(from, to), to - from, MorselSink::new, ctx)) {
+                byMorsel.putAll(sink.byMorsel());
             }
             List<Batch> out = new ArrayList<>();
             byMorsel.values().forEach(out::addAll);
             return out;
-        }
-
-        private <S extends Sink> List<S> run(Pipeline p, Supplier<S> sinks) {
-            return run(p, 0, p.source().morsels(), sinks);
-        }
-
-        private <S extends Sink> List<S> run(Pipeline p, int from, int to, Supplier<S> sinks) {
-            int morsels = to - from;
-            boolean transientBytes = p.source().transientBytes();
-            int drivers = Math.max(1, Math.min(threads, morsels));
-            List<S> created = Collections.synchronizedList(new ArrayList<>());
-            AtomicInteger next = new AtomicInteger();
-            AtomicBoolean failed = new AtomicBoolean();
-            List<Future<?>> futures = new ArrayList<>(drivers);
-            for (int d = 0; d < drivers; d++) {
-                S sink = sinks.get();
-                created.add(sink);
-                Runnable driver = () -> {
-                    try {
-                        while (!failed.get() && !sink.satisfied()) {
-                            int m = from + next.getAndIncrement();
-                            if (m >= to) {
-                                break;
-                            }
-                            ctx.check();
-                            sink.morselStart(m);
-                            p.source().read(m, batch -> push(p.transforms(), 0, batch, sink, transientBytes));
-                            sink.morselDone();
-                        }
-                    } catch (RuntimeException | Error e) {
-                        failed.set(true);
-                        throw e;
-                    }
-                };
-                futures.add(drivers == 1 ? null : pool.submit(driver));
-                if (drivers == 1) {
-                    driver.run();
-                }
-            }
-            RuntimeException first = null;
-            for (Future<?> f : futures) {
-                if (f == null) {
-                    continue;
-                }
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    if (first == null) {
-                        first = asRuntime(e.getCause());
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    failed.set(true);
-                    first = new FerryException(SqlStates.QUERY_CANCELED, "query interrupted");
-                }
-            }
-            if (first != null) {
-                throw first;
-            }
-            return created;
         }
 
         @Override
@@ -703,17 +564,6 @@ public final class QueryExecutor implements AutoCloseable {
                 s.close();
             }
         }
-    }
-
-    private static RuntimeException asRuntime(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            return r;
-        }
-        if (t instanceof OutOfMemoryError) {
-            return new FerryException(SqlStates.OUT_OF_MEMORY, "the server ran out of heap memory during the query; "
-                    + "lower --query-memory or give the JVM more heap (-Xmx)", t);
-        }
-        return new FerryException(SqlStates.INTERNAL_ERROR, "internal error: " + t, t);
     }
 
     private static List<Batch> nonEmpty(List<Batch> batches, List<FerryType> types) {
@@ -734,143 +584,6 @@ public final class QueryExecutor implements AutoCloseable {
             }
         } else {
             out.add(e);
-        }
-    }
-
-    private static final class CollectSink implements Sink {
-        final List<Batch> batches = new ArrayList<>();
-        private final AtomicLong remaining;
-
-        CollectSink() {
-            this(null);
-        }
-
-        CollectSink(AtomicLong remaining) {
-            this.remaining = remaining;
-        }
-
-        @Override
-        public void consume(Batch batch) {
-            batches.add(batch);
-            if (remaining != null) {
-                remaining.addAndGet(-batch.rowCount());
-            }
-        }
-
-        @Override
-        public boolean satisfied() {
-            return remaining != null && remaining.get() <= 0;
-        }
-
-        @Override
-        public boolean keepsRows() {
-            return true;
-        }
-    }
-
-    /** A thread's share of a join's build side, each batch reserved against the query's memory as it arrives. */
-    private static final class BuildSink implements Sink {
-        final List<Batch> batches = new ArrayList<>();
-        private final QueryMemory memory;
-        private final long perRow;
-        long reserved;
-
-        BuildSink(QueryMemory memory, long perRow) {
-            this.memory = memory;
-            this.perRow = perRow;
-        }
-
-        @Override
-        public void consume(Batch batch) {
-            long bytes = perRow * batch.rowCount();
-            memory.reserve(bytes);
-            reserved += bytes;
-            batches.add(batch);
-        }
-
-        @Override
-        public boolean keepsRows() {
-            return true;
-        }
-    }
-
-    /** A thread's morsels of a streamed result, each morsel's batches decoded here, on the thread that made them. */
-    private static final class MorselSink implements Sink {
-        final Map<Integer, List<Batch>> done = new HashMap<>();
-        private List<Batch> current;
-
-        @Override
-        public void morselStart(int morsel) {
-            current = new ArrayList<>();
-            done.put(morsel, current);
-        }
-
-        @Override
-        public void consume(Batch batch) {
-            current.add(batch.materialize());
-        }
-
-        @Override
-        public boolean keepsRows() {
-            return true;
-        }
-    }
-
-    private record AggSink(HashAggregator aggregator) implements Sink {
-        @Override
-        public void consume(Batch batch) {
-            aggregator.add(batch);
-        }
-
-        @Override
-        public void morselDone() {
-            aggregator.endUnit();
-        }
-    }
-
-    /** Collects a thread's rows; with a LIMIT, keeps only its best {@code limit} rows as it goes (top-N). */
-    private static final class SortSink implements Sink {
-        private final List<SortKey> keys;
-        private final List<FerryType> types;
-        private final long limit;
-        private final QueryMemory memory;
-        private List<Batch> batches = new ArrayList<>();
-        private long rows;
-        private long reserved;
-
-        SortSink(List<SortKey> keys, List<FerryType> types, long limit, QueryMemory memory) {
-            this.keys = keys;
-            this.types = types;
-            this.limit = limit;
-            this.memory = memory;
-        }
-
-        @Override
-        public void consume(Batch batch) {
-            batches.add(batch);
-            rows += batch.rowCount();
-            long bytes = 16L * batch.rowCount() * Math.max(1, types.size());
-            memory.reserve(bytes);
-            reserved += bytes;
-            if (limit < Integer.MAX_VALUE && rows > Math.max(2 * limit, 8192)) {
-                Batch merged = BatchConcat.concat(batches, types);
-                int[] order = Sorter.order(merged, keys);
-                int keep = (int) Math.min(limit, order.length);
-                Batch top = merged.gather(java.util.Arrays.copyOf(order, keep), keep);
-                batches = new ArrayList<>(List.of(top));
-                rows = keep;
-            }
-        }
-
-        @Override
-        public boolean keepsRows() {
-            return true;
-        }
-
-        List<Batch> drain() {
-            memory.release(reserved);
-            reserved = 0;
-            return batches;
         }
     }
 }

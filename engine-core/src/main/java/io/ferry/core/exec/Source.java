@@ -5,8 +5,11 @@ import java.util.function.Consumer;
 
 import io.ferry.core.vector.Batch;
 
-/** Where a pipeline's batches come from, cut into morsels that threads claim one at a time. */
-interface Source {
+/**
+ * Where a pipeline's batches come from, cut into morsels that driver threads claim one at a time
+ * ({@link MorselClaims}).
+ */
+public interface Source {
     int morsels();
 
     void read(int morsel, Consumer<Batch> out);

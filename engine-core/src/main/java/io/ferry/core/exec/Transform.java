@@ -2,8 +2,11 @@ package io.ferry.core.exec;
 
 import io.ferry.core.vector.Batch;
 
-/** A streaming step of a pipeline (filter, project, sample, join probe). Stateless, shared by all threads. */
-interface Transform {
+/**
+ * A streaming step of a pipeline (filter, project, sample, join probe). Shared by the driver threads, so it keeps
+ * no state between batches: what it gives out (a filter's or a join's row positions) stays with the batch it made.
+ */
+public interface Transform {
     Batch apply(Batch in);
 
     /**

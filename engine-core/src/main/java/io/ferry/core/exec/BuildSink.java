@@ -1,0 +1,46 @@
+package io.ferry.core.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.ferry.core.vector.Batch;
+
+/**
+ * A thread's share of a join's build side, each batch reserved against the query's memory as it arrives (I-Store DPE
+ * section 4.2: the build partitions a node streams in must fit it), so a build side too large fails with 53200
+ * rather than exhausting the heap. The reservation lasts until {@link #release()}.
+ */
+public final class BuildSink implements Sink {
+    private final List<Batch> batches = new ArrayList<>();
+    private final QueryMemory memory;
+    private final long perRow;
+    private long reserved;
+
+    public BuildSink(QueryMemory memory, long perRow) {
+        this.memory = memory;
+        this.perRow = perRow;
+    }
+
+    @Override
+    public void consume(Batch batch) {
+        long bytes = perRow * batch.rowCount();
+        memory.reserve(bytes);
+        reserved += bytes;
+        batches.add(batch);
+    }
+
+    @Override
+    public boolean keepsRows() {
+        return true;
+    }
+
+    public List<Batch> batches() {
+        return batches;
+    }
+
+    /** Gives back what the rows reserved: call once the hash table built from them is gone. */
+    public void release() {
+        memory.release(reserved);
+        reserved = 0;
+    }
+}
