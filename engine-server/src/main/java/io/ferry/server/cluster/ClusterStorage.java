@@ -26,6 +26,7 @@ import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
 import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireWriter;
+import io.ferry.server.runtime.BlockLocation;
 
 /**
  * The coordinator's block storage: blocks live in regions of memory servers and workers, placed round-robin over

@@ -24,6 +24,7 @@ import io.ferry.server.load.ServerLoad;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.access.AccessControl;
+import io.ferry.server.runtime.ClusterRunner;
 
 /**
  * The coordinator process: catalog, JDBC, planning, the control plane nodes join, shipping decisions, data-shipping

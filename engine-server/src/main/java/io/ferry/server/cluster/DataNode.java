@@ -51,6 +51,10 @@ import io.ferry.server.cluster.control.ControlChannel;
 import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
+import io.ferry.server.runtime.ExchangeParts;
+import io.ferry.server.runtime.FabricBlockSource;
+import io.ferry.server.runtime.BlockLocation;
+import io.ferry.server.runtime.FragmentRequest;
 
 /**
  * A memory server, compute server or worker (DESIGN.md, "Processes and roles"). It joins the coordinator's control

@@ -119,11 +119,11 @@ public final class Member {
         return inFlight.get();
     }
 
-    void fragmentStarted() {
+    public void fragmentStarted() {
         inFlight.incrementAndGet();
     }
 
-    void fragmentEnded() {
+    public void fragmentEnded() {
         inFlight.decrementAndGet();
     }
 

@@ -15,6 +15,8 @@ import io.ferry.core.types.FerryType;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.access.Principal;
 import io.ferry.sql.schema.SystemTable;
+import io.ferry.server.runtime.ClusterRunner;
+import io.ferry.server.runtime.FragmentRecord;
 
 /**
  * The {@code sys} tables a node adds to the engine's own ({@code queries}): nodes and their load, where tables and

@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

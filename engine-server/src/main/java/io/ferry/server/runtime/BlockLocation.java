@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;

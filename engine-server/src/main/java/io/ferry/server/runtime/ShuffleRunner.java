@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +28,9 @@ import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireWriter;
 import io.ferry.sql.SessionSettings;
 import io.ferry.sql.distributed.ShufflePlan;
+import io.ferry.server.cluster.ClusterStorage;
+import io.ferry.server.cluster.Cluster;
+import io.ferry.server.cluster.Member;
 
 /**
  * Runs a fragment's joins as a shuffle hash join ({@link ShufflePlan}, the baseline of I-Store DPE Fig. 7a) on the

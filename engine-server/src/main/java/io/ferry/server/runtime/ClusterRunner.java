@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +30,12 @@ import io.ferry.sql.distributed.ShufflePlan;
 import io.ferry.sql.QueryRunner;
 import io.ferry.sql.SessionSettings;
 import io.ferry.sql.distributed.ShippingModel;
+import io.ferry.server.cluster.ClusterStorage;
+import io.ferry.server.cluster.Role;
+import io.ferry.server.cluster.Cluster;
+import io.ferry.server.cluster.Peers;
+import io.ferry.server.cluster.Calibration;
+import io.ferry.server.cluster.Member;
 
 /**
  * Runs statements across the cluster, the coordinator's side of distributed execution. The plan is split where it

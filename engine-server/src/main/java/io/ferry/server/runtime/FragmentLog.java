@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -1,9 +1,10 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
 
 import io.ferry.sql.distributed.ShippingModel;
+import io.ferry.server.cluster.Member;
 
 /**
  * A unit of work at a gather: blocks of the divided table, the node that holds them and the node that runs the

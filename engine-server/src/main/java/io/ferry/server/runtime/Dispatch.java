@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +22,7 @@ import io.ferry.fabric.RegionDescriptor;
 import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
+import io.ferry.server.cluster.Member;
 
 /**
  * A fragment sent to a node and the region registered here for its result, which the node writes one-sidedly

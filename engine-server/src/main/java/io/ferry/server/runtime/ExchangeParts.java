@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ import io.ferry.server.cluster.control.WireWriter;
  * read one-sidedly like any table's blocks — this node stays passive while they do. A query's parts live until the
  * coordinator frees them, cancels the query, or goes away.
  */
-final class ExchangeParts implements AutoCloseable {
+public final class ExchangeParts implements AutoCloseable {
     /** Rows of a part are cut into blocks of at most this size. */
     private static final long BLOCK_BYTES = 1 << 20;
 
@@ -40,14 +40,14 @@ final class ExchangeParts implements AutoCloseable {
     private final String node;
     private final Map<Integer, Held> held = new ConcurrentHashMap<>();
 
-    ExchangeParts(Fabric fabric, BufferAllocator allocator, String node) {
+    public ExchangeParts(Fabric fabric, BufferAllocator allocator, String node) {
         this.fabric = fabric;
         this.allocator = allocator;
         this.node = node;
     }
 
     /** Lays out each part's rows as blocks of one new region, held for {@code queryId}; each part's blocks. */
-    List<List<BlockLocation>> hold(long queryId, List<List<Batch>> parts, List<FerryType> types) {
+    public List<List<BlockLocation>> hold(long queryId, List<List<Batch>> parts, List<FerryType> types) {
         List<io.ferry.core.types.Column> columns = new ArrayList<>(types.size());
         for (int i = 0; i < types.size(); i++) {
             columns.add(new io.ferry.core.types.Column("c" + i, types.get(i), true));
@@ -120,13 +120,13 @@ final class ExchangeParts implements AutoCloseable {
     }
 
     /** The memory of a region held here, or null if it is not an exchange's. */
-    ArrowBuf bytes(int regionKey) {
+    public ArrowBuf bytes(int regionKey) {
         Held h = held.get(regionKey);
         return h == null ? null : h.buffer();
     }
 
     /** Frees the parts of query {@code queryId}. */
-    void free(long queryId) {
+    public void free(long queryId) {
         held.entrySet().removeIf(e -> {
             if (e.getValue().queryId() != queryId) {
                 return false;
@@ -148,7 +148,7 @@ final class ExchangeParts implements AutoCloseable {
     }
 
     /** A stage's reply: per part, its blocks on the node that ran the stage. */
-    static WireWriter encode(List<List<BlockLocation>> parts) {
+    public static WireWriter encode(List<List<BlockLocation>> parts) {
         WireWriter w = new WireWriter().writeInt(parts.size());
         for (List<BlockLocation> part : parts) {
             w.writeInt(part.size());

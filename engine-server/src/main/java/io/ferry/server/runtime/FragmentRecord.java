@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 /** A unit of work at a gather (or a stage of a shuffle join on one node) and how it ran: a row of sys.fragments. */
 public record FragmentRecord(long queryId, String table, String node, String mode, String reason, long rows,

@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.Spine;

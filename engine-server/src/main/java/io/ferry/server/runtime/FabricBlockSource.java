@@ -1,4 +1,4 @@
-package io.ferry.server.cluster;
+package io.ferry.server.runtime;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +17,7 @@ import io.ferry.core.storage.BlockReader;
 import io.ferry.fabric.BlockStream;
 import io.ferry.fabric.FabricException;
 import io.ferry.fabric.NodeAddress;
+import io.ferry.server.cluster.Peers;
 
 /**
  * The blocks of one scan read through the fabric: blocks in this node's own memory are read in place (I-Store's
