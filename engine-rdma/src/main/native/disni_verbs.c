@@ -494,3 +494,53 @@ JNIEXPORT jint JNICALL DISNI(getPdHandle)(JNIEnv *env, jobject self UNUSED, jlon
     }
     return (jint)pd->handle;
 }
+
+/*
+ * io.ferry.fabric.rdma.verbs.AtomicWorkRequests.post: one signalled atomic work
+ * request on an 8-byte word, its old value landing at localAddr (8 bytes of a
+ * memory region with lkey). DiSNI 2.1 cannot post these: NatIbvSendWR writes only
+ * the rdma member of the work request's union, not the atomic one (remote_addr,
+ * compare_add, swap, rkey), so Ferry fills a struct ibv_send_wr here. cmpAndSwap
+ * selects IBV_WR_ATOMIC_CMP_AND_SWP (compareAdd is the expected value, swap the
+ * new one), else IBV_WR_ATOMIC_FETCH_AND_ADD (compareAdd is the delta). The target
+ * region must be registered with IBV_ACCESS_REMOTE_ATOMIC.
+ */
+JNIEXPORT void JNICALL Java_io_ferry_fabric_rdma_verbs_AtomicWorkRequests_post(JNIEnv *env, jclass cls UNUSED,
+                                                                             jlong qpId, jlong wrId,
+                                                                             jboolean cmpAndSwap, jlong localAddr,
+                                                                             jint lkey, jlong remoteAddr, jint rkey,
+                                                                             jlong compareAdd, jlong swap)
+{
+    struct ibv_qp *qp = PTR(struct ibv_qp, qpId);
+    if (qp == NULL || localAddr == 0 || remoteAddr == 0) {
+        disni_throw(env, EINVAL, "ibv_post_send: an atomic needs a queue pair, a local and a remote address");
+        return;
+    }
+    if ((remoteAddr & 7) != 0 || (localAddr & 7) != 0) {
+        disni_throw(env, EINVAL, "ibv_post_send: an atomic needs 8-byte-aligned words (remote 0x%llx, local 0x%llx)",
+                    (unsigned long long)remoteAddr, (unsigned long long)localAddr);
+        return;
+    }
+    struct ibv_sge sge;
+    memset(&sge, 0, sizeof sge);
+    sge.addr = (uint64_t)localAddr;
+    sge.length = 8;
+    sge.lkey = (uint32_t)lkey;
+    struct ibv_send_wr wr;
+    memset(&wr, 0, sizeof wr);
+    wr.wr_id = (uint64_t)wrId;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = cmpAndSwap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.wr.atomic.remote_addr = (uint64_t)remoteAddr;
+    wr.wr.atomic.compare_add = (uint64_t)compareAdd;
+    wr.wr.atomic.swap = (uint64_t)swap;
+    wr.wr.atomic.rkey = (uint32_t)rkey;
+    struct ibv_send_wr *bad = NULL;
+    int rc = ibv_post_send(qp, &wr, &bad);
+    if (rc != 0) {
+        disni_throw(env, rc, "ibv_post_send of an atomic (%s) failed",
+                    cmpAndSwap ? "compare-and-swap" : "fetch-and-add");
+    }
+}

@@ -319,4 +319,132 @@ public abstract class FabricContract {
             }
         }
     }
+
+    /**
+     * Atomics on one word from several threads through two peers — the reader's, and the owner's own peer to itself,
+     * as a node that updates a word others update remotely — each thread keeping several in flight: every
+     * fetch-and-add returns a value no other returned, together exactly 0 .. N*M-1, and the word ends at N*M; every
+     * compare-and-swap claim that succeeds claims a value once (I-Store skew paper section 4: a work queue's word).
+     */
+    @Test
+    void atomicsFromManyThreadsClaimEveryValueExactlyOnce() throws Exception {
+        int threads = 4;
+        int claims = 400;
+        int inFlight = 16;
+        try (ArrowBuf words = allocator.buffer(64); Region region = owner.register(words, 0, 64);
+                Peer remote = reader.connect(owner.address(), TIMEOUT);
+                Peer self = owner.connect(owner.address(), TIMEOUT)) {
+            words.setZero(0, 64);
+            RegionDescriptor d = region.descriptor();
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                List<Future<long[]>> adds = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    Peer peer = t % 2 == 0 ? remote : self;
+                    adds.add(pool.submit(() -> {
+                        long[] got = new long[claims];
+                        for (int i = 0; i < claims; i += inFlight) {
+                            List<CompletableFuture<Long>> posted = new ArrayList<>();
+                            for (int k = i; k < Math.min(claims, i + inFlight); k++) {
+                                posted.add(peer.fetchAndAdd(d, 8, 1));
+                            }
+                            for (int k = 0; k < posted.size(); k++) {
+                                got[i + k] = Completions.result(posted.get(k), TIMEOUT, "fetch-and-add");
+                            }
+                        }
+                        return got;
+                    }));
+                }
+                assertEachOnce(adds, threads * claims);
+                assertEquals(threads * claims, words.getLong(8), "the word after every fetch-and-add");
+
+                List<Future<long[]>> swaps = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    Peer peer = t % 2 == 0 ? remote : self;
+                    swaps.add(pool.submit(() -> {
+                        long[] got = new long[claims];
+                        long seen = 0;
+                        for (int i = 0; i < claims; i++) {
+                            while (true) {
+                                long was = Completions.result(peer.compareAndSwap(d, 16, seen, seen + 1), TIMEOUT,
+                                        "compare-and-swap");
+                                if (was == seen) {
+                                    got[i] = seen;
+                                    seen++;
+                                    break;
+                                }
+                                seen = was;
+                            }
+                        }
+                        return got;
+                    }));
+                }
+                assertEachOnce(swaps, threads * claims);
+                assertEquals(threads * claims, words.getLong(16), "the word after every compare-and-swap");
+                assertEquals(0, words.getLong(0), "a neighbouring word is untouched");
+                assertEquals(0, words.getLong(24), "a neighbouring word is untouched");
+                // a swap that does not match leaves the word, and says what it held
+                assertEquals(threads * claims, (long) Completions.result(remote.compareAndSwap(d, 16, -5, 99), TIMEOUT,
+                        "cas"));
+                assertEquals(threads * claims, words.getLong(16));
+                // full 64-bit values, in the owner's byte order (what its ArrowBuf reads)
+                words.setLong(24, 0x0102_0304_0506_0708L);
+                assertEquals(0x0102_0304_0506_0708L, (long) Completions.result(remote.fetchAndAdd(d, 24, 1L << 40),
+                        TIMEOUT, "fetch-and-add"));
+                assertEquals(0x0102_0304_0506_0708L + (1L << 40), words.getLong(24));
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    private static void assertEachOnce(List<Future<long[]>> results, int total) throws Exception {
+        boolean[] seen = new boolean[total];
+        int n = 0;
+        for (Future<long[]> f : results) {
+            for (long v : f.get()) {
+                assertTrue(v >= 0 && v < total, "claimed " + v + ", outside 0.." + (total - 1));
+                assertFalse(seen[(int) v], "claimed " + v + " twice");
+                seen[(int) v] = true;
+                n++;
+            }
+        }
+        assertEquals(total, n);
+    }
+
+    @Test
+    void anAtomicOnAWordItMayNotTouchFailsClearly() {
+        try (ArrowBuf words = allocator.buffer(64); Region region = owner.register(words, 0, 64);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            RegionDescriptor d = region.descriptor();
+            FabricException misaligned = assertThrows(FabricException.class, () -> Completions.await(
+                    peer.fetchAndAdd(d, 4, 1), TIMEOUT, "fetch-and-add"));
+            assertEquals(SqlStates.INVALID_PARAMETER_VALUE, misaligned.sqlState());
+            assertTrue(misaligned.getMessage().contains("8-byte-aligned"), misaligned.getMessage());
+            FabricException outside = assertThrows(FabricException.class, () -> Completions.await(
+                    peer.compareAndSwap(d, 64, 0, 1), TIMEOUT, "compare-and-swap"));
+            assertEquals(SqlStates.INVALID_PARAMETER_VALUE, outside.sqlState());
+            Region gone = owner.register(words, 0, 64);
+            gone.close();
+            FabricException deregistered = assertThrows(FabricException.class, () -> Completions.await(
+                    peer.fetchAndAdd(gone.descriptor(), 8, 1), TIMEOUT, "fetch-and-add"));
+            assertTrue(deregistered.getMessage().contains("not registered"), deregistered.getMessage());
+        }
+    }
+
+    @Test
+    void anAtomicToAStoppedPeerFailsPromptly() {
+        Fabric doomed = newNode();
+        try (ArrowBuf remote = allocator.buffer(64)) {
+            Region remoteRegion = doomed.register(remote, 0, 64);
+            try (Peer peer = reader.connect(doomed.address(), TIMEOUT)) {
+                doomed.close();
+                long start = System.nanoTime();
+                FabricException e = assertThrows(FabricException.class, () -> Completions.await(
+                        peer.compareAndSwap(remoteRegion.descriptor(), 0, 0, 1), TIMEOUT, "compare-and-swap"));
+                assertEquals(SqlStates.CONNECTION_FAILURE, e.sqlState(), e.getMessage());
+                assertTrue(System.nanoTime() - start < TIMEOUT.toNanos(), "failed only at the timeout");
+            }
+        }
+    }
 }

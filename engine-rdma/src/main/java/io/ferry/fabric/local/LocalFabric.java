@@ -17,6 +17,7 @@ import io.ferry.fabric.NodeAddress;
 import io.ferry.fabric.Peer;
 import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
+import io.ferry.fabric.WordAtomics;
 
 /**
  * The in-process fabric: nodes in one JVM (local mode, tests) reach each other's registered regions directly, and
@@ -137,6 +138,29 @@ public final class LocalFabric implements Fabric {
                 long to = remote().resolve(remote, remoteOffset, length);
                 MemoryUtil.copyMemory(from, to, length);
             });
+        }
+
+        @Override
+        public CompletableFuture<Long> compareAndSwap(RegionDescriptor remote, long remoteOffset, long expect,
+                long update) {
+            try {
+                WordAtomics.checkWord(node, remote, remoteOffset);
+                return CompletableFuture.completedFuture(WordAtomics.compareAndSwap(
+                        remote().resolve(remote, remoteOffset, 8), expect, update));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+
+        @Override
+        public CompletableFuture<Long> fetchAndAdd(RegionDescriptor remote, long remoteOffset, long delta) {
+            try {
+                WordAtomics.checkWord(node, remote, remoteOffset);
+                return CompletableFuture.completedFuture(WordAtomics.fetchAndAdd(
+                        remote().resolve(remote, remoteOffset, 8), delta));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
         }
 
         private CompletableFuture<Void> copy(Runnable op) {

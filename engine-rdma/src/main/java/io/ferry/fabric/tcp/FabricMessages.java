@@ -17,8 +17,12 @@ final class FabricMessages {
     static final int READ_REPLY = 3;
     static final int WRITE_ACK = 4;
     static final int ERROR = 5;
+    static final int COMPARE_AND_SWAP = 6;
+    static final int FETCH_AND_ADD = 7;
+    static final int ATOMIC_REPLY = 8;
 
     private static final int ACCESS_BYTES = 32;
+    private static final int ATOMIC_BYTES = ACCESS_BYTES + 16;
     private static final int SQLSTATE_BYTES = 5;
 
     /** The body of a READ or WRITE. */
@@ -41,6 +45,41 @@ final class FabricMessages {
             throw new MalformedFrameException("access of " + a.length() + " bytes at offset " + a.offset());
         }
         return a;
+    }
+
+    /**
+     * The body of a COMPARE_AND_SWAP ({@code first} expected, {@code second} the update) or FETCH_AND_ADD
+     * ({@code first} the delta): the word's access (8 bytes), then the operands.
+     */
+    record Atomic(Access word, long first, long second) {
+    }
+
+    static ByteBuf atomic(ByteBufAllocator alloc, int type, Atomic a) {
+        ByteBuf f = Frames.start(alloc, type, ATOMIC_BYTES, 0);
+        Access w = a.word();
+        f.writeLong(w.id()).writeInt(w.key()).writeLong(w.address()).writeLong(w.offset()).writeInt(w.length());
+        f.writeLong(a.first()).writeLong(a.second());
+        return Frames.finish(f);
+    }
+
+    static Atomic atomic(ByteBuf body) {
+        expect(body, ATOMIC_BYTES, "atomic");
+        Access w = new Access(body.readLong(), body.readInt(), body.readLong(), body.readLong(), body.readInt());
+        if (w.length() != 8 || w.offset() < 0) {
+            throw new MalformedFrameException("atomic on " + w.length() + " bytes at offset " + w.offset());
+        }
+        return new Atomic(w, body.readLong(), body.readLong());
+    }
+
+    /** An ATOMIC_REPLY: the request's id and the value the word held. */
+    static ByteBuf atomicReply(ByteBufAllocator alloc, long id, long value) {
+        return Frames.finish(Frames.start(alloc, ATOMIC_REPLY, 16, 0).writeLong(id).writeLong(value));
+    }
+
+    /** An ATOMIC_REPLY's body: {id, value}. */
+    static long[] atomicReply(ByteBuf body) {
+        expect(body, 16, "atomic reply");
+        return new long[] {body.readLong(), body.readLong()};
     }
 
     /** A READ_REPLY (followed by {@code dataLength} bytes) or a WRITE_ACK. */

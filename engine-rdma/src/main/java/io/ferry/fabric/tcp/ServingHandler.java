@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.fabric.WordAtomics;
 import io.ferry.fabric.frame.DataSink;
 import io.ferry.fabric.frame.FrameHandler;
 import io.ferry.fabric.frame.MalformedFrameException;
@@ -13,7 +14,8 @@ import io.netty.channel.ChannelHandlerContext;
 
 /**
  * The owner's side of a connection: answers READs with the region's bytes, written to the socket straight from the
- * registered memory (no copy in the JVM), and places WRITEs' data in the target region. It runs no query code:
+ * registered memory (no copy in the JVM), places WRITEs' data in the target region, and carries out atomics on a
+ * word of it. It runs no query code:
  * this is the whole of the work a node does for the data it serves.
  */
 final class ServingHandler implements FrameHandler {
@@ -34,6 +36,13 @@ final class ServingHandler implements FrameHandler {
             }
             case FabricMessages.WRITE -> {
                 return write(ctx, FabricMessages.access(body), dataLength);
+            }
+            case FabricMessages.COMPARE_AND_SWAP, FabricMessages.FETCH_AND_ADD -> {
+                if (dataLength != 0) {
+                    throw new MalformedFrameException("an atomic request carries " + dataLength + " data bytes");
+                }
+                atomic(ctx, type, FabricMessages.atomic(body));
+                return null;
             }
             default -> throw new MalformedFrameException("frame type " + type + " is not a request");
         }
@@ -67,6 +76,38 @@ final class ServingHandler implements FrameHandler {
     private static void reply(ChannelHandlerContext ctx, FabricMessages.Access a, ByteBuf bytes, TcpRegion region) {
         ctx.write(FabricMessages.reply(ctx.alloc(), FabricMessages.READ_REPLY, a.id(), a.length()));
         ctx.writeAndFlush(bytes).addListener(f -> region.unpin());
+    }
+
+    /**
+     * An atomic on a word of a region here, carried out on this network thread with a {@link WordAtomics} VarHandle:
+     * atomic against every other atomic on the word, from any connection or from this node's own peers.
+     */
+    private void atomic(ChannelHandlerContext ctx, int type, FabricMessages.Atomic a) {
+        long id = a.word().id();
+        long value;
+        try {
+            TcpRegion region = fabric.resolve(a.word());
+            if (((region.descriptor().address() + a.word().offset()) & 7) != 0) {
+                throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "an atomic needs an 8-byte-aligned word; "
+                        + "offset " + a.word().offset() + " of region " + a.word().key() + " is not one");
+            }
+            if (!region.pin()) {
+                throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE,
+                        TcpFabric.notRegistered(a.word().key(), fabric.address()));
+            }
+            try {
+                long address = region.descriptor().address() + a.word().offset();
+                value = type == FabricMessages.COMPARE_AND_SWAP
+                        ? WordAtomics.compareAndSwap(address, a.first(), a.second())
+                        : WordAtomics.fetchAndAdd(address, a.first());
+            } finally {
+                region.unpin();
+            }
+        } catch (FerryException e) {
+            ctx.writeAndFlush(FabricMessages.error(ctx.alloc(), id, e.sqlState(), e.getMessage()));
+            return;
+        }
+        ctx.writeAndFlush(FabricMessages.atomicReply(ctx.alloc(), id, value));
     }
 
     private DataSink write(ChannelHandlerContext ctx, FabricMessages.Access a, int dataLength) {

@@ -12,6 +12,7 @@ import io.ferry.fabric.NodeAddress;
 import io.ferry.fabric.Peer;
 import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
+import io.ferry.fabric.WordAtomics;
 import io.ferry.fabric.frame.DataSink;
 import io.ferry.fabric.frame.FrameHandler;
 import io.ferry.fabric.frame.MalformedFrameException;
@@ -21,9 +22,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 
 /**
- * The reading side of a tcp fabric connection. Each posted READ or WRITE is a request frame with an id; its future
- * completes when the reply's data has been copied into the local region (READ) or the owner acknowledged the
- * placement (WRITE). When the connection breaks, every outstanding operation fails at once.
+ * The reading side of a tcp fabric connection. Each posted READ, WRITE or atomic is a request frame with an id; its
+ * future completes when the reply's data has been copied into the local region (READ), the owner acknowledged the
+ * placement (WRITE) or sent the word's old value (atomics). When the connection breaks, every outstanding operation fails at once.
  */
 final class TcpPeer implements Peer, FrameHandler {
     /** An operation posted and not yet answered. */
@@ -33,6 +34,8 @@ final class TcpPeer implements Peer, FrameHandler {
     private final TcpFabric fabric;
     private final NodeAddress node;
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+    /** Atomics posted and not yet answered, by id (ids are shared with {@link #pending}). */
+    private final Map<Long, CompletableFuture<Long>> atomics = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private volatile Channel channel;
     private volatile String lost;
@@ -84,6 +87,44 @@ final class TcpPeer implements Peer, FrameHandler {
         }
     }
 
+    @Override
+    public CompletableFuture<Long> compareAndSwap(RegionDescriptor remote, long remoteOffset, long expect,
+            long update) {
+        return atomic(FabricMessages.COMPARE_AND_SWAP, remote, remoteOffset, expect, update);
+    }
+
+    @Override
+    public CompletableFuture<Long> fetchAndAdd(RegionDescriptor remote, long remoteOffset, long delta) {
+        return atomic(FabricMessages.FETCH_AND_ADD, remote, remoteOffset, delta, 0);
+    }
+
+    /** An atomic as a request frame, carried out by the region's owner ({@link ServingHandler}). */
+    private CompletableFuture<Long> atomic(int type, RegionDescriptor remote, long remoteOffset, long first,
+            long second) {
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        try {
+            WordAtomics.checkWord(node, remote, remoteOffset);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        long id = ids.incrementAndGet();
+        atomics.put(id, done);
+        String why = lost;
+        if (why != null) {
+            fail(id, why);
+            return done;
+        }
+        Channel ch = channel;
+        var word = new FabricMessages.Access(id, remote.key(), remote.address(), remoteOffset, 8);
+        ch.writeAndFlush(FabricMessages.atomic(ch.alloc(), type, new FabricMessages.Atomic(word, first, second)))
+                .addListener(f -> {
+                    if (!f.isSuccess()) {
+                        fail(id, "sending the request failed: " + f.cause());
+                    }
+                });
+        return done;
+    }
+
     private CompletableFuture<Void> post(Pending op, RegionDescriptor remote, long remoteOffset, ByteBuf data) {
         long id = ids.incrementAndGet();
         pending.put(id, op);
@@ -123,6 +164,10 @@ final class TcpPeer implements Peer, FrameHandler {
         if (op != null) {
             op.future().completeExceptionally(FabricException.connectionLost(node, why));
         }
+        CompletableFuture<Long> atomic = atomics.remove(id);
+        if (atomic != null) {
+            atomic.completeExceptionally(FabricException.connectionLost(node, why));
+        }
     }
 
     /** The connection is gone: fail what is outstanding, and everything posted from now on. */
@@ -131,6 +176,9 @@ final class TcpPeer implements Peer, FrameHandler {
             lost = why;
         }
         for (Long id : pending.keySet()) {
+            fail(id, why);
+        }
+        for (Long id : atomics.keySet()) {
             fail(id, why);
         }
     }
@@ -161,11 +209,24 @@ final class TcpPeer implements Peer, FrameHandler {
                 pending.remove(id).future().complete(null);
                 return null;
             }
+            case FabricMessages.ATOMIC_REPLY -> {
+                long[] reply = FabricMessages.atomicReply(body);
+                CompletableFuture<Long> done = atomics.remove(reply[0]);
+                if (done == null) {
+                    throw new MalformedFrameException("reply to atomic " + reply[0] + ", which is not outstanding");
+                }
+                done.complete(reply[1]);
+                return null;
+            }
             case FabricMessages.ERROR -> {
                 FabricMessages.Error e = FabricMessages.error(body);
                 Pending op = pending.remove(e.id());
                 if (op != null) {
                     op.future().completeExceptionally(new FabricException(e.sqlState(), e.message()));
+                }
+                CompletableFuture<Long> atomic = atomics.remove(e.id());
+                if (atomic != null) {
+                    atomic.completeExceptionally(new FabricException(e.sqlState(), e.message()));
                 }
                 return null;
             }

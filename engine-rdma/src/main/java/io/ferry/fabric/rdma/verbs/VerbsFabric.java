@@ -36,8 +36,9 @@ import io.ferry.fabric.RegionDescriptor;
  */
 public final class VerbsFabric implements Fabric {
     private static final Logger LOG = LoggerFactory.getLogger(VerbsFabric.class);
+    /** Peers may read, write and run atomics on every region (a work queue's word is one). */
     private static final int ACCESS = IbvMr.IBV_ACCESS_LOCAL_WRITE | IbvMr.IBV_ACCESS_REMOTE_READ
-            | IbvMr.IBV_ACCESS_REMOTE_WRITE;
+            | IbvMr.IBV_ACCESS_REMOTE_WRITE | IbvMr.IBV_ACCESS_REMOTE_ATOMIC;
     /** The passive side posts nothing; its queue pairs need room for one work request. */
     private static final int PASSIVE_SENDS = 1;
 

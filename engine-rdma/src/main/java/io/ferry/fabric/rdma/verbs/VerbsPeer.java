@@ -13,9 +13,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.ibm.disni.verbs.IbvMr;
 import com.ibm.disni.verbs.IbvSendWR;
 import com.ibm.disni.verbs.IbvSge;
 import com.ibm.disni.verbs.IbvWC;
@@ -24,6 +26,7 @@ import com.ibm.disni.verbs.RdmaCmEvent;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaEventChannel;
 import com.ibm.disni.verbs.SVCPollCq;
+import com.ibm.disni.verbs.impl.NatIbvQP;
 
 import io.ferry.core.SqlStates;
 import io.ferry.fabric.FabricException;
@@ -32,9 +35,10 @@ import io.ferry.fabric.NodeAddress;
 import io.ferry.fabric.Peer;
 import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
+import io.ferry.fabric.WordAtomics;
 
 /**
- * The active end of an RDMA connection. READ and WRITE are posted as signalled work requests; one completion thread
+ * The active end of an RDMA connection. READ, WRITE and the atomics are posted as signalled work requests; one completion thread
  * polls the completion queue and completes their futures, and watches the connection's CM events, so a peer that
  * disconnects fails every outstanding operation at once. Posting blocks only when {@value #SENDS} operations are
  * already outstanding.
@@ -54,6 +58,15 @@ final class VerbsPeer implements Peer {
     private final RdmaEventChannel channel;
     private final QueuePair qp;
     private final Map<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    /** Atomics posted and not yet completed, by work request id (shared with {@link #pending}). */
+    private final Map<Long, CompletableFuture<Long>> atomics = new ConcurrentHashMap<>();
+    /**
+     * Where atomics' old values land: one 8-byte word per send slot, work request {@code id} in word
+     * {@code id % SENDS} (at most {@value #SENDS} operations are outstanding, so two never share one); registered on
+     * first use, with the queue pair's protection domain. Guarded by {@link #postLock}.
+     */
+    private long results;
+    private IbvMr resultsMr;
     private final Semaphore slots = new Semaphore(SENDS);
     private final Object postLock = new Object();
     private final Thread completer;
@@ -131,12 +144,7 @@ final class VerbsPeer implements Peer {
             remote.checkAccess(node, remoteOffset, length);
             VerbsRegion mine = FabricRegion.local(local, VerbsRegion.class, fabric, localOffset, length);
             // The completion thread runs callbacks of completed futures; it must never wait for itself.
-            boolean free = Thread.currentThread() == completer ? slots.tryAcquire()
-                    : slots.tryAcquire(30, TimeUnit.SECONDS);
-            if (!free) {
-                throw new FabricException(SqlStates.CONNECTION_FAILURE, SENDS + " operations to " + node
-                        + " have been outstanding for 30 s; the peer is not completing them");
-            }
+            acquireSlot();
             IbvSge sge = new IbvSge();
             sge.setAddr(mine.descriptor().address() + localOffset);
             sge.setLength(length);
@@ -176,6 +184,82 @@ final class VerbsPeer implements Peer {
         return done;
     }
 
+    @Override
+    public CompletableFuture<Long> compareAndSwap(RegionDescriptor remote, long remoteOffset, long expect,
+            long update) {
+        return atomic(true, remote, remoteOffset, expect, update);
+    }
+
+    @Override
+    public CompletableFuture<Long> fetchAndAdd(RegionDescriptor remote, long remoteOffset, long delta) {
+        return atomic(false, remote, remoteOffset, delta, 0);
+    }
+
+    /** An atomic work request through Ferry's libdisni ({@link AtomicWorkRequests}); its old value lands in a word of {@link #results}. */
+    private CompletableFuture<Long> atomic(boolean compareAndSwap, RegionDescriptor remote, long remoteOffset,
+            long compareAdd, long swap) {
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        try {
+            WordAtomics.checkWord(node, remote, remoteOffset);
+            acquireSlot();
+            synchronized (postLock) {
+                String why = lost;
+                if (why != null) {
+                    slots.release();
+                    throw FabricException.connectionLost(node, why);
+                }
+                long id = ++ids;
+                atomics.put(id, done);
+                try {
+                    if (resultsMr == null) {
+                        registerResults();
+                    }
+                    AtomicWorkRequests.post(((NatIbvQP) qp.qp).getObjId(), id, compareAndSwap, resultOf(id),
+                            resultsMr.getLkey(), remote.address() + remoteOffset, remote.key(), compareAdd, swap);
+                } catch (IOException e) {
+                    atomics.remove(id);
+                    slots.release();
+                    throw FabricException.connectionLost(node, "posting an atomic failed: " + e.getMessage());
+                }
+            }
+            LockSupport.unpark(completer);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            done.completeExceptionally(new FabricException(SqlStates.QUERY_CANCELED, "interrupted while posting"));
+        } catch (RuntimeException e) {
+            done.completeExceptionally(e);
+        }
+        return done;
+    }
+
+    private void registerResults() throws IOException {
+        long bytes = 8L * SENDS;
+        long at = MemoryUtil.allocateMemory(bytes);
+        MemoryUtil.setMemory(at, bytes, (byte) 0);
+        try {
+            var call = fabric.pd().regMr(at, (int) bytes, IbvMr.IBV_ACCESS_LOCAL_WRITE).execute();
+            resultsMr = call.getMr();
+            call.free();
+            results = at;
+        } catch (IOException | RuntimeException e) {
+            MemoryUtil.freeMemory(at);
+            throw e;
+        }
+    }
+
+    private long resultOf(long id) {
+        return results + 8L * (id % SENDS);
+    }
+
+    /** Waits for a send slot (never on the completion thread, which must not wait for itself). */
+    private void acquireSlot() throws InterruptedException {
+        boolean free = Thread.currentThread() == completer ? slots.tryAcquire() : slots.tryAcquire(30, TimeUnit.SECONDS);
+        if (!free) {
+            throw new FabricException(SqlStates.CONNECTION_FAILURE, SENDS + " operations to " + node
+                    + " have been outstanding for 30 s; the peer is not completing them");
+        }
+    }
+
     /**
      * The completion thread: polls the queue while operations are outstanding (spinning briefly, then in short
      * sleeps), watches for a disconnect whenever it sleeps, and sleeps longer when nothing is outstanding, until a
@@ -197,13 +281,13 @@ final class VerbsPeer implements Peer {
                 }
                 if (n > 0) {
                     empty = 0;
-                } else if (!pending.isEmpty() && ++empty < SPINS) {
+                } else if ((!pending.isEmpty() || !atomics.isEmpty()) && ++empty < SPINS) {
                     Thread.onSpinWait();
                 } else {
                     // On a shared core a busy poller would slow the very peers it waits for: sleep, briefly while
                     // operations are outstanding.
                     watchConnection();
-                    LockSupport.parkNanos(pending.isEmpty() ? IDLE_PARK_NANOS : BUSY_PARK_NANOS);
+                    LockSupport.parkNanos(pending.isEmpty() && atomics.isEmpty() ? IDLE_PARK_NANOS : BUSY_PARK_NANOS);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -229,14 +313,26 @@ final class VerbsPeer implements Peer {
     }
 
     private void finish(IbvWC wc) {
-        CompletableFuture<Void> f = pending.remove(wc.getWr_id());
+        long id = wc.getWr_id();
+        CompletableFuture<?> f = pending.remove(id);
+        CompletableFuture<Long> atomic = f == null ? atomics.remove(id) : null;
+        int status = wc.getStatus();
+        boolean ok = status == IbvWC.IbvWcStatus.IBV_WC_SUCCESS.ordinal();
+        // read before the slot is freed: the next work request in that slot may reuse the word
+        long old = atomic != null && ok ? MemoryUtil.getLong(resultOf(id)) : 0;
         slots.release();
+        if (atomic != null) {
+            f = atomic;
+            if (ok) {
+                atomic.complete(old);
+                return;
+            }
+        }
         if (f == null) {
             return;
         }
-        int status = wc.getStatus();
-        if (status == IbvWC.IbvWcStatus.IBV_WC_SUCCESS.ordinal()) {
-            f.complete(null);
+        if (ok) {
+            ((CompletableFuture<Void>) f).complete(null);
             return;
         }
         // Any error moves a reliable-connected queue pair to the error state: nothing more can be posted on it.
@@ -262,6 +358,12 @@ final class VerbsPeer implements Peer {
         }
         for (Long id : pending.keySet()) {
             CompletableFuture<Void> f = pending.remove(id);
+            if (f != null) {
+                f.completeExceptionally(FabricException.connectionLost(node, why));
+            }
+        }
+        for (Long id : atomics.keySet()) {
+            CompletableFuture<Long> f = atomics.remove(id);
             if (f != null) {
                 f.completeExceptionally(FabricException.connectionLost(node, why));
             }
@@ -301,6 +403,17 @@ final class VerbsPeer implements Peer {
             qp.destroy();
         } catch (IOException e) {
             LOG.warn("releasing the connection to {}: {}", node, e.toString());
+        }
+        synchronized (postLock) {
+            if (resultsMr != null) {
+                try {
+                    resultsMr.deregMr().execute().free();
+                    MemoryUtil.freeMemory(results);
+                } catch (IOException e) {
+                    LOG.warn("releasing the atomics' result words for {}: {}", node, e.toString());
+                }
+                resultsMr = null;
+            }
         }
         try {
             channel.destroyEventChannel();
