@@ -3,9 +3,9 @@ package io.ferry.fabric;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -13,40 +13,65 @@ import org.apache.arrow.memory.BufferAllocator;
 import io.ferry.core.SqlStates;
 
 /**
- * Reads a sequence of remote blocks through one peer, keeping up to {@code depth} READs in flight (I-Store
- * section 4.2, figure 5): the reads of the next blocks are posted without waiting, and the stream waits for a
- * block's completion only when the caller asks for that block. Blocks land in a registered staging buffer of
- * {@code depth} slots.
+ * Reads a sequence of remote blocks, keeping up to {@code depth} READs in flight (I-Store section 4.2, figure 5): the
+ * reads of the next blocks are posted without waiting, and the stream waits for a block's completion only when the
+ * caller asks for that block. Blocks land in a registered staging buffer of {@code depth} slots.
+ *
+ * <p>The blocks come from a {@link BlockFeed}, pulled one at a time as slots free up: a fixed list, or blocks
+ * claimed from work queues as the stream goes (I-Store skew paper section 4), each from whichever node holds it.
  *
  * <p>Several threads may share a stream: {@link #take()} hands out the blocks in order, each as a {@link Lease}
- * whose bytes stay valid until it is closed; closing it frees the slot, and the next unposted block's read goes
- * into it at once. {@link #next()} is the single-reader form: the block it returns stays valid until the following
- * call. A reader holding a lease must close it before it takes another, or the stream can run out of slots.
+ * whose bytes stay valid until it is closed; closing it frees the slot, and the next block's read goes into it at
+ * once. {@link #next()} is the single-reader form: the block it returns stays valid until the following call. A
+ * reader holding a lease must close it before it takes another, or the stream can run out of slots.
  */
 public final class BlockStream implements AutoCloseable {
     /**
      * A block in another node's registered memory, or some ranges of it: {@code ranges} holds (from, length) pairs
      * relative to {@code offset}, read one after the other into the block's slot (one READ each), and
-     * {@code length} is their sum; null reads {@code length} bytes from {@code offset} in one READ.
+     * {@code length} is their sum; null reads {@code length} bytes from {@code offset} in one READ. {@code tag} is
+     * the feed's name for the block, handed back with it ({@link Lease#tag()}).
      */
-    public record BlockRef(RegionDescriptor region, long offset, int length, int[] ranges) {
+    public record BlockRef(RegionDescriptor region, long offset, int length, int[] ranges, int tag) {
         public BlockRef(RegionDescriptor region, long offset, int length) {
-            this(region, offset, length, null);
+            this(region, offset, length, null, -1);
         }
     }
 
-    private final Peer peer;
-    private final List<BlockRef> blocks;
+    /** Where a stream's blocks come from, pulled one at a time as staging slots free up. */
+    @FunctionalInterface
+    public interface BlockFeed {
+        /** The next block to read, or null when there are no more (then never asked again). */
+        BlockRef next();
+
+        /** The blocks of {@code blocks} in order, each tagged with its index. */
+        static BlockFeed of(List<BlockRef> blocks) {
+            java.util.Iterator<BlockRef> it = blocks.iterator();
+            int[] index = {0};
+            return () -> {
+                if (!it.hasNext()) {
+                    return null;
+                }
+                BlockRef b = it.next();
+                return new BlockRef(b.region(), b.offset(), b.length(), b.ranges(), index[0]++);
+            };
+        }
+    }
+
+    private final Function<NodeAddress, Peer> peers;
+    private final BlockFeed feed;
     private final int slotSize;
     private final Duration timeout;
     private final ArrowBuf staging;
     private final Region region;
     private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
-    /** Per block: its staging slot once its read is posted, else -1. */
-    private final int[] slotOf;
-    /** Per block: its read, from posting until it is handed out. */
-    private final CompletableFuture<?>[] reads;
-    private int posted;
+    /** The blocks posted, in order, from the feed. */
+    private final List<BlockRef> blocks = new ArrayList<>();
+    /** Per block posted: its staging slot. */
+    private final List<Integer> slotOf = new ArrayList<>();
+    /** Per block posted: its read, from posting until it is handed out. */
+    private final List<CompletableFuture<?>> reads = new ArrayList<>();
+    private boolean fed;
     private int taken;
     private Lease last;
 
@@ -56,16 +81,21 @@ public final class BlockStream implements AutoCloseable {
      */
     public BlockStream(Fabric fabric, Peer peer, BufferAllocator allocator, List<BlockRef> blocks, int depth,
             int slotSize, Duration timeout) {
+        this(fabric, node -> peer, allocator, BlockFeed.of(checked(blocks, slotSize)), depth, slotSize, timeout);
+    }
+
+    /**
+     * @param peers    the peer to read a block through, by the node that holds it
+     * @param slotSize the largest block the feed may give
+     * @param timeout  how long one block may take to arrive (or to find a free slot) before the stream fails
+     */
+    public BlockStream(Fabric fabric, Function<NodeAddress, Peer> peers, BufferAllocator allocator, BlockFeed feed,
+            int depth, int slotSize, Duration timeout) {
         if (depth < 1) {
             throw new IllegalArgumentException("prefetch depth must be at least 1, got " + depth);
         }
-        for (BlockRef b : blocks) {
-            if (b.length() > slotSize) {
-                throw new IllegalArgumentException("block of " + b.length() + " bytes exceeds the slot size " + slotSize);
-            }
-        }
-        this.peer = peer;
-        this.blocks = List.copyOf(blocks);
+        this.peers = peers;
+        this.feed = feed;
         this.slotSize = slotSize;
         this.timeout = timeout;
         long bytes = (long) depth * slotSize;
@@ -81,29 +111,49 @@ public final class BlockStream implements AutoCloseable {
             throw e;
         }
         this.region = r;
-        this.slotOf = new int[this.blocks.size()];
-        Arrays.fill(slotOf, -1);
-        this.reads = new CompletableFuture<?>[this.blocks.size()];
         for (int slot = 0; slot < depth; slot++) {
             freeSlots.add(slot);
         }
-        synchronized (this) {
-            postWhileSlotsAreFree();
+        try {
+            synchronized (this) {
+                postWhileSlotsAreFree();
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
     }
 
+    private static List<BlockRef> checked(List<BlockRef> blocks, int slotSize) {
+        for (BlockRef b : blocks) {
+            if (b.length() > slotSize) {
+                throw new IllegalArgumentException("block of " + b.length() + " bytes exceeds the slot size " + slotSize);
+            }
+        }
+        return List.copyOf(blocks);
+    }
+
     private void postWhileSlotsAreFree() {
-        while (!freeSlots.isEmpty() && posted < blocks.size()) {
+        while (!freeSlots.isEmpty() && !fed) {
+            BlockRef b = feed.next();
+            if (b == null) {
+                fed = true;
+                break;
+            }
+            if (b.length() > slotSize) {
+                throw new IllegalArgumentException("block of " + b.length() + " bytes exceeds the slot size "
+                        + slotSize);
+            }
             int slot = freeSlots.poll();
-            BlockRef b = blocks.get(posted);
-            slotOf[posted] = slot;
-            reads[posted] = read(b, (long) slot * slotSize);
-            posted++;
+            blocks.add(b);
+            slotOf.add(slot);
+            reads.add(read(b, (long) slot * slotSize));
         }
         notifyAll();
     }
 
     private CompletableFuture<?> read(BlockRef b, long into) {
+        Peer peer = peers.apply(b.region().node());
         if (b.ranges() == null) {
             return peer.read(b.region(), b.offset(), region, into, b.length());
         }
@@ -119,12 +169,7 @@ public final class BlockStream implements AutoCloseable {
 
     /** Reads posted and not yet handed out. */
     public synchronized int inFlight() {
-        return posted - taken;
-    }
-
-    /** How many blocks the stream reads in all. */
-    public int size() {
-        return blocks.size();
+        return blocks.size() - taken;
     }
 
     /**
@@ -134,35 +179,35 @@ public final class BlockStream implements AutoCloseable {
     public Lease take() {
         int index;
         CompletableFuture<?> read;
+        BlockRef b;
         synchronized (this) {
-            if (taken == blocks.size()) {
-                return null;
-            }
-            index = taken++;
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (slotOf[index] < 0) {
+            while (taken == blocks.size()) {
+                if (fed) {
+                    return null;
+                }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw FabricException.timedOut("finding a free staging slot for block " + index + " from "
-                            + blocks.get(index).region().node(), timeout);
+                    throw FabricException.timedOut("finding a free staging slot for block " + taken, timeout);
                 }
                 try {
                     wait(Math.max(1, left / 1_000_000L));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new FabricException(SqlStates.QUERY_CANCELED, "interrupted while waiting for block "
-                            + index);
+                            + taken);
                 }
             }
-            read = reads[index];
+            index = taken++;
+            read = reads.get(index);
+            b = blocks.get(index);
         }
-        BlockRef b = blocks.get(index);
         Completions.await(read, timeout, "reading block " + index + " (" + b.length() + " bytes) from "
                 + b.region().node());
         synchronized (this) {
-            reads[index] = null;
+            reads.set(index, null);
+            return new Lease(index, slotOf.get(index), b);
         }
-        return new Lease(index, slotOf[index]);
     }
 
     /** The next block's bytes, or null after the last block; valid until the following call. Single reader only. */
@@ -189,6 +234,7 @@ public final class BlockStream implements AutoCloseable {
             region.close();
             List<CompletableFuture<?>> pending = new ArrayList<>();
             synchronized (this) {
+                fed = true; // nothing more is pulled from the feed
                 for (CompletableFuture<?> f : reads) {
                     if (f != null) {
                         pending.add(f);
@@ -211,20 +257,27 @@ public final class BlockStream implements AutoCloseable {
     public final class Lease implements AutoCloseable {
         private final int index;
         private final int slot;
+        private final BlockRef block;
         private boolean closed;
 
-        private Lease(int index, int slot) {
+        private Lease(int index, int slot, BlockRef block) {
             this.index = index;
             this.slot = slot;
+            this.block = block;
         }
 
-        /** The block's position in the stream's list. */
+        /** The block's position in the stream: the how-manyth block the feed gave. */
         public int index() {
             return index;
         }
 
+        /** The feed's tag of the block (for a list, its index in the list). */
+        public int tag() {
+            return block.tag();
+        }
+
         public ArrowBuf bytes() {
-            return staging.slice((long) slot * slotSize, blocks.get(index).length());
+            return staging.slice((long) slot * slotSize, block.length());
         }
 
         /** Frees the block's slot for the next read. */

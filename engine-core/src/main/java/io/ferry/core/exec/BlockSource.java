@@ -25,6 +25,16 @@ public interface BlockSource extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Which blocks of {@code [from, to)} the threads read, as they ask: each morsel in the range once, unless the
+     * source hands out work of its own accord (blocks claimed from work queues, where other nodes may take some of
+     * this node's blocks and this node some of theirs, I-Store skew paper section 4); then the range is ignored and
+     * every morsel the claims return is read.
+     */
+    default MorselClaims claims(int from, int to) {
+        return MorselClaims.range(from, to);
+    }
+
     @Override
     void close();
 

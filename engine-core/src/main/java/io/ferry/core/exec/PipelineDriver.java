@@ -31,7 +31,7 @@ public final class PipelineDriver {
     /** Every morsel of {@code p}'s source, in a sink per driver. */
     public <S extends Sink> List<S> run(Pipeline p, Supplier<S> sinks, QueryContext ctx) {
         int morsels = p.source().morsels();
-        return run(p, MorselClaims.range(0, morsels), morsels, sinks, ctx);
+        return run(p, p.source().claims(0, morsels), morsels, sinks, ctx);
     }
 
     /**

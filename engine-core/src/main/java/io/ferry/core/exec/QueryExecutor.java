@@ -547,7 +547,7 @@ public final class QueryExecutor implements AutoCloseable {
         /** Morsels {@code [from, to)} of {@code p}'s top pipeline, their batches decoded and in morsel order. */
         List<Batch> morsels(Pipeline p, int from, int to) {
             Map<Integer, List<Batch>> byMorsel = new TreeMap<>();
-            for (MorselSink sink : driver.run(p, MorselClaims.range(from, to), to - from, MorselSink::new, ctx)) {
+            for (MorselSink sink : driver.run(p, p.source().claims(from, to), to - from, MorselSink::new, ctx)) {
                 byMorsel.putAll(sink.byMorsel());
             }
             List<Batch> out = new ArrayList<>();

@@ -41,6 +41,11 @@ final class ScanSource implements Source {
     }
 
     @Override
+    public MorselClaims claims(int from, int to) {
+        return blocks.claims(from, to);
+    }
+
+    @Override
     public void read(int morsel, Consumer<Batch> out) {
         blocks.read(morsel, (position, reader) -> emit(position, reader, out));
     }

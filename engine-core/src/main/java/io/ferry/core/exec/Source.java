@@ -14,6 +14,11 @@ public interface Source {
 
     void read(int morsel, Consumer<Batch> out);
 
+    /** Which morsels of {@code [from, to)} the driver threads take: each once by default ({@link BlockSource#claims}). */
+    default MorselClaims claims(int from, int to) {
+        return MorselClaims.range(from, to);
+    }
+
     /** Whether batches point into bytes that are valid only during {@link #read} (see {@link BlockSource}). */
     default boolean transientBytes() {
         return false;

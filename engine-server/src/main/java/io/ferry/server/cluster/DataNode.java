@@ -51,7 +51,7 @@ import io.ferry.server.cluster.control.ControlChannel;
 import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
-import io.ferry.server.runtime.ExchangeParts;
+import io.ferry.server.runtime.QueryRegions;
 import io.ferry.server.runtime.FabricBlockSource;
 import io.ferry.server.runtime.BlockLocation;
 import io.ferry.server.runtime.FragmentRequest;
@@ -135,7 +135,7 @@ public final class DataNode implements AutoCloseable {
     private final Map<Integer, HeldRegion> regions = new ConcurrentHashMap<>();
     /** Fragments running or holding a result, by (query, fragment): several of one query may run here at once. */
     private final Map<FragmentKey, Fragment> fragments = new ConcurrentHashMap<>();
-    private final ExchangeParts exchanges;
+    private final QueryRegions queryRegions;
     private final BusyClock running = new BusyClock();
     private final HeldRegion probe;
     private final ControlClient control;
@@ -160,7 +160,7 @@ public final class DataNode implements AutoCloseable {
         this.fabric = f;
         this.executor = ex;
         this.peers = new Peers(fabric, options.timeout());
-        this.exchanges = new ExchangeParts(fabric, allocator, options.role().label() + " " + options.name());
+        this.queryRegions = new QueryRegions(fabric, allocator, options.role().label() + " " + options.name());
         this.work = Executors.newCachedThreadPool(daemon("ferry-node-work"));
         this.scheduler = Executors.newScheduledThreadPool(1, daemon("ferry-node-control"));
         ArrowBuf probeBuf = allocator.buffer(PROBE_BYTES);
@@ -225,12 +225,22 @@ public final class DataNode implements AutoCloseable {
                     Fragment fragment = register(m);
                     answer(channel, m, () -> run(FragmentRequest.decode(m.reader()), fragment));
                 }
-                case MessageType.FREE_EXCHANGES -> answer(channel, m, () -> {
+                case MessageType.FREE_QUERY_REGIONS -> answer(channel, m, () -> {
                     WireReader r = m.reader();
                     long queryId = r.readLong();
                     r.end();
-                    exchanges.free(queryId);
+                    queryRegions.free(queryId);
                     return new WireWriter();
+                });
+                case MessageType.ALLOCATE_QUEUES -> answer(channel, m, () -> {
+                    WireReader r = m.reader();
+                    long queryId = r.readLong();
+                    long[] words = new long[r.readCount(8)];
+                    for (int i = 0; i < words.length; i++) {
+                        words[i] = r.readLong();
+                    }
+                    r.end();
+                    return new WireWriter().writeDescriptor(queryRegions.holdWords(queryId, words));
                 });
                 case MessageType.WRITE_RESULT -> answer(channel, m, () -> writeHeld(m.reader()));
                 case MessageType.CANCEL -> cancel(m.reader().readLong());
@@ -247,7 +257,7 @@ public final class DataNode implements AutoCloseable {
                 f.cancelled.set(true);
             }
             fragments.clear();
-            exchanges.close();
+            queryRegions.close();
         }
     }
 
@@ -324,7 +334,7 @@ public final class DataNode implements AutoCloseable {
         if (!b.region().node().equals(fabric.address())) {
             return null;
         }
-        ArrowBuf part = exchanges.bytes(b.region().key());
+        ArrowBuf part = queryRegions.bytes(b.region().key());
         if (part != null) {
             b.region().checkRange(b.offset(), b.length());
             return part;
@@ -419,15 +429,15 @@ public final class DataNode implements AutoCloseable {
     /** A shuffle stage's rows split into parts held here as blocks; the reply lists each part's blocks. */
     private WireWriter exchange(FragmentRequest request, Fragment fragment, List<Batch> rows,
             List<FerryType> types) {
-        List<List<BlockLocation>> parts = exchanges.hold(request.queryId(),
+        List<List<BlockLocation>> parts = queryRegions.hold(request.queryId(),
                 new HashPartitioner(request.splitBy(), request.parts()).split(rows), types);
         // a CANCEL that came while the stage ran freed what the query held then, not these
         if (fragment.cancelled.get()) {
-            exchanges.free(request.queryId());
+            queryRegions.free(request.queryId());
             throw new FerryException(SqlStates.QUERY_CANCELED, "query " + request.queryId() + " was cancelled "
                     + "while " + options.name() + " ran a stage of its shuffle join");
         }
-        return ExchangeParts.encode(parts);
+        return QueryRegions.encode(parts);
     }
 
     private BlockSource bind(List<BlockLocation> blocks, int[] columns, SampleSpec sample, int prefetch) {
@@ -507,7 +517,7 @@ public final class DataNode implements AutoCloseable {
             e.getValue().cancelled.set(true);
             return true;
         });
-        exchanges.free(queryId);
+        queryRegions.free(queryId);
     }
 
     @Override
@@ -522,7 +532,7 @@ public final class DataNode implements AutoCloseable {
         }
         executor.close();
         peers.close();
-        exchanges.close();
+        queryRegions.close();
         for (Integer key : List.copyOf(regions.keySet())) {
             HeldRegion h = regions.remove(key);
             h.region().close();

@@ -14,6 +14,7 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.exec.BatchStream;
 import io.ferry.core.exec.BlockSource;
+import io.ferry.core.exec.MorselClaims;
 import io.ferry.core.exec.PlanCodec;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.QueryContext;
@@ -170,6 +171,11 @@ public final class ClusterRunner implements QueryRunner {
             @Override
             public boolean transientBytes() {
                 return source.transientBytes();
+            }
+
+            @Override
+            public MorselClaims claims(int from, int to) {
+                return source.claims(from, to);
             }
 
             @Override

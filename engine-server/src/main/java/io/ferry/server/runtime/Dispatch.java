@@ -109,7 +109,7 @@ final class Dispatch<T> implements AutoCloseable {
 
     /** Waits for a shuffle stage's answer: per part, the blocks the node holds. */
     List<List<BlockLocation>> collectParts(QueryContext ctx) {
-        List<List<BlockLocation>> parts = ExchangeParts.decode(await(pending, ctx));
+        List<List<BlockLocation>> parts = QueryRegions.decode(await(pending, ctx));
         finished = System.nanoTime();
         return parts;
     }

@@ -62,7 +62,7 @@ public final class FabricBlockSource implements BlockSource {
                     int[] r = b.ranges(columns);
                     int bytes = BlockFormat.rangeBytes(r);
                     boolean whole = bytes == b.length();
-                    refs.add(new BlockStream.BlockRef(b.region(), b.offset(), bytes, whole ? null : r));
+                    refs.add(new BlockStream.BlockRef(b.region(), b.offset(), bytes, whole ? null : r, -1));
                     read.add(whole ? null : r);
                     slot = Math.max(slot, bytes);
                 }

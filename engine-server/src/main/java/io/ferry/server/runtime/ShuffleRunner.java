@@ -211,7 +211,7 @@ final class ShuffleRunner {
         List<java.util.concurrent.CompletableFuture<?>> calls = new ArrayList<>();
         for (Member m : nodes) {
             if (m.channel().isOpen()) {
-                calls.add(m.channel().call(MessageType.FREE_EXCHANGES, new WireWriter().writeLong(queryId)));
+                calls.add(m.channel().call(MessageType.FREE_QUERY_REGIONS, new WireWriter().writeLong(queryId)));
             }
         }
         for (java.util.concurrent.CompletableFuture<?> c : calls) {

@@ -18,11 +18,16 @@ public final class MessageType {
     public static final int CANCEL = 7;
     /**
      * coordinator → node, call: run a stage of a shuffle join and split its rows into parts held here as blocks; the
-     * reply lists each part's blocks ({@code ExchangeParts}).
+     * reply lists each part's blocks ({@code QueryRegions}).
      */
     public static final int RUN_EXCHANGE = 8;
-    /** coordinator → node, call: free every exchange part a query's stages left here. */
-    public static final int FREE_EXCHANGES = 9;
+    /** coordinator → node, call: free every region a query holds here (exchange parts, work queues' words). */
+    public static final int FREE_QUERY_REGIONS = 9;
+    /**
+     * coordinator → memory server, call: register a query's work-queue words ({@code head<<32 | tail} each), held
+     * until FREE_QUERY_REGIONS; the reply is the region's descriptor.
+     */
+    public static final int ALLOCATE_QUEUES = 10;
 
     private MessageType() {
     }

@@ -19,16 +19,19 @@ import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BatchConcat;
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Region;
+import io.ferry.fabric.RegionDescriptor;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
 
 /**
- * The parts of shuffle stages a node holds (the send side of a shuffle join, DPE Fig. 7a's baseline): a stage's rows,
- * split by key, laid out as blocks in one registered region per stage, which the compute servers joining each part
- * read one-sidedly like any table's blocks — this node stays passive while they do. A query's parts live until the
- * coordinator frees them, cancels the query, or goes away.
+ * What a node holds for running queries in regions of its own: the parts of shuffle stages (the send side of a
+ * shuffle join, DPE Fig. 7a's baseline) — a stage's rows, split by key, laid out as blocks in one registered region
+ * per stage, which the compute servers joining each part read one-sidedly like any table's blocks — and the words of
+ * work queues (I-Store skew paper section 4), which compute servers claim work from with remote atomics. The node
+ * stays passive while they do. A query's regions live until the coordinator frees them, cancels the query, or goes
+ * away.
  */
-public final class ExchangeParts implements AutoCloseable {
+public final class QueryRegions implements AutoCloseable {
     /** Rows of a part are cut into blocks of at most this size. */
     private static final long BLOCK_BYTES = 1 << 20;
 
@@ -40,7 +43,7 @@ public final class ExchangeParts implements AutoCloseable {
     private final String node;
     private final Map<Integer, Held> held = new ConcurrentHashMap<>();
 
-    public ExchangeParts(Fabric fabric, BufferAllocator allocator, String node) {
+    public QueryRegions(Fabric fabric, BufferAllocator allocator, String node) {
         this.fabric = fabric;
         this.allocator = allocator;
         this.node = node;
@@ -119,6 +122,30 @@ public final class ExchangeParts implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Registers {@code words} as 8-byte words of a new region held for {@code queryId} (a work queue's
+     * {@code head<<32 | tail}, one per queue); its descriptor.
+     */
+    public RegionDescriptor holdWords(long queryId, long[] words) {
+        if (words.length == 0 || words.length > 1 << 20) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "on " + node + ": " + words.length
+                    + " work queues asked for; between 1 and 1,048,576 are allowed");
+        }
+        ArrowBuf buf = allocator.buffer(8L * words.length);
+        Region region;
+        try {
+            for (int i = 0; i < words.length; i++) {
+                buf.setLong(8L * i, words[i]);
+            }
+            region = fabric.register(buf, 0, 8 * words.length);
+        } catch (RuntimeException e) {
+            buf.close();
+            throw e;
+        }
+        held.put(region.descriptor().key(), new Held(queryId, buf, region));
+        return region.descriptor();
+    }
+
     /** The memory of a region held here, or null if it is not an exchange's. */
     public ArrowBuf bytes(int regionKey) {
         Held h = held.get(regionKey);
@@ -138,7 +165,7 @@ public final class ExchangeParts implements AutoCloseable {
 
     @Override
     public void close() {
-        held.values().forEach(ExchangeParts::release);
+        held.values().forEach(QueryRegions::release);
         held.clear();
     }
 
