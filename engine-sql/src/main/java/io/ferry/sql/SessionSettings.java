@@ -38,6 +38,15 @@ public final class SessionSettings {
         ON, OFF
     }
 
+    /**
+     * Whether compute servers sharing a gathered scan steal work from each other (I-Store skew paper section 4): ON
+     * puts each one's blocks in a work queue on a memory server, and a compute server whose queue is empty claims
+     * blocks from the tail of the fullest other queue with remote compare-and-swap; OFF runs each on its own blocks.
+     */
+    public enum Steal {
+        ON, OFF
+    }
+
     /** Reads a block stream keeps in flight unless {@code SET prefetch} says otherwise (I-Store DPE Fig. 7b). */
     public static final int DEFAULT_PREFETCH = 8;
     /** The most reads in flight a stream may keep: each holds a block-sized staging buffer. */
@@ -48,6 +57,7 @@ public final class SessionSettings {
     private volatile Execution execution = Execution.AUTO;
     private volatile Retry retry = Retry.ON;
     private volatile int prefetch = DEFAULT_PREFETCH;
+    private volatile Steal steal = Steal.OFF;
 
     public Shipping shipping() {
         return shipping;
@@ -65,6 +75,10 @@ public final class SessionSettings {
         return retry;
     }
 
+    public Steal steal() {
+        return steal;
+    }
+
     /** Reads in flight per block stream, on the coordinator and on the nodes running this session's fragments. */
     public int prefetch() {
         return prefetch;
@@ -77,6 +91,7 @@ public final class SessionSettings {
             case "execution" -> execution = parse(Execution.class, name, value);
             case "retry" -> retry = parse(Retry.class, name, value);
             case "prefetch" -> prefetch = parsePrefetch(value);
+            case "steal" -> steal = parse(Steal.class, name, value);
             default -> throw unknown(name);
         }
     }
@@ -89,6 +104,7 @@ public final class SessionSettings {
             execution = Execution.AUTO;
             retry = Retry.ON;
             prefetch = DEFAULT_PREFETCH;
+            steal = Steal.OFF;
             return;
         }
         switch (key(name)) {
@@ -97,6 +113,7 @@ public final class SessionSettings {
             case "execution" -> execution = Execution.AUTO;
             case "retry" -> retry = Retry.ON;
             case "prefetch" -> prefetch = DEFAULT_PREFETCH;
+            case "steal" -> steal = Steal.OFF;
             default -> throw unknown(name);
         }
     }
@@ -109,6 +126,7 @@ public final class SessionSettings {
         out.put("execution", execution.name().toLowerCase(Locale.ROOT));
         out.put("retry", retry.name().toLowerCase(Locale.ROOT));
         out.put("prefetch", Integer.toString(prefetch));
+        out.put("steal", steal.name().toLowerCase(Locale.ROOT));
         return out;
     }
 
@@ -119,8 +137,8 @@ public final class SessionSettings {
     private static FerryException unknown(String name) {
         return new FerryException(SqlStates.UNDEFINED_OBJECT, "unknown setting '" + name
                 + "'; Ferry has: shipping ('auto' | 'function' | 'data'), compression ('auto' | 'on' | 'off'), "
-                + "execution ('auto' | 'gather' | 'pipelined' | 'shuffle'), retry ('on' | 'off'), prefetch (1 to " + MAX_PREFETCH
-                + ")");
+                + "execution ('auto' | 'gather' | 'pipelined' | 'shuffle'), retry ('on' | 'off'), prefetch (1 to "
+                + MAX_PREFETCH + "), steal ('on' | 'off')");
     }
 
     private static int parsePrefetch(String value) {

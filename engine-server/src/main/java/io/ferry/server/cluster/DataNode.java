@@ -52,6 +52,8 @@ import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
 import io.ferry.server.runtime.QueryRegions;
+import io.ferry.server.runtime.StealingBlockSource;
+import io.ferry.server.runtime.WorkQueues;
 import io.ferry.server.runtime.FabricBlockSource;
 import io.ferry.server.runtime.BlockLocation;
 import io.ferry.server.runtime.FragmentRequest;
@@ -226,10 +228,15 @@ public final class DataNode implements AutoCloseable {
                     answer(channel, m, () -> run(FragmentRequest.decode(m.reader()), fragment));
                 }
                 case MessageType.FREE_QUERY_REGIONS -> answer(channel, m, () -> {
+                    // the query's id, and optionally the key of the one region to free (a gather's work queues)
                     WireReader r = m.reader();
                     long queryId = r.readLong();
+                    if (r.remaining() >= 4) {
+                        queryRegions.free(queryId, r.readInt());
+                    } else {
+                        queryRegions.free(queryId);
+                    }
                     r.end();
-                    queryRegions.free(queryId);
                     return new WireWriter();
                 });
                 case MessageType.ALLOCATE_QUEUES -> answer(channel, m, () -> {
@@ -395,10 +402,20 @@ public final class DataNode implements AutoCloseable {
             for (int i = 0; i < scans.size(); i++) {
                 blocks.put(scans.get(i), request.scans().get(i));
             }
+            FragmentRequest.Stealing stealing = request.stealing();
+            PlanNode.Scan shared = stealing == null ? null : scans.get(stealing.scan());
+            StealingBlockSource[] stole = new StealingBlockSource[1];
             QueryContext ctx = new QueryContext(fragment.cancelled::get, request.timeoutMillis(),
                     new QueryMemory(options.queryMemory()))
-                    .withBinder((scan, sample) -> bind(blocks.get(scan), scan.columns(), sample,
-                            request.prefetch()));
+                    .withBinder((scan, sample) -> {
+                        if (scan != shared) {
+                            return bind(blocks.get(scan), scan.columns(), sample, request.prefetch());
+                        }
+                        stole[0] = new StealingBlockSource(blocks.get(scan), scan.columns(), new WorkQueues(
+                                stealing.queues(), stealing.own(), peers::get, options.timeout()), peers, allocator,
+                                request.prefetch(), options.timeout());
+                        return stole[0];
+                    });
             List<Batch> out = executor.execute(plan, ctx);
             if (request.parts() > 0) {
                 return exchange(request, fragment, out, plan.types());
@@ -412,8 +429,10 @@ public final class DataNode implements AutoCloseable {
                 fragment.result = result;
                 keep = true;
             }
+            int[] claimed = stole[0] == null ? new int[0] : stole[0].claimed();
+            int stolen = stole[0] == null ? 0 : stole[0].queues().stolen();
             return new FragmentRequest.Reply(result.length, written, rows, os.getProcessCpuTime() - cpu0,
-                    System.nanoTime() - t0).encode();
+                    System.nanoTime() - t0, claimed, stolen).encode();
         } catch (FerryException e) {
             // whose limit it was: each node has its own --query-memory
             throw SqlStates.OUT_OF_MEMORY.equals(e.sqlState()) ? new FerryException(e.sqlState(), "on "

@@ -129,6 +129,12 @@ public final class ClusterRunner implements QueryRunner {
                 if (!units.isEmpty() && units.get(0).assignment != null) {
                     lines.add("  partitions assigned to compute servers: " + units.get(0).assignment);
                 }
+                String noSteal = StealPlan.whyNot(units, scan, !joins.restricted().isEmpty(), session);
+                if (noSteal == null) {
+                    lines.add("  " + StealPlan.describe(units));
+                } else if (session.steal() == SessionSettings.Steal.ON) {
+                    lines.add("  " + noSteal);
+                }
                 for (Unit u : units) {
                     lines.add("  " + u.node() + ": " + (u.function ? "function" : "data") + " shipping — " + u.reason
                             + (u.costs == null ? "" : "; " + ShippingModel.describe(u.inputs, u.costs)));
@@ -211,6 +217,7 @@ public final class ClusterRunner implements QueryRunner {
         AtomicInteger running = planner.running(table.name());
         List<TableData> held = new ArrayList<>(List.of(data));
         List<Dispatch<Unit>> dispatched = new ArrayList<>();
+        StealPlan steals = null;
         running.incrementAndGet();
         try {
             Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = joins.restricted();
@@ -231,6 +238,9 @@ public final class ClusterRunner implements QueryRunner {
                     whole.add(planner.locations(t, d, ScanBinder.blocksToRead(s, s.sample(), t, d)));
                 }
             }
+            steals = StealPlan.whyNot(units, divided, !restricted.isEmpty(), session) == null
+                    ? StealPlan.allocate(queryId, units, timeout) : null;
+            int dividedAt = indexOf(scans, divided);
             byte[] encoded = null;
             List<BlockLocation> here = new ArrayList<>();
             List<Unit> hereUnits = new ArrayList<>();
@@ -246,8 +256,10 @@ public final class ClusterRunner implements QueryRunner {
                     List<List<BlockLocation>> unitScans = restricted.isEmpty() ? whole
                             : buildsFor(u, table, data, scans, whole, builds, restricted);
                     countBuilds(whole, unitScans);
-                    Dispatch<Unit> d = dispatch(queryId, fragmentIds.getAndIncrement(), u, encoded, unitScans, session,
-                            ctx);
+                    FragmentRequest.Stealing stealing = steals != null && steals.shares(u)
+                            ? steals.stealing(u, dividedAt) : null;
+                    Dispatch<Unit> d = dispatch(queryId, fragmentIds.getAndIncrement(), u, encoded, unitScans,
+                            stealing == null ? u.blocks : steals.blocks(), stealing, session, ctx);
                     dispatched.add(d);
                     d.pending().whenComplete((reply, e) -> {
                         if (e != null && !retries(d, session)) {
@@ -261,29 +273,35 @@ public final class ClusterRunner implements QueryRunner {
             }
             List<Batch> out = new ArrayList<>();
             if (!here.isEmpty() || dispatched.isEmpty()) {
-                long t0 = System.nanoTime();
-                QueryContext local = ctx.withGatherer(null).withBinder((scan, sample) -> scan == divided
-                        ? new FabricBlockSource(here, scan.columns(), null, peers, allocator, session.prefetch(),
-                                timeout)
-                        : bindWhole(scan, sample, session.prefetch()));
-                out.addAll(engine.executor().execute(fragment, local));
-                double ms = (System.nanoTime() - t0) / 1e6;
-                for (Unit u : hereUnits) {
-                    log.unit(queryId, table, u, "data", 0, ms, 0);
-                }
+                out.addAll(runHere(queryId, table, fragment, divided, here, hereUnits, ctx, session));
             }
+            // units that shared work: the blocks each ran, and a lost one, whose claimed blocks run again here
+            List<int[]> delivered = new ArrayList<>();
+            Dispatch<Unit> lostSharing = null;
             // by index: a unit run again after its compute server was lost joins the list (closed with the rest)
             for (int i = 0, sent = dispatched.size(); i < sent; i++) {
                 Dispatch<Unit> d = dispatched.get(i);
                 try {
                     out.addAll(collect(queryId, table, d, ctx, fragment));
+                    delivered.add(d.reply().claimed());
                 } catch (RuntimeException e) {
                     if (!retries(d, session)) {
                         throw e;
                     }
+                    if (steals != null && steals.shares(d.work)) {
+                        lostSharing = d;
+                        continue;
+                    }
                     out.addAll(runAgain(queryId, fragmentIds, table, d, encoded, fragment, divided, session, ctx,
                             dispatched));
                 }
+            }
+            if (lostSharing != null) {
+                Unit again = new Unit(lostSharing.work.holder, null);
+                again.blocks.addAll(steals.missing(delivered));
+                again.reason = "run again here: " + lostSharing.runner.name() + " was lost with " + again.blocks.size()
+                        + " blocks it had claimed from the work queues";
+                out.addAll(runHere(queryId, table, fragment, divided, again.blocks, List.of(again), ctx, session));
             }
             return out;
         } catch (RuntimeException e) {
@@ -296,14 +314,46 @@ public final class ClusterRunner implements QueryRunner {
             for (Dispatch<Unit> d : dispatched) {
                 d.close();
             }
+            if (steals != null) {
+                steals.close();
+            }
             for (TableData d : held) {
                 d.close();
             }
         }
     }
 
+    /** Runs {@code units}' blocks of the divided scan here, reading them from wherever they are. */
+    private List<Batch> runHere(long queryId, Table table, PlanNode fragment, PlanNode.Scan divided,
+            List<BlockLocation> blocks, List<Unit> units, QueryContext ctx, SessionSettings session) {
+        long t0 = System.nanoTime();
+        QueryContext local = ctx.withGatherer(null).withBinder((scan, sample) -> scan == divided
+                ? new FabricBlockSource(blocks, scan.columns(), null, peers, allocator, session.prefetch(), timeout)
+                : bindWhole(scan, sample, session.prefetch()));
+        List<Batch> out = engine.executor().execute(fragment, local);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        for (Unit u : units) {
+            log.unit(queryId, table, u, "data", 0, ms, 0);
+        }
+        return out;
+    }
+
+    private static int indexOf(List<PlanNode.Scan> scans, PlanNode.Scan scan) {
+        for (int i = 0; i < scans.size(); i++) {
+            if (scans.get(i) == scan) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("the divided scan is not among the fragment's scans");
+    }
+
     private List<Batch> collect(long queryId, Table table, Dispatch<Unit> d, QueryContext ctx, PlanNode fragment) {
         List<Batch> got = d.collect(ctx, fragment.types());
+        if (d.reply().claimed().length > 0) {
+            d.work.reason = d.work.reason + String.format(java.util.Locale.ROOT, "; ran %d blocks through the work "
+                    + "queues, %d of them stolen from other units' queues", d.reply().claimed().length,
+                    d.reply().stolen());
+        }
         log.unit(queryId, table, d.work, "function", d.reply().resultBytes(), d.elapsedMillis(),
                 d.reply().cpuNanos() / 1e6);
         return got;
@@ -426,15 +476,25 @@ public final class ClusterRunner implements QueryRunner {
 
     private Dispatch<Unit> dispatch(long queryId, int fragmentId, Unit u, byte[] plan,
             List<List<BlockLocation>> whole, SessionSettings session, QueryContext ctx) {
+        return dispatch(queryId, fragmentId, u, plan, whole, u.blocks, null, session, ctx);
+    }
+
+    /**
+     * @param divided  the divided scan's blocks: the unit's own, or under stealing every sharing unit's
+     * @param stealing the work queues the unit claims its blocks from, or null
+     */
+    private Dispatch<Unit> dispatch(long queryId, int fragmentId, Unit u, byte[] plan,
+            List<List<BlockLocation>> whole, List<BlockLocation> divided, FragmentRequest.Stealing stealing,
+            SessionSettings session, QueryContext ctx) {
         List<List<BlockLocation>> scans = new ArrayList<>(whole.size());
         for (List<BlockLocation> w : whole) {
-            scans.add(w == null ? u.blocks : w);
+            scans.add(w == null ? divided : w);
         }
         long estimate = u.inputs == null ? 1 << 16 : u.inputs.resultBytes();
         int capacity = (int) Math.min(256L << 20, Math.max(64L << 10, estimate + estimate / 2 + 4096));
         Dispatch<Unit> d = new Dispatch<>(u, u.runner, scans, capacity, allocator, peers.fabric());
         d.send(MessageType.RUN_FRAGMENT, new FragmentRequest(queryId, fragmentId, plan, scans, d.region(),
-                u.compress, ctx.remainingMillis(), session.prefetch()));
+                u.compress, ctx.remainingMillis(), session.prefetch(), new int[0], 0, stealing));
         return d;
     }
 

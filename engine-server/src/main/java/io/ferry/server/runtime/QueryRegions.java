@@ -163,6 +163,14 @@ public final class QueryRegions implements AutoCloseable {
         });
     }
 
+    /** Frees region {@code key} if it is held for query {@code queryId}. */
+    public void free(long queryId, int key) {
+        Held h = held.get(key);
+        if (h != null && h.queryId() == queryId && held.remove(key, h)) {
+            release(h);
+        }
+    }
+
     @Override
     public void close() {
         held.values().forEach(QueryRegions::release);

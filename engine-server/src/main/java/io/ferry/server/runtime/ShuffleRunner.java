@@ -107,7 +107,7 @@ final class ShuffleRunner {
                         d.send(stage.last() ? MessageType.RUN_FRAGMENT : MessageType.RUN_EXCHANGE,
                                 new FragmentRequest(queryId, fragmentIds.getAndIncrement(), encoded, perNode.get(j),
                                         d.region(), false, watched.remainingMillis(), session.prefetch(),
-                                        stage.keys(), stage.last() ? 0 : k));
+                                        stage.keys(), stage.last() ? 0 : k, null));
                         d.pending().whenComplete((reply, e) -> {
                             if (e != null) {
                                 failed.compareAndSet(null, asFerry(Dispatch.unwrap(e)));

@@ -31,6 +31,15 @@ final class MemoryComputeCluster implements AutoCloseable {
     /** With {@code queryMemory} bytes for one fragment's operators on each node. */
     static MemoryComputeCluster start(int memory, int compute, int threads, long nodeMemory, long queryMemory)
             throws InterruptedException {
+        return start(memory, compute, threads, nodeMemory, queryMemory, 0);
+    }
+
+    /**
+     * With the first memory server a straggler: its fabric holds every READ reply back by {@code slowReadsMicros}
+     * (the tcp fabric's emulated latency), so the units reading its blocks fall behind.
+     */
+    static MemoryComputeCluster start(int memory, int compute, int threads, long nodeMemory, long queryMemory,
+            long slowReadsMicros) throws InterruptedException {
         EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
                 .withMemoryLimit(256L << 20);
         MemoryComputeCluster cluster = new MemoryComputeCluster(Coordinator.start(new Coordinator.Options(config,
@@ -39,8 +48,18 @@ final class MemoryComputeCluster implements AutoCloseable {
             InetSocketAddress control = cluster.coordinator.cluster().address();
             for (int i = 0; i < memory + compute; i++) {
                 Role role = i < memory ? Role.MEMORY : Role.COMPUTE;
-                cluster.nodes.add(DataNode.start(new DataNode.Options(role, role.label() + i, "127.0.0.1", 0, null,
-                        control, threads, nodeMemory, queryMemory, Fabrics.Kind.TCP, TIMEOUT)));
+                boolean slow = i == 0 && slowReadsMicros > 0;
+                if (slow) {
+                    System.setProperty("ferry.fabric.readDelayUs", Long.toString(slowReadsMicros));
+                }
+                try {
+                    cluster.nodes.add(DataNode.start(new DataNode.Options(role, role.label() + i, "127.0.0.1", 0,
+                            null, control, threads, nodeMemory, queryMemory, Fabrics.Kind.TCP, TIMEOUT)));
+                } finally {
+                    if (slow) {
+                        System.clearProperty("ferry.fabric.readDelayUs");
+                    }
+                }
             }
             if (!cluster.coordinator.cluster().awaitNodes(memory + compute, Duration.ofSeconds(60))) {
                 throw new IllegalStateException("the nodes did not join");

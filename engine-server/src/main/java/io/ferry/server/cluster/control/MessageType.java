@@ -21,7 +21,10 @@ public final class MessageType {
      * reply lists each part's blocks ({@code QueryRegions}).
      */
     public static final int RUN_EXCHANGE = 8;
-    /** coordinator → node, call: free every region a query holds here (exchange parts, work queues' words). */
+    /**
+     * coordinator → node, call: free every region a query holds here (exchange parts, work queues' words), or the one
+     * whose key follows the query's id.
+     */
     public static final int FREE_QUERY_REGIONS = 9;
     /**
      * coordinator → memory server, call: register a query's work-queue words ({@code head<<32 | tail} each), held

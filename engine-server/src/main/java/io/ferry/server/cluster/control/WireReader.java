@@ -98,6 +98,11 @@ public final class WireReader {
         }
     }
 
+    /** Bytes not read yet: for a message whose last fields are optional. */
+    public int remaining() {
+        return buf.length - pos;
+    }
+
     /** Fails if bytes are left over: a body longer than its message is as wrong as a short one. */
     public void end() {
         if (pos != buf.length) {
