@@ -270,15 +270,7 @@ abstract class ClusterIT {
             }
         }
         // The node restarts and rejoins under its name.
-        Node again = nodes().stream().filter(n -> n.name().equals(victim())).findFirst().orElseThrow();
-        processes.add(startNode(again));
-        try (Connection c = connect(); Statement s = c.createStatement()) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!"up".equals(nodeState(s, victim()))) {
-                assertTrue(System.nanoTime() < deadline, victim() + " did not rejoin:\n" + coordinator.output());
-                Thread.sleep(200);
-            }
-        }
+        restartVictim();
     }
 
     /**
@@ -315,9 +307,76 @@ abstract class ClusterIT {
         }
     }
 
-    /** A memory server killed mid-query: the query fails with 08006 naming it, and the survivors keep nothing of it. */
+    /**
+     * I-Store skew paper section 4 with a fault: under {@code SET steal = 'on'} the compute servers claim blocks from
+     * work queues, so when one dies the blocks it had claimed and not delivered — whoever's queue they came from —
+     * run once more on the coordinator, and the answer is still DuckDB's; the queues' words and everything else of
+     * the query are freed on the survivors.
+     */
     @Test
     @Order(7)
+    void aComputeServerKilledWhileStealingHasItsClaimedBlocksRunAgain() throws Exception {
+        Assumptions.assumeTrue(clusterSurvivesVictim(), "only work on a node that holds no data can move");
+        restartVictim();
+        NodeProcess victim = newest(victim());
+        long[] expected = countAndSum(duck.connection(), SLOW);
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            Map<String, Long> idle = regions(s);
+            s.execute("SET retry = 'on'");
+            s.execute("SET shipping = 'function'");
+            s.execute("SET execution = 'gather'");
+            s.execute("SET steal = 'on'");
+            assertTrue(plan(s, SLOW).contains("steal=on: "), plan(s, SLOW));
+            CompletableFuture<long[]> answer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return countAndSum(c, SLOW);
+                } catch (SQLException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            awaitFragmentsRunning(victim());
+            victim.kill();
+            assertArrayEquals(expected, answer.get(60, TimeUnit.SECONDS), "the answer after " + victim()
+                    + " was killed mid-query");
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.fragments WHERE query_id = "
+                    + "(SELECT MAX(query_id) FROM sys.fragments) AND reason LIKE 'run again here: " + victim()
+                    + " was lost with % blocks it had claimed from the work queues'")) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.getLong(1), "sys.fragments shows no claimed blocks run again");
+            }
+            awaitRegions(s, idle, victim());
+            s.execute("RESET ALL");
+        }
+    }
+
+    private static String plan(Statement s, String sql) throws SQLException {
+        StringBuilder out = new StringBuilder();
+        try (ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            while (rs.next()) {
+                out.append(rs.getString(1)).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    /** Starts the victim again, unless it is up, and waits until it has rejoined under its name. */
+    private void restartVictim() throws Exception {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            if (!"up".equals(nodeState(s, victim()))) {
+                Node again = nodes().stream().filter(n -> n.name().equals(victim())).findFirst().orElseThrow();
+                processes.add(startNode(again));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!"up".equals(nodeState(s, victim()))) {
+                assertTrue(System.nanoTime() < deadline, victim() + " did not rejoin:\n" + coordinator.output());
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    /** A memory server killed mid-query: the query fails with 08006 naming it, and the survivors keep nothing of it. */
+    @Test
+    @Order(8)
     void aMemoryServerKilledMidQueryFailsItAndLeavesNothingRegistered() throws Exception {
         Assumptions.assumeTrue(memoryVictim() != null, "this layout has no memory-only node");
         NodeProcess victim = newest(memoryVictim());
