@@ -56,6 +56,11 @@ public record PartitionScheme(List<Key> keys) {
             domain = domain.toLowerCase(Locale.ROOT);
         }
 
+        /** The part a non-NULL integral key value falls in: the digit this key contributes to a row's partition. */
+        public int partOf(long value) {
+            return part(value, seed(), parts);
+        }
+
         long seed() {
             byte[] name = domain.getBytes(StandardCharsets.UTF_8);
             long h = 0x9E37_79B9_7F4A_7C15L;

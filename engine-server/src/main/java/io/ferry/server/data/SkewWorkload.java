@@ -1,0 +1,232 @@
+package io.ferry.server.data;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
+import io.ferry.core.storage.Catalog;
+import io.ferry.core.storage.PartitionScheme;
+import io.ferry.core.storage.Placement;
+import io.ferry.core.storage.Table;
+import io.ferry.core.storage.TableAppender;
+import io.ferry.core.types.Column;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.TableSchema;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.Vector;
+
+/**
+ * The workload of the I-Store skew paper (section 4): four tables {@code a, b, c, d} of {@code (pk, payload, fk)}
+ * rows — three BIGINTs, 24 bytes — chained by foreign keys ({@code a.fk → b.pk}, {@code b.fk → c.pk},
+ * {@code c.fk → d.pk}), {@code a} and {@code b} co-partitioned by that join key (the shared-nothing baseline's
+ * layout) into {@code partitions} parts. The partition key of {@code a} follows a uniform distribution (every
+ * partition the same size, up to sampling) or a Zipf distribution with parameter {@code z} (partition p holds a
+ * share ∝ 1/(p+1)^z: one dominates). Payloads are uniform in [0, 1000), so {@code payload < x} selects x‰ of a
+ * table. The paper's query is {@link #QUERY}. Rows are drawn from a seeded generator: the same spec gives the same
+ * tables.
+ */
+public final class SkewWorkload {
+    /** The tables, in load order. */
+    public static final List<String> TABLES = List.of("a", "b", "c", "d");
+    /** The join key domain of a and b: a's partition is the part of its fk, b's the part of its pk. */
+    public static final String DOMAIN = "bkey";
+    /** A ⋈ σB ⋈ σC ⋈ σD, each selection keeping half of its table. */
+    public static final String QUERY = "SELECT COUNT(*), SUM(a.payload) FROM a JOIN b ON a.fk = b.pk "
+            + "JOIN c ON b.fk = c.pk JOIN d ON c.fk = d.pk WHERE b.payload < 500 AND c.payload < 500 "
+            + "AND d.payload < 500";
+    private static final int PAYLOADS = 1000;
+
+    /** How a's partition key is distributed. */
+    public enum Distribution {
+        UNIFORM, ZIPF
+    }
+
+    /**
+     * @param rows         rows of each table
+     * @param distribution of a's partition key
+     * @param z            the Zipf parameter (the paper: 1.25); ignored for uniform
+     * @param partitions   parts a and b are split into
+     * @param placement    where a cluster puts the partitions: partition p on memory server p mod M (the
+     *                     shared-nothing layout), or round-robin over all of them (NAM-partitioning)
+     * @param seed         of the row generator
+     */
+    public record Spec(long rows, Distribution distribution, double z, int partitions, Placement placement,
+            long seed) {
+        public Spec {
+            if (rows < 1 || rows > 2_000_000_000L) {
+                throw bad("rows must be between 1 and 2,000,000,000, got " + rows);
+            }
+            if (partitions < 1 || partitions > PartitionScheme.MAX_PARTITIONS) {
+                throw bad("partitions must be between 1 and " + PartitionScheme.MAX_PARTITIONS + ", got " + partitions);
+            }
+            if (!(z > 0 && z <= 10)) {
+                throw bad("z must be above 0 and at most 10, got " + z);
+            }
+        }
+
+        /**
+         * Reads {@code rows=N,distribution=uniform|zipf,z=1.25,partitions=P,placement=partition|nam,seed=S}; every
+         * item but rows may be left out (zipf, 1.25, 4, partition, 1).
+         */
+        public static Spec parse(String spec) {
+            long rows = -1;
+            Distribution distribution = Distribution.ZIPF;
+            double z = 1.25;
+            int partitions = 4;
+            Placement placement = Placement.PARTITION;
+            long seed = 1;
+            for (String item : spec.split(",")) {
+                String[] kv = item.trim().split("=", 2);
+                if (kv.length != 2) {
+                    throw bad("'" + item.trim() + "' is not name=value");
+                }
+                String v = kv[1].trim();
+                try {
+                    switch (kv[0].trim().toLowerCase(Locale.ROOT)) {
+                        case "rows" -> rows = Long.parseLong(v.replace("_", ""));
+                        case "distribution" -> distribution = Distribution.valueOf(v.toUpperCase(Locale.ROOT));
+                        case "z" -> z = Double.parseDouble(v);
+                        case "partitions" -> partitions = Integer.parseInt(v);
+                        case "placement" -> placement = Placement.named(v);
+                        case "seed" -> seed = Long.parseLong(v);
+                        default -> throw bad("unknown item '" + kv[0].trim() + "'");
+                    }
+                } catch (IllegalArgumentException e) { // a number or distribution that does not parse
+                    throw bad("'" + v + "' is not a value of " + kv[0].trim());
+                }
+            }
+            if (rows < 0) {
+                throw bad("rows is missing");
+            }
+            return new Spec(rows, distribution, z, partitions, placement, seed);
+        }
+
+        private static FerryException bad(String what) {
+            return new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "skew workload: " + what + "; write e.g. "
+                    + "rows=1000000,distribution=zipf,z=1.25,partitions=4,placement=partition,seed=1");
+        }
+    }
+
+    private final Spec spec;
+
+    public SkewWorkload(Spec spec) {
+        this.spec = spec;
+    }
+
+    public static TableSchema schema() {
+        return new TableSchema(List.of(new Column("pk", FerryType.BIGINT, false),
+                new Column("payload", FerryType.BIGINT, false), new Column("fk", FerryType.BIGINT, false)));
+    }
+
+    /** How {@code table} is partitioned: a by fk and b by pk in {@link #DOMAIN}, c and d not at all. */
+    public PartitionScheme partitioning(String table) {
+        return switch (table) {
+            case "a" -> PartitionScheme.parse("fk=" + DOMAIN + ":" + spec.partitions(), schema());
+            case "b" -> PartitionScheme.parse("pk=" + DOMAIN + ":" + spec.partitions(), schema());
+            case "c", "d" -> PartitionScheme.NONE;
+            default -> throw new FerryException(SqlStates.UNDEFINED_TABLE, "the skew workload has tables a, b, c "
+                    + "and d, not '" + table + "'");
+        };
+    }
+
+    /** Creates and fills the four tables; if one fails, those this call created are dropped again. */
+    public void load(Catalog catalog, ProgressListener progress) {
+        List<String> created = new ArrayList<>();
+        boolean done = false;
+        try {
+            for (String name : TABLES) {
+                Table table = catalog.create(name, schema(), false);
+                created.add(name);
+                catalog.partition(table, partitioning(name), spec.placement());
+                try (TableAppender appender = table.appender()) {
+                    generate(name, appender::append, progress);
+                    appender.commit();
+                }
+            }
+            done = true;
+        } finally {
+            if (!done) {
+                for (String name : created) {
+                    catalog.drop(name, true);
+                }
+            }
+        }
+    }
+
+    /** Streams the rows of {@code table} to {@code sink} in batches; returns the row count. */
+    public long generate(String table, Consumer<Batch> sink, ProgressListener progress) {
+        partitioning(table); // checks the name
+        SplittableRandom random = new SplittableRandom(spec.seed() * 31 + TABLES.indexOf(table));
+        PartitionScheme.Key key = partitioning("b").keys().get(0);
+        double[] cumulative = table.equals("a") ? cumulative() : null;
+        progress.start("generate " + table, spec.rows(), ProgressListener.Unit.ROWS);
+        try {
+            long made = 0;
+            while (made < spec.rows()) {
+                int n = (int) Math.min(Vector.MAX_ROWS, spec.rows() - made);
+                long[] pk = new long[n];
+                long[] payload = new long[n];
+                long[] fk = new long[n];
+                for (int i = 0; i < n; i++) {
+                    pk[i] = made + i + 1;
+                    payload[i] = random.nextInt(PAYLOADS);
+                    fk[i] = cumulative == null ? 1 + random.nextLong(spec.rows())
+                            : keyInPart(key, part(cumulative, random.nextDouble()), random);
+                }
+                sink.accept(Batch.of(new LongVector(pk, null), new LongVector(payload, null), new LongVector(fk, null)));
+                made += n;
+                progress.update(made);
+            }
+            return made;
+        } finally {
+            progress.finish();
+        }
+    }
+
+    /** The distribution of a's partitions as a cumulative share per partition. */
+    private double[] cumulative() {
+        int n = spec.partitions();
+        double[] out = new double[n];
+        double sum = 0;
+        for (int p = 0; p < n; p++) {
+            sum += spec.distribution() == Distribution.UNIFORM ? 1 : 1 / Math.pow(p + 1, spec.z());
+            out[p] = sum;
+        }
+        for (int p = 0; p < n; p++) {
+            out[p] /= sum;
+        }
+        return out;
+    }
+
+    private static int part(double[] cumulative, double u) {
+        int lo = 0;
+        int hi = cumulative.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (cumulative[mid] < u) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** A key of b (in 1..rows) that falls in part {@code part} of the domain: drawn until one does. */
+    private long keyInPart(PartitionScheme.Key key, int part, SplittableRandom random) {
+        for (int tries = 0; tries < 1_000_000; tries++) {
+            long k = 1 + random.nextLong(spec.rows());
+            if (key.partOf(k) == part) {
+                return k;
+            }
+        }
+        throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "skew workload: no key of b in 1.."
+                + spec.rows() + " falls in partition " + part + " of " + spec.partitions() + "; use fewer partitions "
+                + "or more rows");
+    }
+}
