@@ -33,7 +33,7 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     private ServerAddress address;
 
-    @Option(names = "--table", required = true, paramLabel = "TABLE", description = "The table to load into.")
+    @Option(names = "--table", paramLabel = "TABLE", description = "The table to load into (not with --generate).")
     private String table;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -47,6 +47,12 @@ final class LoadCommand implements Callable<Integer> {
         @Option(names = "--parquet", required = true, paramLabel = "FILE",
                 description = "A Parquet file (flat columns; SNAPPY, ZSTD, GZIP, LZ4_RAW or no compression).")
         Path parquet;
+
+        @Option(names = "--generate", required = true, paramLabel = "WORKLOAD",
+                description = "Generate a workload on the server instead: skew:rows=N[,distribution=zipf|uniform]"
+                        + "[,z=1.25][,partitions=4][,placement=partition|nam][,seed=1] makes the I-Store skew "
+                        + "paper's tables a, b, c, d (see docs/cluster.md).")
+        String generate;
     }
 
     @Option(names = "--partition-by", paramLabel = "KEYS",
@@ -94,6 +100,18 @@ final class LoadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (source.generate != null) {
+            if (table != null || create || schema != null || partitionBy != null || placement != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--generate makes its own tables: "
+                        + "leave out --table, --create, --schema, --partition-by and --placement (the workload's "
+                        + "spec has partitions= and placement=)");
+            }
+            return report(LoadRequest.generating(source.generate));
+        }
+        if (table == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--table is required: the table to load "
+                    + "into");
+        }
         Path file = source.csv != null ? source.csv : source.parquet;
         LoadRequest request = LoadRequest.of(table, file.toAbsolutePath().normalize().toString())
                 .withFormat(source.csv != null ? "csv" : "parquet")
@@ -104,6 +122,10 @@ final class LoadCommand implements Callable<Integer> {
                 .withNullString(nullString)
                 .withCreate(create || schema != null)
                 .withSchema(schema);
+        return report(request);
+    }
+
+    private int report(LoadRequest request) throws InterruptedException {
         ClientLogin.Credentials credentials = login.credentials();
         LoadClient.Result result = LoadClient.load(tls.endpoint(address.endpoint()), request,
                 credentials == null ? null : credentials.basicHeader(),

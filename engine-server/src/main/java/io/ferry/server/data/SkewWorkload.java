@@ -81,6 +81,9 @@ public final class SkewWorkload {
             Placement placement = Placement.PARTITION;
             long seed = 1;
             for (String item : spec.split(",")) {
+                if (item.isBlank()) {
+                    continue;
+                }
                 String[] kv = item.trim().split("=", 2);
                 if (kv.length != 2) {
                     throw bad("'" + item.trim() + "' is not name=value");

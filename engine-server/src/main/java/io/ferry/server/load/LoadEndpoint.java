@@ -91,15 +91,15 @@ public final class LoadEndpoint extends AbstractHandler {
         try {
             long rows = load.run(loadRequest, user, progress);
             long millis = (System.nanoTime() - started) / 1_000_000;
-            LOG.info("loaded {} rows into {} from {} in {} ms{}", rows, loadRequest.table(), loadRequest.path(),
+            LOG.info("loaded {} rows into {} from {} in {} ms{}", rows, loadRequest.target(), loadRequest.source(),
                     millis, progress.gone ? "; the client went away before it was told" : "");
             if (progress.gone) {
                 return;
             }
-            outcome = LoadEvent.done(loadRequest.table(), rows, millis);
+            outcome = LoadEvent.done(loadRequest.target(), rows, millis);
         } catch (ClientGone e) {
-            LOG.info("client went away while loading {} into {}; nothing was loaded", loadRequest.path(),
-                    loadRequest.table());
+            LOG.info("client went away while loading {} into {}; nothing was loaded", loadRequest.source(),
+                    loadRequest.target());
             return;
         } catch (IOException e) {
             outcome = LoadEvent.error(e instanceof NoSuchFileException ? LoadPolicy.UNDEFINED_FILE : IO_ERROR,
@@ -107,12 +107,12 @@ public final class LoadEndpoint extends AbstractHandler {
         } catch (RuntimeException | OutOfMemoryError e) {
             SqlErrors.Translated t = SqlErrors.translate(e);
             if (SqlStates.INTERNAL_ERROR.equals(t.sqlState())) {
-                LOG.error("loading {} into {} failed", loadRequest.path(), loadRequest.table(), e);
+                LOG.error("loading {} into {} failed", loadRequest.source(), loadRequest.target(), e);
             }
             outcome = LoadEvent.error(t.sqlState(), t.message());
         }
         if (LoadEvent.ERROR.equals(outcome.event())) {
-            LOG.info("load of {} into {} failed with {}: {}", loadRequest.path(), loadRequest.table(),
+            LOG.info("load of {} into {} failed with {}: {}", loadRequest.source(), loadRequest.target(),
                     outcome.sqlState(), outcome.message());
         }
         write(out, outcome);

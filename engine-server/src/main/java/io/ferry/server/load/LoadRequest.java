@@ -22,6 +22,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param binaryAsString Parquet: read BINARY columns without a STRING annotation as VARCHAR
  * @param partitionBy    partition the created table: {@code [column=]domain:parts, ...} (needs {@code create})
  * @param placement      where a cluster places the partitions: {@code nam} (default) or {@code partition}
+ * @param generate       instead of a file, a workload the server generates: {@code skew:rows=N,...} makes the
+ *                       I-Store skew paper's tables a, b, c and d ({@code SkewWorkload.Spec}); table and path are
+ *                       then not used
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadRequest(
@@ -36,46 +39,64 @@ public record LoadRequest(
         @JsonProperty("format") String format,
         @JsonProperty("binary_as_string") Boolean binaryAsString,
         @JsonProperty("partition_by") String partitionBy,
-        @JsonProperty("placement") String placement) {
+        @JsonProperty("placement") String placement,
+        @JsonProperty("generate") String generate) {
 
     /** Loads {@code path} into the existing {@code table}, with a header line and commas. */
     public static LoadRequest of(String table, String path) {
-        return new LoadRequest(table, path, true, ",", "\"", "", false, null, null, null, null, null);
+        return new LoadRequest(table, path, true, ",", "\"", "", false, null, null, null, null, null, null);
     }
 
     public LoadRequest withHeader(boolean header) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString, partitionBy, placement);
+                schema, format, binaryAsString, partitionBy, placement, generate);
     }
 
     public LoadRequest withDelimiter(char delimiter) {
         return new LoadRequest(table, path, header, String.valueOf(delimiter), quote, nullString, create,
-                schema, format, binaryAsString, partitionBy, placement);
+                schema, format, binaryAsString, partitionBy, placement, generate);
     }
 
     public LoadRequest withNullString(String nullString) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString, partitionBy, placement);
+                schema, format, binaryAsString, partitionBy, placement, generate);
     }
 
     public LoadRequest withCreate(boolean create) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString, partitionBy, placement);
+                schema, format, binaryAsString, partitionBy, placement, generate);
     }
 
     public LoadRequest withFormat(String format) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString, partitionBy, placement);
+                schema, format, binaryAsString, partitionBy, placement, generate);
     }
 
     public LoadRequest withBinaryAsString(boolean binaryAsString) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString, partitionBy, placement);
+                schema, format, binaryAsString, partitionBy, placement, generate);
     }
 
     public LoadRequest withPartitioning(String partitionBy, String placement) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create, schema, format,
-                binaryAsString, partitionBy, placement);
+                binaryAsString, partitionBy, placement, generate);
+    }
+
+    /** Generates {@code workload} on the server instead of loading a file. */
+    public static LoadRequest generating(String workload) {
+        return new LoadRequest(null, null, null, null, null, null, null, null, null, null, null, null, workload);
+    }
+
+    /** What the load reads, for logs: the file, or the workload generated. */
+    @JsonIgnore
+    public String source() {
+        return generate != null ? "generated " + generate : path;
+    }
+
+    /** What the load fills, for logs and the client: the table, or a generated workload's tables. */
+    @JsonIgnore
+    public String target() {
+        return generate != null ? "a, b, c, d" : table;
     }
 
     /** Whether the file is Parquet: so declared, or, with no format given, named {@code *.parquet}. */
@@ -89,6 +110,6 @@ public record LoadRequest(
 
     public LoadRequest withSchema(String schema) {
         return new LoadRequest(table, path, header, delimiter, quote, nullString, create,
-                schema, format, binaryAsString, partitionBy, placement);
+                schema, format, binaryAsString, partitionBy, placement, generate);
     }
 }

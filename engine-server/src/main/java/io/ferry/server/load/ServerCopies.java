@@ -41,7 +41,7 @@ public final class ServerCopies implements FileCopies {
     public long copyFrom(Principal who, String table, String file, Format format) {
         LoadRequest request = new LoadRequest(table, absolute(file).toString(), format.header(),
                 String.valueOf(format.delimiter()), String.valueOf(format.quote()), format.nullString(), false, null,
-                format.kind().name().toLowerCase(java.util.Locale.ROOT), format.binaryAsString(), null, null);
+                format.kind().name().toLowerCase(java.util.Locale.ROOT), format.binaryAsString(), null, null, null);
         try {
             return load.run(request, who, ProgressListener.NONE);
         } catch (IOException e) {

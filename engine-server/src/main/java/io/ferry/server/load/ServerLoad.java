@@ -17,6 +17,7 @@ import io.ferry.core.storage.Placement;
 import io.ferry.core.storage.Table;
 import io.ferry.server.data.CsvLoader;
 import io.ferry.server.data.ProgressListener;
+import io.ferry.server.data.SkewWorkload;
 import io.ferry.server.parquet.ParquetLoader;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SqlErrors;
@@ -43,6 +44,9 @@ public final class ServerLoad {
      * privilege, creating one an admin; both are checked before the file is looked at.
      */
     public long run(LoadRequest request, Principal user, ProgressListener progress) throws IOException {
+        if (request.generate() != null) {
+            return generate(request.generate(), user, progress);
+        }
         String table = required(request.table(), "table");
         String schema = request.schema() == null || request.schema().isBlank() ? null : request.schema();
         boolean create = Boolean.TRUE.equals(request.create()) || schema != null;
@@ -113,6 +117,30 @@ public final class ServerLoad {
                 engine.catalog().drop(table, true);
             }
         }
+    }
+
+    /**
+     * Generates a workload's tables on the server (an admin's right, as creating tables is): {@code skew:<spec>} makes
+     * the I-Store skew paper's a, b, c and d ({@link SkewWorkload.Spec#parse}). Returns the rows made in all.
+     */
+    private long generate(String workload, Principal user, ProgressListener progress) {
+        engine.access().requireAdmin(user, "generate tables");
+        int colon = workload.indexOf(':');
+        String name = (colon < 0 ? workload : workload.substring(0, colon)).trim().toLowerCase(java.util.Locale.ROOT);
+        if (!name.equals("skew")) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "Ferry generates the workload 'skew' (the "
+                    + "I-Store skew paper's tables a, b, c, d), not '" + name + "'; write e.g. skew:rows=1000000,"
+                    + "distribution=zipf");
+        }
+        SkewWorkload.Spec spec = SkewWorkload.Spec.parse(colon < 0 ? "" : workload.substring(colon + 1));
+        for (String t : SkewWorkload.TABLES) {
+            if (engine.catalog().get(t) != null) {
+                throw new FerryException(SqlStates.DUPLICATE_TABLE, "table '" + t + "' already exists; the skew "
+                        + "workload makes tables a, b, c and d: DROP TABLE them first");
+            }
+        }
+        new SkewWorkload(spec).load(engine.catalog(), progress);
+        return spec.rows() * SkewWorkload.TABLES.size();
     }
 
     /** CREATE TABLE through SQL, so the column definitions mean exactly what they mean in a CREATE TABLE. */

@@ -94,6 +94,24 @@ class LoadEndpointTest {
         assertEquals(List.of("1", "x"), row("SELECT COUNT(v), MAX(v) FROM pipes"));
     }
 
+    /** {@code ferry load --generate skew:…}: the server makes the skew paper's four tables, all or none. */
+    @Test
+    void generatesTheSkewWorkloadsTables() throws Exception {
+        assertState("22023", LoadRequest.generating("skew:distribution=zipf"));
+        assertState("22023", LoadRequest.generating("tpch:rows=10"));
+        assertNull(engine.catalog().get("a"));
+        LoadClient.Result result = LoadClient.load(server.endpoint(),
+                LoadRequest.generating("skew:rows=5000,distribution=zipf,partitions=4"), ProgressListener.NONE);
+        assertEquals(new LoadClient.Result("a, b, c, d", 20000, result.millis()), result);
+        assertEquals(List.of("5000", "5000"), row("SELECT COUNT(*), COUNT(DISTINCT pk) FROM d"));
+        assertEquals(List.of("5000"), row("SELECT COUNT(*) FROM a JOIN b ON a.fk = b.pk"));
+        assertEquals(4, engine.catalog().require("a").partitioning().partitions());
+        assertState("42P07", LoadRequest.generating("skew:rows=10"));
+        for (String t : List.of("a", "b", "c", "d")) {
+            engine.catalog().drop(t, false);
+        }
+    }
+
     @Test
     void aMissingTableNeedsCreate() {
         assertState("42P01", LoadRequest.of("nowhere", people.toString()));
@@ -122,7 +140,8 @@ class LoadEndpointTest {
         assertState("58P01", LoadRequest.of("t", dir.resolve("missing.csv").toString()).withCreate(true));
         assertState("58P01", LoadRequest.of("t", dir.toString()).withCreate(true));
         assertState("22023", LoadRequest.of("t", "relative.csv").withCreate(true));
-        assertState("22023", new LoadRequest("t", people.toString(), true, ";;", "\"", "", true, null, null, null, null, null));
+        assertState("22023", new LoadRequest("t", people.toString(), true, ";;", "\"", "", true, null, null, null, null, null,
+                null));
     }
 
     @Test
