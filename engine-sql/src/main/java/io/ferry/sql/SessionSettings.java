@@ -47,6 +47,17 @@ public final class SessionSettings {
         ON, OFF
     }
 
+    /**
+     * Which compute server runs which work: AUTO deals a gather's blocks out round-robin and gives a pipelined
+     * join's partition combinations by whichever of GRID and LDM replicates the fewest build bytes
+     * ({@code distributed.WorkAssignment}); LDM and GRID force that method; PARTITION gives each compute server the
+     * blocks of one memory server (memory server i's to compute server i mod C), as co-located nodes of a
+     * shared-nothing cluster would run them.
+     */
+    public enum Assignment {
+        AUTO, LDM, GRID, PARTITION
+    }
+
     /** Reads a block stream keeps in flight unless {@code SET prefetch} says otherwise (I-Store DPE Fig. 7b). */
     public static final int DEFAULT_PREFETCH = 8;
     /** The most reads in flight a stream may keep: each holds a block-sized staging buffer. */
@@ -58,6 +69,7 @@ public final class SessionSettings {
     private volatile Retry retry = Retry.ON;
     private volatile int prefetch = DEFAULT_PREFETCH;
     private volatile Steal steal = Steal.OFF;
+    private volatile Assignment assignment = Assignment.AUTO;
 
     public Shipping shipping() {
         return shipping;
@@ -79,6 +91,10 @@ public final class SessionSettings {
         return steal;
     }
 
+    public Assignment assignment() {
+        return assignment;
+    }
+
     /** Reads in flight per block stream, on the coordinator and on the nodes running this session's fragments. */
     public int prefetch() {
         return prefetch;
@@ -92,6 +108,7 @@ public final class SessionSettings {
             case "retry" -> retry = parse(Retry.class, name, value);
             case "prefetch" -> prefetch = parsePrefetch(value);
             case "steal" -> steal = parse(Steal.class, name, value);
+            case "assignment" -> assignment = parse(Assignment.class, name, value);
             default -> throw unknown(name);
         }
     }
@@ -105,6 +122,7 @@ public final class SessionSettings {
             retry = Retry.ON;
             prefetch = DEFAULT_PREFETCH;
             steal = Steal.OFF;
+            assignment = Assignment.AUTO;
             return;
         }
         switch (key(name)) {
@@ -114,6 +132,7 @@ public final class SessionSettings {
             case "retry" -> retry = Retry.ON;
             case "prefetch" -> prefetch = DEFAULT_PREFETCH;
             case "steal" -> steal = Steal.OFF;
+            case "assignment" -> assignment = Assignment.AUTO;
             default -> throw unknown(name);
         }
     }
@@ -127,6 +146,7 @@ public final class SessionSettings {
         out.put("retry", retry.name().toLowerCase(Locale.ROOT));
         out.put("prefetch", Integer.toString(prefetch));
         out.put("steal", steal.name().toLowerCase(Locale.ROOT));
+        out.put("assignment", assignment.name().toLowerCase(Locale.ROOT));
         return out;
     }
 
@@ -138,7 +158,7 @@ public final class SessionSettings {
         return new FerryException(SqlStates.UNDEFINED_OBJECT, "unknown setting '" + name
                 + "'; Ferry has: shipping ('auto' | 'function' | 'data'), compression ('auto' | 'on' | 'off'), "
                 + "execution ('auto' | 'gather' | 'pipelined' | 'shuffle'), retry ('on' | 'off'), prefetch (1 to "
-                + MAX_PREFETCH + "), steal ('on' | 'off')");
+                + MAX_PREFETCH + "), steal ('on' | 'off'), assignment ('auto' | 'ldm' | 'grid' | 'partition')");
     }
 
     private static int parsePrefetch(String value) {

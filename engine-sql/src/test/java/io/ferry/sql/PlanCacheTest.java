@@ -77,6 +77,23 @@ class PlanCacheTest {
         assertEquals(0.75, Double.parseDouble(one(q)));
     }
 
+    /** A SET replans: EXPLAIN reports on the session's settings, so a plan made under others must not be reused. */
+    @Test
+    void aSettingChangeReplans() throws Exception {
+        String q = "SELECT SUM(a) FROM t WHERE b = 'x'";
+        assertEquals("4", one(q));
+        try (Statement s = conn.createStatement()) {
+            s.execute("SET steal = 'on'");
+            long misses = engine.plans().misses();
+            assertEquals("4", one(q));
+            assertEquals(misses + 1, engine.plans().misses(), "planned anew under the new setting");
+            s.execute("RESET steal");
+            long hits = engine.plans().hits();
+            assertEquals("4", one(q));
+            assertEquals(hits + 1, engine.plans().hits(), "the plan made under the old settings is found again");
+        }
+    }
+
     @Test
     void preparedStatementsWithParametersShareOnePlan() throws Exception {
         try (PreparedStatement ps = conn.prepareStatement("SELECT COUNT(*) FROM t WHERE b = ?")) {

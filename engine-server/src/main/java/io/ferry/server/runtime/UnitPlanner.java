@@ -64,7 +64,9 @@ final class UnitPlanner {
     List<Unit> units(PlanNode fragment, PlanNode.Scan scan, Table table, TableData data, int[] read,
             SessionSettings session, Map<PlanNode.Scan, CoPartitioning.Restriction> restricted) {
         List<Member> computes = cluster.up(m -> m.role() == Role.COMPUTE);
-        List<Unit> assigned = assigned(scan, table, data, read, computes, restricted);
+        List<Member> memories = cluster.up(m -> m.role() == Role.MEMORY);
+        boolean paired = session.assignment() == SessionSettings.Assignment.PARTITION;
+        List<Unit> assigned = assigned(scan, table, data, read, computes, memories, restricted, session.assignment());
         if (assigned != null) {
             return decideAll(assigned, fragment, scan, table, session);
         }
@@ -79,8 +81,10 @@ final class UnitPlanner {
             if (holder.role() == Role.WORKER) {
                 unit = byHolder.computeIfAbsent(holder.id(), id -> new Unit(holder, holder));
             } else if (!computes.isEmpty()) {
-                // A memory server's blocks are shared among the compute servers, block by block.
-                Member runner = computes.get(spread++ % computes.size());
+                // A memory server's blocks are shared among the compute servers, block by block; or, under
+                // assignment = 'partition', all go to the compute server paired with it.
+                Member runner = computes.get(paired ? Math.max(0, memories.indexOf(holder)) % computes.size()
+                        : spread++ % computes.size());
                 unit = byRunner.computeIfAbsent(holder.id() + "/" + runner.id(), k -> new Unit(holder, runner));
             } else {
                 unit = byHolder.computeIfAbsent(holder.id(), id -> new Unit(holder, null));
@@ -102,7 +106,8 @@ final class UnitPlanner {
      * apply (no compute server, a worker holding blocks, nothing co-partitioned).
      */
     private List<Unit> assigned(PlanNode.Scan scan, Table table, TableData data, int[] read, List<Member> computes,
-            Map<PlanNode.Scan, CoPartitioning.Restriction> restricted) {
+            List<Member> memories, Map<PlanNode.Scan, CoPartitioning.Restriction> restricted,
+            SessionSettings.Assignment how) {
         if (computes.isEmpty() || read.length == 0 || restricted.isEmpty()) {
             return null;
         }
@@ -148,8 +153,14 @@ final class UnitPlanner {
                 }
             }
         }
-        WorkAssignment plan = WorkAssignment.best(new WorkAssignment.Input(parts, cellBytes, builds,
-                computes.size()));
+        WorkAssignment.Input input = new WorkAssignment.Input(parts, cellBytes, builds, computes.size());
+        WorkAssignment plan = switch (how) {
+            case LDM -> WorkAssignment.ldm(input);
+            case GRID -> WorkAssignment.grid(input);
+            case PARTITION -> WorkAssignment.byOwner(input, holderOwners(data, read, cellOf, cells, memories,
+                    computes.size()));
+            default -> WorkAssignment.best(input);
+        };
         int[] server = new int[cells];
         for (int s = 0; s < plan.servers().size(); s++) {
             for (int cell : plan.servers().get(s)) {
@@ -171,6 +182,21 @@ final class UnitPlanner {
             unit.bytes += block.readBytes(scan.columns());
         }
         return new ArrayList<>(byServer.values());
+    }
+
+    /** Per cell, the compute server paired with the memory server holding the cell's first block. */
+    private int[] holderOwners(TableData data, int[] read, int[] cellOf, int cells, List<Member> memories,
+            int servers) {
+        int[] owner = new int[cells];
+        boolean[] seen = new boolean[cells];
+        for (int i = 0; i < read.length; i++) {
+            if (!seen[cellOf[i]]) {
+                seen[cellOf[i]] = true;
+                Member holder = storage.region(data.blocks().get(read[i])).holder();
+                owner[cellOf[i]] = Math.max(0, memories.indexOf(holder)) % servers;
+            }
+        }
+        return owner;
     }
 
     private List<Unit> decideAll(List<Unit> units, PlanNode fragment, PlanNode.Scan scan, Table table,

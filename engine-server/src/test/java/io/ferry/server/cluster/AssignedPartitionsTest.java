@@ -88,6 +88,22 @@ class AssignedPartitionsTest {
         assertTrue(after[1] > before[1], "the compute servers read only the dimension parts they need");
     }
 
+    /** {@code SET assignment} forces the method: LDM, the grid, or each memory server's partitions to one compute server. */
+    @Test
+    void assignmentPicksTheMethodAndEveryMethodAnswersRight() throws SQLException {
+        String threeWay = "SELECT c_nation, p_brand, SUM(lo_quantity) FROM lo JOIN customer ON lo_custkey = c_custkey "
+                + "JOIN part ON lo_partkey = p_partkey GROUP BY c_nation, p_brand";
+        try (Statement s = ferry.createStatement()) {
+            for (String how : List.of("ldm", "grid", "partition")) {
+                s.execute("SET assignment = '" + how + "'");
+                String plan = ResultComparison.plan(ferry, threeWay);
+                assertTrue(plan.contains("partitions assigned to compute servers: " + how), plan);
+                ResultComparison.assertSameResult(ferry, duck, threeWay, false);
+            }
+            s.execute("RESET assignment");
+        }
+    }
+
     @Test
     void aSingleHotKeyAndEmptyPartitionsStillAnswer() throws SQLException {
         try (Statement d = duck.createStatement(); Statement f = ferry.createStatement()) {

@@ -268,6 +268,17 @@ public record WorkAssignment(List<int[]> servers, long[] probe, long[] build, lo
         }
     }
 
+    /**
+     * Cells to the servers {@code owner} names (cell → server): the layout of a shared-nothing cluster, where each
+     * node runs the partitions it stores ({@code SET assignment = 'partition'}).
+     */
+    public static WorkAssignment byOwner(Input in, int[] owner) {
+        if (owner.length != in.cells().length) {
+            throw new IllegalArgumentException(owner.length + " owners for " + in.cells().length + " cells");
+        }
+        return of(in, owner, "partition");
+    }
+
     /** The assignment {@code owner} (cell → server) describes, with its bytes. */
     private static WorkAssignment of(Input in, int[] owner, String method) {
         int k = in.servers();

@@ -131,7 +131,10 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         if (analyzed != null) {
             return explainAnalyze(context, query.sql, CalcitePrepare.Query.of(analyzed), elementType, engine, start);
         }
-        PlanCache.Key key = PlanCache.key(context, query.sql, elementType, maxRowCount, engine.catalog().version());
+        // EXPLAIN's distributed lines are made while planning and say what the session's settings chose
+        String session = FerrySchema.of(context.getRootSchema().plus()).session().values().toString();
+        PlanCache.Key key = PlanCache.key(context, query.sql, elementType, maxRowCount, engine.catalog().version(),
+                session);
         PlanCache.Planned<T> planned = engine.plans().get(key);
         boolean cached = planned != null;
         if (!cached) {

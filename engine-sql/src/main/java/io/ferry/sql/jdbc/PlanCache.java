@@ -17,8 +17,8 @@ import io.ferry.sql.access.TableAccess;
  *
  * <p>Calcite spends 5–30 ms parsing, validating and optimizing a statement (a five-way star join takes the
  * longest), as long as Ferry then takes to run it. Dashboards send the same SQL text again and again, so a plan is
- * kept under its text, the connection's settings and the {@link io.ferry.core.storage.Catalog#version() catalog
- * version}. Any CREATE, DROP or committed INSERT or load changes the version, and the next execution plans anew
+ * kept under its text, the connection's settings (Calcite's, and the session's {@code SET} values, which EXPLAIN
+ * reports on) and the {@link io.ferry.core.storage.Catalog#version() catalog version}. Any CREATE, DROP or committed INSERT or load changes the version, and the next execution plans anew
  * (join order follows row counts, so new rows are a reason to replan). A cached plan gives exactly the answer a new
  * plan would: scans take their table snapshot when they run, and samples without REPEATABLE draw their seed then.
  *
@@ -31,7 +31,7 @@ public final class PlanCache {
 
     /** What a plan depends on besides the catalog. */
     record Key(CalciteSchema connection, String sql, List<String> schemaPath, long maxRowCount, Type elementType,
-            String settings, long catalogVersion) {
+            String settings, String session, long catalogVersion) {
     }
 
     /** A plan, and the privileges it needs, checked each time it runs. */
@@ -47,12 +47,13 @@ public final class PlanCache {
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
 
-    static Key key(CalcitePrepare.Context context, String sql, Type elementType, long maxRowCount, long catalogVersion) {
+    static Key key(CalcitePrepare.Context context, String sql, Type elementType, long maxRowCount, long catalogVersion,
+            String session) {
         CalciteConnectionConfig c = context.config();
         String settings = c.caseSensitive() + "," + c.unquotedCasing() + "," + c.quotedCasing() + "," + c.quoting()
                 + "," + c.conformance() + "," + c.timeZone() + "," + c.lex();
         return new Key(context.getMutableRootSchema(), sql, List.copyOf(context.getDefaultSchemaPath()), maxRowCount,
-                elementType, settings, catalogVersion);
+                elementType, settings, session, catalogVersion);
     }
 
     @SuppressWarnings("unchecked")
