@@ -33,11 +33,13 @@ import picocli.CommandLine.Parameters;
                 "  auto       crossover, load, lz4, sampling; auto vs the better forced setting",
                 "  sampling-all  sampling, concurrency and scanrate",
                 "  pipeline   I-Store DPE Fig. 7a: SSB joins of 2-4 tables, gather vs shuffle vs pipelined (root)",
-                "  prefetch   I-Store DPE Fig. 7b: blocks/s by reads in flight on compute servers (root)", "",
+                "  prefetch   I-Store DPE Fig. 7b: blocks/s by reads in flight on compute servers (root)",
+                "  skew       I-Store WS Fig. 3: uniform vs Zipf data, shared-nothing vs I-Store with work stealing",
+                "",
                 "Results and how to read them: docs/experiments.md"})
 public final class ExperimentCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "NAME", description = "crossover, load, lz4, sampling, concurrency, "
-            + "scanrate, auto, sampling-all, pipeline or prefetch.")
+            + "scanrate, auto, sampling-all, pipeline, prefetch or skew.")
     private String name;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/experiments",
@@ -47,7 +49,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Small table, few points, one timed run: checks the harness in seconds.")
     private boolean quick;
 
-    @Option(names = "--rows", paramLabel = "N", description = "Rows of r (default 16000000; --quick 400000).")
+    @Option(names = "--rows", paramLabel = "N", description = "Rows of r (default 16000000; --quick 400000); skew's "
+            + "rows per table (default 2000000; --quick 200000).")
     private Long rows;
 
     @Option(names = "--repeat", paramLabel = "N", description = "Timed runs per point and series; the median is "
@@ -164,9 +167,10 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "prefetch" -> experiments.add(new PrefetchExperiment(namLayout(sf / 5, "8k", megabits,
                     latency != null ? latency : 200),
                     depths != null ? depths : quick ? new int[] {1, 10} : new int[] {1, 2, 3, 5, 8, 10}));
+            case "skew" -> experiments.add(new SkewExperiment(rows != null ? rows : quick ? 200_000 : 2_000_000));
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown experiment '" + name
-                    + "'; choose crossover, load, lz4, sampling, concurrency, scanrate, auto, sampling-all, pipeline "
-                    + "or prefetch");
+                    + "'; choose crossover, load, lz4, sampling, concurrency, scanrate, auto, sampling-all, pipeline, "
+                    + "prefetch or skew");
         }
         Files.createDirectories(out);
         long total = experiments.stream().mapToLong(e -> e.runs(s)).sum();

@@ -50,7 +50,7 @@ final class LoadCommand implements Callable<Integer> {
 
         @Option(names = "--generate", required = true, paramLabel = "WORKLOAD",
                 description = "Generate a workload on the server instead: skew:rows=N[,distribution=zipf|uniform]"
-                        + "[,z=1.25][,partitions=4][,placement=partition|nam][,seed=1] makes the I-Store skew "
+                        + "[,z=1.25][,partitions=4][,placement=partition|nam][,seed=1][,prefix=x_] makes the I-Store skew "
                         + "paper's tables a, b, c, d (see docs/cluster.md).")
         String generate;
     }

@@ -35,10 +35,15 @@ public final class SkewWorkload {
     public static final List<String> TABLES = List.of("a", "b", "c", "d");
     /** The join key domain of a and b: a's partition is the part of its fk, b's the part of its pk. */
     public static final String DOMAIN = "bkey";
-    /** A ⋈ σB ⋈ σC ⋈ σD, each selection keeping half of its table. */
-    public static final String QUERY = "SELECT COUNT(*), SUM(a.payload) FROM a JOIN b ON a.fk = b.pk "
-            + "JOIN c ON b.fk = c.pk JOIN d ON c.fk = d.pk WHERE b.payload < 500 AND c.payload < 500 "
-            + "AND d.payload < 500";
+    /** A ⋈ σB ⋈ σC ⋈ σD, each selection keeping a tenth of its table. */
+    public static final String QUERY = query("");
+
+    /** {@link #QUERY} over the tables of {@code prefix}. */
+    public static String query(String prefix) {
+        return String.format(Locale.ROOT, "SELECT COUNT(*), SUM(a.payload) FROM %1$sa a JOIN %1$sb b ON a.fk = b.pk "
+                + "JOIN %1$sc c ON b.fk = c.pk JOIN %1$sd d ON c.fk = d.pk WHERE b.payload < 100 AND c.payload < 100 "
+                + "AND d.payload < 100", prefix);
+    }
     private static final int PAYLOADS = 1000;
 
     /** How a's partition key is distributed. */
@@ -56,8 +61,11 @@ public final class SkewWorkload {
      * @param seed         of the row generator
      */
     public record Spec(long rows, Distribution distribution, double z, int partitions, Placement placement,
-            long seed) {
+            long seed, String prefix) {
         public Spec {
+            if (!prefix.matches("[a-z0-9_]{0,32}")) {
+                throw bad("prefix must be up to 32 lower-case letters, digits or _, got '" + prefix + "'");
+            }
             if (rows < 1 || rows > 2_000_000_000L) {
                 throw bad("rows must be between 1 and 2,000,000,000, got " + rows);
             }
@@ -70,8 +78,9 @@ public final class SkewWorkload {
         }
 
         /**
-         * Reads {@code rows=N,distribution=uniform|zipf,z=1.25,partitions=P,placement=partition|nam,seed=S}; every
-         * item but rows may be left out (zipf, 1.25, 4, partition, 1).
+         * Reads {@code rows=N,distribution=uniform|zipf,z=1.25,partitions=P,placement=partition|nam,seed=S,
+         * prefix=X}; every item but rows may be left out (zipf, 1.25, 4, partition, 1, none). A prefix names the
+         * tables {@code Xa, Xb, Xc, Xd}, so several datasets can be loaded side by side.
          */
         public static Spec parse(String spec) {
             long rows = -1;
@@ -80,6 +89,7 @@ public final class SkewWorkload {
             int partitions = 4;
             Placement placement = Placement.PARTITION;
             long seed = 1;
+            String prefix = "";
             for (String item : spec.split(",")) {
                 if (item.isBlank()) {
                     continue;
@@ -97,6 +107,7 @@ public final class SkewWorkload {
                         case "partitions" -> partitions = Integer.parseInt(v);
                         case "placement" -> placement = Placement.named(v);
                         case "seed" -> seed = Long.parseLong(v);
+                        case "prefix" -> prefix = v.toLowerCase(Locale.ROOT);
                         default -> throw bad("unknown item '" + kv[0].trim() + "'");
                     }
                 } catch (IllegalArgumentException e) { // a number or distribution that does not parse
@@ -106,12 +117,12 @@ public final class SkewWorkload {
             if (rows < 0) {
                 throw bad("rows is missing");
             }
-            return new Spec(rows, distribution, z, partitions, placement, seed);
+            return new Spec(rows, distribution, z, partitions, placement, seed, prefix);
         }
 
         private static FerryException bad(String what) {
             return new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "skew workload: " + what + "; write e.g. "
-                    + "rows=1000000,distribution=zipf,z=1.25,partitions=4,placement=partition,seed=1");
+                    + "rows=1000000,distribution=zipf,z=1.25,partitions=4,placement=partition,seed=1,prefix=z_");
         }
     }
 
@@ -143,8 +154,8 @@ public final class SkewWorkload {
         boolean done = false;
         try {
             for (String name : TABLES) {
-                Table table = catalog.create(name, schema(), false);
-                created.add(name);
+                Table table = catalog.create(spec.prefix() + name, schema(), false);
+                created.add(spec.prefix() + name);
                 catalog.partition(table, partitioning(name), spec.placement());
                 try (TableAppender appender = table.appender()) {
                     generate(name, appender::append, progress);

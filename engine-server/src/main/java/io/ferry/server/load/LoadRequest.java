@@ -96,7 +96,7 @@ public record LoadRequest(
     /** What the load fills, for logs and the client: the table, or a generated workload's tables. */
     @JsonIgnore
     public String target() {
-        return generate != null ? "a, b, c, d" : table;
+        return generate != null ? "the tables of " + generate : table;
     }
 
     /** Whether the file is Parquet: so declared, or, with no format given, named {@code *.parquet}. */

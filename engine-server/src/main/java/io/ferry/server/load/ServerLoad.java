@@ -134,9 +134,10 @@ public final class ServerLoad {
         }
         SkewWorkload.Spec spec = SkewWorkload.Spec.parse(colon < 0 ? "" : workload.substring(colon + 1));
         for (String t : SkewWorkload.TABLES) {
-            if (engine.catalog().get(t) != null) {
-                throw new FerryException(SqlStates.DUPLICATE_TABLE, "table '" + t + "' already exists; the skew "
-                        + "workload makes tables a, b, c and d: DROP TABLE them first");
+            if (engine.catalog().get(spec.prefix() + t) != null) {
+                throw new FerryException(SqlStates.DUPLICATE_TABLE, "table '" + spec.prefix() + t + "' already exists; "
+                        + "the skew workload makes tables a, b, c and d (after its prefix=): DROP TABLE them first, "
+                        + "or give another prefix");
             }
         }
         new SkewWorkload(spec).load(engine.catalog(), progress);

@@ -122,6 +122,11 @@ public final class ClusterRunner implements QueryRunner {
                 if (joins.auto() != null) {
                     lines.add("  " + joins.auto().describe());
                 }
+                if (session.execution() == SessionSettings.Execution.PIPELINED && joins.restricted().isEmpty()
+                        && JoinPlanner.hasJoin(fragment)) {
+                    lines.add("  no join here is co-partitioned with " + table.name() + " (same domain, as many "
+                            + "parts): gathered");
+                }
                 if (session.execution() == SessionSettings.Execution.SHUFFLE) {
                     lines.add("  no join here splits by key (none, or only build sides that are aggregates or VALUES):"
                             + " gathered");

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.ferry.core.FerryException;
-import io.ferry.core.SqlStates;
 import io.ferry.core.exec.PlanCodec;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.SampleSpec;
@@ -43,7 +41,7 @@ final class JoinPlanner {
     /**
      * The {@code SET execution} setting applied to a fragment: 'shuffle' splits the joins that split by key (a fragment
      * with none has nothing to shuffle and runs gathered, as EXPLAIN says); 'pipelined' restricts co-partitioned
-     * joins (0A000 where none is); 'gather' neither; 'auto' the one of the three that moves the fewest bytes
+     * joins (a fragment with none runs gathered, as EXPLAIN says); 'gather' neither; 'auto' the one of the three that moves the fewest bytes
      * ({@link ExecutionChoice}).
      */
     JoinPlan plan(PlanNode fragment, PlanNode.Scan divided, Table table, TableData data, int[] read,
@@ -183,22 +181,16 @@ final class JoinPlanner {
     }
 
     /**
-     * The build scans co-partitioning restricts under {@code execution = 'pipelined'}: some, or the query fails
-     * (0A000) rather than running as it would have anyway.
+     * The build scans co-partitioning restricts under {@code execution = 'pipelined'}; none where the fragment's
+     * joins are not co-partitioned with its divided table, and then it runs gathered, as EXPLAIN says (a query's other
+     * fragments still run pipelined).
      */
     private static Map<PlanNode.Scan, CoPartitioning.Restriction> pipelined(PlanNode fragment,
             PlanNode.Scan divided) {
-        Map<PlanNode.Scan, CoPartitioning.Restriction> restricted = CoPartitioning.of(fragment, divided);
-        if (restricted.isEmpty() && hasJoin(fragment)) {
-            throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "execution = 'pipelined' runs joins of "
-                    + "co-partitioned tables, and this query's reading of " + ((Table) divided.table()).name()
-                    + " joins none on their partitioning columns (same domain, as many parts); partition the tables "
-                    + "alike (CREATE TABLE ... WITH (partition_by = ...)), or SET execution = 'auto'");
-        }
-        return restricted;
+        return CoPartitioning.of(fragment, divided);
     }
 
-    private static boolean hasJoin(PlanNode node) {
+    static boolean hasJoin(PlanNode node) {
         if (node instanceof PlanNode.Join) {
             return true;
         }

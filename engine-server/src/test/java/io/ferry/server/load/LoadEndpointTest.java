@@ -102,7 +102,8 @@ class LoadEndpointTest {
         assertNull(engine.catalog().get("a"));
         LoadClient.Result result = LoadClient.load(server.endpoint(),
                 LoadRequest.generating("skew:rows=5000,distribution=zipf,partitions=4"), ProgressListener.NONE);
-        assertEquals(new LoadClient.Result("a, b, c, d", 20000, result.millis()), result);
+        assertEquals(new LoadClient.Result("the tables of skew:rows=5000,distribution=zipf,partitions=4", 20000,
+                result.millis()), result);
         assertEquals(List.of("5000", "5000"), row("SELECT COUNT(*), COUNT(DISTINCT pk) FROM d"));
         assertEquals(List.of("5000"), row("SELECT COUNT(*) FROM a JOIN b ON a.fk = b.pk"));
         assertEquals(4, engine.catalog().require("a").partitioning().partitions());

@@ -77,10 +77,16 @@ public final class FerryJoin extends Join implements FerryRel {
                 pw.getDetailLevel() != SqlExplainLevel.DIGEST_ATTRIBUTES);
     }
 
-    /** Whether this inner join builds its hash table on the left input, the smaller one by estimate. */
+    /**
+     * Whether this inner join builds its hash table on the left input, the smaller one by estimate — the estimates
+     * join ordering used ({@link JoinSelectivity}), from the distinct counts of the keys.
+     */
     private boolean buildsLeft() {
-        RelMetadataQuery mq = getCluster().getMetadataQuery();
-        return joinType == JoinRelType.INNER && mq.getRowCount(getRight()) > mq.getRowCount(getLeft());
+        if (joinType != JoinRelType.INNER) {
+            return false;
+        }
+        RelMetadataQuery mq = JoinSelectivity.query();
+        return mq.getRowCount(getRight()) > mq.getRowCount(getLeft());
     }
 
     /**

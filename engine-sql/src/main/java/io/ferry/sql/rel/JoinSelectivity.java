@@ -9,6 +9,7 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.metadata.BuiltInMetadata;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.JaninoRelMetadataProvider;
 import org.apache.calcite.rel.metadata.MetadataDef;
 import org.apache.calcite.rel.metadata.MetadataHandler;
 import org.apache.calcite.rel.metadata.ReflectiveRelMetadataProvider;
@@ -42,7 +43,19 @@ public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Se
                     BuiltInMetadata.Selectivity.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
+    private static final JaninoRelMetadataProvider HANDLERS =
+            JaninoRelMetadataProvider.of(PROVIDER);
+
     private JoinSelectivity() {
+    }
+
+    /**
+     * A metadata query that estimates with {@link #PROVIDER}: what a hash join's choice of build side reads, so that
+     * it follows the same row counts join ordering did (Calcite's 0.15 per equality rates the join of two filtered
+     * dimensions above an unfiltered fact table, and built the fact table).
+     */
+    public static RelMetadataQuery query() {
+        return new RelMetadataQuery(HANDLERS);
     }
 
     @Override

@@ -1,0 +1,53 @@
+package io.ferry.bench.experiment;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * An equal share of the machine for an emulated node (the skew paper's four nodes on this machine's cores): a cgroup
+ * (v1 {@code cpu} controller) whose CFS quota lets its processes use {@code cores} CPUs' worth of time, whichever CPUs
+ * they run on. Needs root; {@link #create} returns null where it cannot make one, and the nodes then share the
+ * machine by {@code taskset} alone. Closing removes the group (once its processes are gone).
+ */
+final class CpuQuota implements AutoCloseable {
+    private static final Path CPU = Path.of("/sys/fs/cgroup/cpu");
+    private static final long PERIOD_US = 100_000;
+
+    private final Path dir;
+
+    private CpuQuota(Path dir) {
+        this.dir = dir;
+    }
+
+    /** A group named {@code name} allowed {@code cores} CPUs of time, or null if this machine will not make one. */
+    static CpuQuota create(String name, double cores) {
+        Path dir = CPU.resolve(name);
+        try {
+            if (!Files.isWritable(CPU)) {
+                return null;
+            }
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_US));
+            Files.writeString(dir.resolve("cpu.cfs_quota_us"), Long.toString(Math.round(cores * PERIOD_US)));
+            return new CpuQuota(dir);
+        } catch (IOException | SecurityException e) {
+            return null;
+        }
+    }
+
+    /** A command prefix that moves the command's process into the group, then runs it. */
+    List<String> enter() {
+        return List.of("sh", "-c", "echo $$ > " + dir.resolve("cgroup.procs") + " && exec \"$@\"", "sh");
+    }
+
+    @Override
+    public void close() {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // its processes are still exiting: the empty group is harmless and is reused by name next time
+        }
+    }
+}
