@@ -45,7 +45,7 @@ final class SkewCluster implements AutoCloseable {
             int control = NodeProcess.freePort();
             List<String> args = List.of("coordinator", "--host", "127.0.0.1", "--port",
                     Integer.toString(cluster.jdbcPort), "--control-port", Integer.toString(control), "--threads",
-                    Integer.toString(cores), "--fabric", s.fabric(), "--block-size", "256k");
+                    Integer.toString(cores), "--fabric", s.fabric(), "--block-size", "1m");
             NodeProcess coordinator = NodeProcess.start("coordinator", s.java(all, List.of(), s.coordinatorHeap(),
                     args), logs);
             cluster.teardown.first(coordinator);

@@ -52,7 +52,8 @@ public final class SkewWorkload {
     }
 
     /**
-     * @param rows         rows of each table
+     * @param rows         rows of a
+     * @param innerRows    rows of b, c and d (the paper: as many as a)
      * @param distribution of a's partition key
      * @param z            the Zipf parameter (the paper: 1.25); ignored for uniform
      * @param partitions   parts a and b are split into
@@ -60,9 +61,12 @@ public final class SkewWorkload {
      *                     shared-nothing layout), or round-robin over all of them (NAM-partitioning)
      * @param seed         of the row generator
      */
-    public record Spec(long rows, Distribution distribution, double z, int partitions, Placement placement,
-            long seed, String prefix) {
+    public record Spec(long rows, long innerRows, Distribution distribution, double z, int partitions,
+            Placement placement, long seed, String prefix) {
         public Spec {
+            if (innerRows < 1 || innerRows > rows) {
+                throw bad("inner must be between 1 and rows, got " + innerRows);
+            }
             if (!prefix.matches("[a-z0-9_]{0,32}")) {
                 throw bad("prefix must be up to 32 lower-case letters, digits or _, got '" + prefix + "'");
             }
@@ -78,12 +82,13 @@ public final class SkewWorkload {
         }
 
         /**
-         * Reads {@code rows=N,distribution=uniform|zipf,z=1.25,partitions=P,placement=partition|nam,seed=S,
-         * prefix=X}; every item but rows may be left out (zipf, 1.25, 4, partition, 1, none). A prefix names the
-         * tables {@code Xa, Xb, Xc, Xd}, so several datasets can be loaded side by side.
+         * Reads {@code rows=N,inner=M,distribution=uniform|zipf,z=1.25,partitions=P,placement=partition|nam,seed=S,
+         * prefix=X}; every item but rows may be left out (inner = rows, zipf, 1.25, 4, partition, 1, none). A
+         * prefix names the tables {@code Xa, Xb, Xc, Xd}, so several datasets can be loaded side by side.
          */
         public static Spec parse(String spec) {
             long rows = -1;
+            long inner = -1;
             Distribution distribution = Distribution.ZIPF;
             double z = 1.25;
             int partitions = 4;
@@ -102,6 +107,7 @@ public final class SkewWorkload {
                 try {
                     switch (kv[0].trim().toLowerCase(Locale.ROOT)) {
                         case "rows" -> rows = Long.parseLong(v.replace("_", ""));
+                        case "inner" -> inner = Long.parseLong(v.replace("_", ""));
                         case "distribution" -> distribution = Distribution.valueOf(v.toUpperCase(Locale.ROOT));
                         case "z" -> z = Double.parseDouble(v);
                         case "partitions" -> partitions = Integer.parseInt(v);
@@ -117,7 +123,7 @@ public final class SkewWorkload {
             if (rows < 0) {
                 throw bad("rows is missing");
             }
-            return new Spec(rows, distribution, z, partitions, placement, seed, prefix);
+            return new Spec(rows, inner < 0 ? rows : inner, distribution, z, partitions, placement, seed, prefix);
         }
 
         private static FerryException bad(String what) {
@@ -178,18 +184,19 @@ public final class SkewWorkload {
         SplittableRandom random = new SplittableRandom(spec.seed() * 31 + TABLES.indexOf(table));
         PartitionScheme.Key key = partitioning("b").keys().get(0);
         double[] cumulative = table.equals("a") ? cumulative() : null;
-        progress.start("generate " + table, spec.rows(), ProgressListener.Unit.ROWS);
+        long rows = table.equals("a") ? spec.rows() : spec.innerRows();
+        progress.start("generate " + table, rows, ProgressListener.Unit.ROWS);
         try {
             long made = 0;
-            while (made < spec.rows()) {
-                int n = (int) Math.min(Vector.MAX_ROWS, spec.rows() - made);
+            while (made < rows) {
+                int n = (int) Math.min(Vector.MAX_ROWS, rows - made);
                 long[] pk = new long[n];
                 long[] payload = new long[n];
                 long[] fk = new long[n];
                 for (int i = 0; i < n; i++) {
                     pk[i] = made + i + 1;
                     payload[i] = random.nextInt(PAYLOADS);
-                    fk[i] = cumulative == null ? 1 + random.nextLong(spec.rows())
+                    fk[i] = cumulative == null ? 1 + random.nextLong(spec.innerRows())
                             : keyInPart(key, part(cumulative, random.nextDouble()), random);
                 }
                 sink.accept(Batch.of(new LongVector(pk, null), new LongVector(payload, null), new LongVector(fk, null)));
@@ -234,13 +241,13 @@ public final class SkewWorkload {
     /** A key of b (in 1..rows) that falls in part {@code part} of the domain: drawn until one does. */
     private long keyInPart(PartitionScheme.Key key, int part, SplittableRandom random) {
         for (int tries = 0; tries < 1_000_000; tries++) {
-            long k = 1 + random.nextLong(spec.rows());
+            long k = 1 + random.nextLong(spec.innerRows());
             if (key.partOf(k) == part) {
                 return k;
             }
         }
         throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "skew workload: no key of b in 1.."
-                + spec.rows() + " falls in partition " + part + " of " + spec.partitions() + "; use fewer partitions "
-                + "or more rows");
+                + spec.innerRows() + " falls in partition " + part + " of " + spec.partitions() + "; use fewer "
+                + "partitions or more rows");
     }
 }

@@ -143,8 +143,6 @@ final class VerbsPeer implements Peer {
         try {
             remote.checkAccess(node, remoteOffset, length);
             VerbsRegion mine = FabricRegion.local(local, VerbsRegion.class, fabric, localOffset, length);
-            // The completion thread runs callbacks of completed futures; it must never wait for itself.
-            acquireSlot();
             IbvSge sge = new IbvSge();
             sge.setAddr(mine.descriptor().address() + localOffset);
             sge.setLength(length);
@@ -157,27 +155,10 @@ final class VerbsPeer implements Peer {
             wr.setSend_flags(IbvSendWR.IBV_SEND_SIGNALED);
             wr.getRdma().setRemote_addr(remote.address() + remoteOffset);
             wr.getRdma().setRkey(remote.key());
-            synchronized (postLock) {
-                String why = lost;
-                if (why != null) {
-                    slots.release();
-                    throw FabricException.connectionLost(node, why);
-                }
-                long id = ++ids;
+            posting(done, pending, id -> {
                 wr.setWr_id(id);
-                pending.put(id, done);
-                try {
-                    qp.qp.postSend(List.of(wr), null).execute().free();
-                } catch (IOException e) {
-                    pending.remove(id);
-                    slots.release();
-                    throw FabricException.connectionLost(node, "posting failed: " + e.getMessage());
-                }
-            }
-            LockSupport.unpark(completer);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            done.completeExceptionally(new FabricException(SqlStates.QUERY_CANCELED, "interrupted while posting"));
+                qp.qp.postSend(List.of(wr), null).execute().free();
+            });
         } catch (RuntimeException e) {
             done.completeExceptionally(e);
         }
@@ -195,41 +176,64 @@ final class VerbsPeer implements Peer {
         return atomic(false, remote, remoteOffset, delta, 0);
     }
 
-    /** An atomic work request through Ferry's libdisni ({@link AtomicWorkRequests}); its old value lands in a word of {@link #results}. */
+    /**
+     * An atomic work request through Ferry's libdisni ({@link AtomicWorkRequests}); its old value lands in a word of
+     * {@link #results}.
+     */
     private CompletableFuture<Long> atomic(boolean compareAndSwap, RegionDescriptor remote, long remoteOffset,
             long compareAdd, long swap) {
         CompletableFuture<Long> done = new CompletableFuture<>();
         try {
             WordAtomics.checkWord(node, remote, remoteOffset);
-            acquireSlot();
-            synchronized (postLock) {
-                String why = lost;
-                if (why != null) {
-                    slots.release();
-                    throw FabricException.connectionLost(node, why);
+            posting(done, atomics, id -> {
+                if (resultsMr == null) {
+                    registerResults();
                 }
-                long id = ++ids;
-                atomics.put(id, done);
-                try {
-                    if (resultsMr == null) {
-                        registerResults();
-                    }
-                    AtomicWorkRequests.post(((NatIbvQP) qp.qp).getObjId(), id, compareAndSwap, resultOf(id),
-                            resultsMr.getLkey(), remote.address() + remoteOffset, remote.key(), compareAdd, swap);
-                } catch (IOException e) {
-                    atomics.remove(id);
-                    slots.release();
-                    throw FabricException.connectionLost(node, "posting an atomic failed: " + e.getMessage());
-                }
-            }
-            LockSupport.unpark(completer);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            done.completeExceptionally(new FabricException(SqlStates.QUERY_CANCELED, "interrupted while posting"));
+                AtomicWorkRequests.post(((NatIbvQP) qp.qp).getObjId(), id, compareAndSwap, resultOf(id),
+                        resultsMr.getLkey(), remote.address() + remoteOffset, remote.key(), compareAdd, swap);
+            });
         } catch (RuntimeException e) {
             done.completeExceptionally(e);
         }
         return done;
+    }
+
+    /** Posts one work request given its id. */
+    @FunctionalInterface
+    private interface Post {
+        void post(long id) throws IOException;
+    }
+
+    /**
+     * What posting any operation takes: a send slot (waiting for one, except on the completion thread, which runs
+     * callbacks of completed futures and must never wait for itself), an id, {@code done} registered under it in
+     * {@code outstanding}, and the post, all under the post lock; a connection already lost fails it at once.
+     */
+    private <T> void posting(CompletableFuture<T> done, Map<Long, CompletableFuture<T>> outstanding, Post post) {
+        try {
+            acquireSlot();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            done.completeExceptionally(new FabricException(SqlStates.QUERY_CANCELED, "interrupted while posting"));
+            return;
+        }
+        synchronized (postLock) {
+            String why = lost;
+            if (why != null) {
+                slots.release();
+                throw FabricException.connectionLost(node, why);
+            }
+            long id = ++ids;
+            outstanding.put(id, done);
+            try {
+                post.post(id);
+            } catch (IOException e) {
+                outstanding.remove(id);
+                slots.release();
+                throw FabricException.connectionLost(node, "posting failed: " + e.getMessage());
+            }
+        }
+        LockSupport.unpark(completer);
     }
 
     private void registerResults() throws IOException {
@@ -253,7 +257,8 @@ final class VerbsPeer implements Peer {
 
     /** Waits for a send slot (never on the completion thread, which must not wait for itself). */
     private void acquireSlot() throws InterruptedException {
-        boolean free = Thread.currentThread() == completer ? slots.tryAcquire() : slots.tryAcquire(30, TimeUnit.SECONDS);
+        boolean free = Thread.currentThread() == completer ? slots.tryAcquire()
+                : slots.tryAcquire(30, TimeUnit.SECONDS);
         if (!free) {
             throw new FabricException(SqlStates.CONNECTION_FAILURE, SENDS + " operations to " + node
                     + " have been outstanding for 30 s; the peer is not completing them");
