@@ -71,11 +71,11 @@ class WorkStealingOnClusterTest {
     }
 
     @Test
-    void unitsStealFromTheStragglerAndEveryBlockRunsOnce() throws SQLException {
+    void unitsStealFromTheStragglerAndEveryBlockRunsOnce() throws Exception {
         String q = "SELECT dn, COUNT(*), SUM(v) FROM f JOIN dim ON f.d = dim.d GROUP BY dn";
         String plan = ResultComparison.plan(ferry, q);
         assertTrue(plan.contains("units on compute servers share " + blocks("f") + " blocks through work queues"), plan);
-        long regionsBefore = regions();
+        long regionsBefore = settledRegions();
         int blocks = blocks("f");
         int stolen = 0;
         for (int run = 0; run < 3; run++) {
@@ -134,6 +134,19 @@ class WorkStealingOnClusterTest {
                 ResultSet rs = s.executeQuery("SELECT blocks FROM sys.tables WHERE name = '" + table + "'")) {
             rs.next();
             return rs.getInt(1);
+        }
+    }
+
+    /** The memory servers' regions once two heartbeats (500 ms apart) agree: the load's regions are all reported. */
+    private static long settledRegions() throws Exception {
+        long last = regions();
+        while (true) {
+            Thread.sleep(1_100);
+            long now = regions();
+            if (now == last) {
+                return now;
+            }
+            last = now;
         }
     }
 

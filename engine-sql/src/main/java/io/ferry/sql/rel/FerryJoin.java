@@ -73,20 +73,31 @@ public final class FerryJoin extends Join implements FerryRel {
     @Override
     public RelWriter explainTerms(RelWriter pw) {
         // Not part of the digest: it follows row estimates, which change while the planner explores.
-        return super.explainTerms(pw).itemIf("build", buildsLeft() ? "left" : "right",
-                pw.getDetailLevel() != SqlExplainLevel.DIGEST_ATTRIBUTES);
+        boolean detailed = pw.getDetailLevel() != SqlExplainLevel.DIGEST_ATTRIBUTES;
+        if (!detailed) {
+            return super.explainTerms(pw);
+        }
+        RelMetadataQuery mq = JoinSelectivity.query();
+        double left = mq.getRowCount(getLeft());
+        double right = mq.getRowCount(getRight());
+        return super.explainTerms(pw).item("build", buildsLeft(left, right) ? "left" : "right")
+                .item("estimated", String.format(java.util.Locale.ROOT, "%.0f left, %.0f right", left, right));
     }
 
     /**
      * Whether this inner join builds its hash table on the left input, the smaller one by estimate — the estimates
-     * join ordering used ({@link JoinSelectivity}), from the distinct counts of the keys.
+     * join ordering used ({@link JoinSelectivity}), from the distinct counts of the keys; EXPLAIN shows them.
      */
     private boolean buildsLeft() {
         if (joinType != JoinRelType.INNER) {
             return false;
         }
         RelMetadataQuery mq = JoinSelectivity.query();
-        return mq.getRowCount(getRight()) > mq.getRowCount(getLeft());
+        return buildsLeft(mq.getRowCount(getLeft()), mq.getRowCount(getRight()));
+    }
+
+    private boolean buildsLeft(double left, double right) {
+        return joinType == JoinRelType.INNER && right > left;
     }
 
     /**
