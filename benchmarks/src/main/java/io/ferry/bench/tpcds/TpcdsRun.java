@@ -184,7 +184,7 @@ public final class TpcdsRun implements AutoCloseable {
 
     /** Plans {@link #WARM_UP} on Ferry, untimed, and runs the first of them. */
     public void warmUp() throws SQLException {
-        // without the run's SET execution: under 'pipelined' a warm-up join that is not co-partitioned would fail
+        // on a connection of its own, without the run's settings: it only warms the planner and the engine
         try (Connection c = ferry.connect()) {
             for (int round = 1; round <= WARM_UP_ROUNDS; round++) {
                 for (String shape : WARM_UP) {
