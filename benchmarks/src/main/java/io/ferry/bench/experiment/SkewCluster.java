@@ -31,6 +31,13 @@ final class SkewCluster implements AutoCloseable {
         WORKERS, NAM
     }
 
+    /**
+     * The share of the machine the emulated nodes get in all: the rest is the coordinator's and the harness's, so
+     * that four nodes busy at once get their quotas rather than less (at 100% the uniform runs were short of CPU
+     * and as slow as the skewed ones).
+     */
+    static final double NODE_SHARE = 0.7;
+
     private final Teardown teardown = new Teardown();
     private int jdbcPort;
     /** Whether the nodes have CPU quotas (else they share by taskset). */
@@ -52,7 +59,7 @@ final class SkewCluster implements AutoCloseable {
             coordinator.await("Ferry coordinator is ready", Duration.ofMinutes(2));
             int started = 0;
             for (int i = 0; i < nodes; i++) {
-                CpuQuota quota = CpuQuota.create("ferry-skew-node" + (i + 1), (double) cores / nodes);
+                CpuQuota quota = CpuQuota.create("ferry-skew-node" + (i + 1), NODE_SHARE * cores / nodes);
                 List<String> enter = List.of();
                 String cpu = all;
                 if (quota == null) {
@@ -93,8 +100,9 @@ final class SkewCluster implements AutoCloseable {
     String sharing() {
         int cores = Runtime.getRuntime().availableProcessors();
         return quotas ? String.format(java.util.Locale.ROOT, "each node's processes limited to %.2f of a CPU by a "
-                + "cgroup quota", (double) cores / 4) : "compute threads pinned round-robin to the CPUs (no cgroup "
-                + "quota: not root)";
+                + "cgroup quota (%.0f%% of the machine for the four, the rest for the coordinator)",
+                NODE_SHARE * cores / 4, NODE_SHARE * 100) : "compute threads pinned round-robin to the CPUs (no "
+                + "cgroup quota: not root)";
     }
 
     /** Nodes join in the order they start; the memory servers' order is the partitions' placement order. */

@@ -49,6 +49,8 @@ final class Dispatch<T> implements AutoCloseable {
     private long queryId;
     private int fragmentId;
     private long finished;
+    /** When the node answered: a unit's time ends there, not when the coordinator came round to collecting it. */
+    private volatile long answered;
 
     Dispatch(T work, Member runner, List<List<BlockLocation>> scans, int capacity, BufferAllocator allocator,
             Fabric fabric) {
@@ -77,7 +79,10 @@ final class Dispatch<T> implements AutoCloseable {
         this.fragmentId = request.fragmentId();
         this.pending = runner.channel().call(type, request.encode());
         runner.fragmentStarted();
-        pending.whenComplete((r, e) -> runner.fragmentEnded());
+        pending.whenComplete((r, e) -> {
+            answered = System.nanoTime();
+            runner.fragmentEnded();
+        });
     }
 
     CompletableFuture<WireReader> pending() {
@@ -92,16 +97,23 @@ final class Dispatch<T> implements AutoCloseable {
         return (finished - started) / 1e6;
     }
 
+    /** When the node answered; now, if the callback that notes it has not run yet (it runs just after the wake-up). */
+    private long answeredOrNow() {
+        long at = answered;
+        return at != 0 ? at : System.nanoTime();
+    }
+
     /** Waits for the node's answer and decodes the result, asking for it in a larger region if it did not fit. */
     List<Batch> collect(QueryContext ctx, List<FerryType> types) {
         reply = FragmentRequest.Reply.decode(await(pending, ctx));
+        finished = answeredOrNow();
         if (!reply.written()) {
             register(reply.resultBytes());
             await(runner.channel().call(MessageType.WRITE_RESULT,
                     new WireWriter().writeLong(queryId).writeInt(fragmentId).writeDescriptor(region.descriptor())),
                     ctx);
+            finished = System.nanoTime();
         }
-        finished = System.nanoTime();
         byte[] bytes = new byte[reply.resultBytes()];
         buffer.getBytes(0, bytes);
         return BatchIpc.read(bytes, 0, bytes.length, types, allocator);
@@ -110,7 +122,7 @@ final class Dispatch<T> implements AutoCloseable {
     /** Waits for a shuffle stage's answer: per part, the blocks the node holds. */
     List<List<BlockLocation>> collectParts(QueryContext ctx) {
         List<List<BlockLocation>> parts = QueryRegions.decode(await(pending, ctx));
-        finished = System.nanoTime();
+        finished = answeredOrNow();
         return parts;
     }
 
