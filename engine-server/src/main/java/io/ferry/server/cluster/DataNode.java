@@ -43,20 +43,20 @@ import io.ferry.core.vector.Batch;
 import io.ferry.fabric.Completions;
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Fabrics;
-import io.ferry.fabric.auth.ClusterSecret;
 import io.ferry.fabric.Peer;
 import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
+import io.ferry.fabric.auth.ClusterSecret;
 import io.ferry.server.cluster.control.ControlChannel;
 import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
+import io.ferry.server.runtime.BlockLocation;
+import io.ferry.server.runtime.FabricBlockSource;
+import io.ferry.server.runtime.FragmentRequest;
 import io.ferry.server.runtime.QueryRegions;
 import io.ferry.server.runtime.StealingBlockSource;
 import io.ferry.server.runtime.WorkQueues;
-import io.ferry.server.runtime.FabricBlockSource;
-import io.ferry.server.runtime.BlockLocation;
-import io.ferry.server.runtime.FragmentRequest;
 
 /**
  * A memory server, compute server or worker (DESIGN.md, "Processes and roles"). It joins the coordinator's control

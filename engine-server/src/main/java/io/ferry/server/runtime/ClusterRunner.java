@@ -24,19 +24,19 @@ import io.ferry.core.exec.Spine;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.vector.Batch;
+import io.ferry.server.cluster.Calibration;
+import io.ferry.server.cluster.Cluster;
+import io.ferry.server.cluster.ClusterStorage;
+import io.ferry.server.cluster.Member;
+import io.ferry.server.cluster.Peers;
+import io.ferry.server.cluster.Role;
 import io.ferry.server.cluster.control.MessageType;
 import io.ferry.sql.FerryEngine;
-import io.ferry.sql.distributed.Fragments;
-import io.ferry.sql.distributed.ShufflePlan;
 import io.ferry.sql.QueryRunner;
 import io.ferry.sql.SessionSettings;
+import io.ferry.sql.distributed.Fragments;
 import io.ferry.sql.distributed.ShippingModel;
-import io.ferry.server.cluster.ClusterStorage;
-import io.ferry.server.cluster.Role;
-import io.ferry.server.cluster.Cluster;
-import io.ferry.server.cluster.Peers;
-import io.ferry.server.cluster.Calibration;
-import io.ferry.server.cluster.Member;
+import io.ferry.sql.distributed.ShufflePlan;
 
 /**
  * Runs statements across the cluster, the coordinator's side of distributed execution. The plan is split where it

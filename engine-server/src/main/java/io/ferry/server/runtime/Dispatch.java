@@ -19,10 +19,10 @@ import io.ferry.core.vector.Batch;
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
+import io.ferry.server.cluster.Member;
 import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
-import io.ferry.server.cluster.Member;
 
 /**
  * A fragment sent to a node and the region registered here for its result, which the node writes one-sidedly

@@ -3,7 +3,12 @@ package io.ferry.server.runtime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -20,6 +25,8 @@ import io.ferry.core.vector.BatchConcat;
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Region;
 import io.ferry.fabric.RegionDescriptor;
+import io.ferry.server.cluster.Member;
+import io.ferry.server.cluster.control.MessageType;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
 
@@ -180,6 +187,34 @@ public final class QueryRegions implements AutoCloseable {
     private static void release(Held h) {
         h.region().close();
         h.buffer().close();
+    }
+
+    /**
+     * The coordinator's side of freeing: asks each node still up to free what query {@code queryId} holds there —
+     * every region, or the one whose key the map gives — and waits up to {@code wait} for each, so that none outlives
+     * the query unseen. A node that cannot answer is down or going down, and its regions go with it.
+     */
+    static void freeOn(long queryId, Map<Member, Integer> nodes, Duration wait) {
+        List<CompletableFuture<?>> calls = new ArrayList<>();
+        for (Map.Entry<Member, Integer> e : nodes.entrySet()) {
+            if (e.getKey().channel().isOpen()) {
+                WireWriter w = new WireWriter().writeLong(queryId);
+                if (e.getValue() != null) {
+                    w.writeInt(e.getValue());
+                }
+                calls.add(e.getKey().channel().call(MessageType.FREE_QUERY_REGIONS, w));
+            }
+        }
+        for (CompletableFuture<?> c : calls) {
+            try {
+                c.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                // down or going down: what it held goes with it
+            }
+        }
     }
 
     /** A stage's reply: per part, its blocks on the node that ran the stage. */

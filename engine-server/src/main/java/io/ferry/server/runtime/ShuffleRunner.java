@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -24,13 +24,12 @@ import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.vector.Batch;
 import io.ferry.fabric.Fabric;
+import io.ferry.server.cluster.Cluster;
+import io.ferry.server.cluster.ClusterStorage;
+import io.ferry.server.cluster.Member;
 import io.ferry.server.cluster.control.MessageType;
-import io.ferry.server.cluster.control.WireWriter;
 import io.ferry.sql.SessionSettings;
 import io.ferry.sql.distributed.ShufflePlan;
-import io.ferry.server.cluster.ClusterStorage;
-import io.ferry.server.cluster.Cluster;
-import io.ferry.server.cluster.Member;
 
 /**
  * Runs a fragment's joins as a shuffle hash join ({@link ShufflePlan}, the baseline of I-Store DPE Fig. 7a) on the
@@ -208,22 +207,9 @@ final class ShuffleRunner {
 
     /** Frees the query's parts on every node, waiting a little for each so that none outlives the query unseen. */
     private static void free(long queryId, List<Member> nodes) {
-        List<java.util.concurrent.CompletableFuture<?>> calls = new ArrayList<>();
-        for (Member m : nodes) {
-            if (m.channel().isOpen()) {
-                calls.add(m.channel().call(MessageType.FREE_QUERY_REGIONS, new WireWriter().writeLong(queryId)));
-            }
-        }
-        for (java.util.concurrent.CompletableFuture<?> c : calls) {
-            try {
-                c.get(FREE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                // a node that cannot answer is down or going down: its parts go with it
-            }
-        }
+        Map<Member, Integer> all = new LinkedHashMap<>();
+        nodes.forEach(m -> all.put(m, null));
+        QueryRegions.freeOn(queryId, all, FREE_WAIT);
     }
 
     private static FerryException asFerry(RuntimeException e) {

@@ -6,8 +6,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.ferry.core.exec.PlanNode;
 import io.ferry.fabric.Completions;
@@ -165,23 +163,7 @@ final class StealPlan implements AutoCloseable {
     /** Frees the queues' words on every holder still up, waiting a little for each. */
     @Override
     public void close() {
-        List<CompletableFuture<?>> calls = new ArrayList<>();
-        for (Map.Entry<Member, Integer> e : words.entrySet()) {
-            if (e.getKey().channel().isOpen()) {
-                calls.add(e.getKey().channel().call(MessageType.FREE_QUERY_REGIONS,
-                        new WireWriter().writeLong(queryId).writeInt(e.getValue())));
-            }
-        }
+        QueryRegions.freeOn(queryId, words, FREE_WAIT);
         words.clear();
-        for (CompletableFuture<?> c : calls) {
-            try {
-                c.get(FREE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                // a holder that cannot answer is down or going down: the words go with it
-            }
-        }
     }
 }

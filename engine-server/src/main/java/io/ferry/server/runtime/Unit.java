@@ -3,8 +3,8 @@ package io.ferry.server.runtime;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.ferry.sql.distributed.ShippingModel;
 import io.ferry.server.cluster.Member;
+import io.ferry.sql.distributed.ShippingModel;
 
 /**
  * A unit of work at a gather: blocks of the divided table, the node that holds them and the node that runs the

@@ -13,16 +13,16 @@ import io.ferry.core.storage.Block;
 import io.ferry.core.storage.PartitionScheme;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableData;
+import io.ferry.server.cluster.Calibration;
+import io.ferry.server.cluster.Cluster;
+import io.ferry.server.cluster.ClusterStorage;
+import io.ferry.server.cluster.Member;
+import io.ferry.server.cluster.NodeHello;
+import io.ferry.server.cluster.Role;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SessionSettings;
 import io.ferry.sql.distributed.ShippingModel;
 import io.ferry.sql.distributed.WorkAssignment;
-import io.ferry.server.cluster.ClusterStorage;
-import io.ferry.server.cluster.Role;
-import io.ferry.server.cluster.Cluster;
-import io.ferry.server.cluster.NodeHello;
-import io.ferry.server.cluster.Calibration;
-import io.ferry.server.cluster.Member;
 
 /**
  * Cuts a gather's blocks into units of work and ships each (ship-or-not section II): a worker's own blocks, a memory
