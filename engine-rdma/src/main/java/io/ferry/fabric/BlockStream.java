@@ -271,6 +271,11 @@ public final class BlockStream implements AutoCloseable {
             return index;
         }
 
+        /** The ranges of the block that were read, one after the other; null when it was read whole. */
+        public int[] ranges() {
+            return block.ranges();
+        }
+
         /** The feed's tag of the block (for a list, its index in the list). */
         public int tag() {
             return block.tag();

@@ -286,16 +286,7 @@ abstract class ClusterIT {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             Map<String, Long> idle = regions(s);
             s.execute("SET shipping = 'function'");
-            CompletableFuture<long[]> answer = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return countAndSum(c, SLOW);
-                } catch (SQLException e) {
-                    throw new java.util.concurrent.CompletionException(e);
-                }
-            });
-            awaitFragmentsRunning(victim());
-            victim.kill();
-            assertArrayEquals(expected, answer.get(60, TimeUnit.SECONDS), "the answer after " + victim()
+            assertArrayEquals(expected, answerWhileKilling(c, victim), "the answer after " + victim()
                     + " was killed mid-query");
             try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.fragments WHERE query_id = "
                     + "(SELECT MAX(query_id) FROM sys.fragments) AND reason LIKE 'run again%" + victim() + " was lost%'")) {
@@ -326,17 +317,9 @@ abstract class ClusterIT {
             s.execute("SET shipping = 'function'");
             s.execute("SET execution = 'gather'");
             s.execute("SET steal = 'on'");
-            assertTrue(plan(s, SLOW).contains("steal=on: "), plan(s, SLOW));
-            CompletableFuture<long[]> answer = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return countAndSum(c, SLOW);
-                } catch (SQLException e) {
-                    throw new java.util.concurrent.CompletionException(e);
-                }
-            });
-            awaitFragmentsRunning(victim());
-            victim.kill();
-            assertArrayEquals(expected, answer.get(60, TimeUnit.SECONDS), "the answer after " + victim()
+            String plan = ResultComparison.plan(c, SLOW);
+            assertTrue(plan.contains("steal=on: "), plan);
+            assertArrayEquals(expected, answerWhileKilling(c, victim), "the answer after " + victim()
                     + " was killed mid-query");
             try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.fragments WHERE query_id = "
                     + "(SELECT MAX(query_id) FROM sys.fragments) AND reason LIKE 'run again here: " + victim()
@@ -349,14 +332,18 @@ abstract class ClusterIT {
         }
     }
 
-    private static String plan(Statement s, String sql) throws SQLException {
-        StringBuilder out = new StringBuilder();
-        try (ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                out.append(rs.getString(1)).append('\n');
+    /** {@link #SLOW}'s answer on {@code c}, with {@code victim} killed once its fragments run. */
+    private long[] answerWhileKilling(Connection c, NodeProcess victim) throws Exception {
+        CompletableFuture<long[]> answer = CompletableFuture.supplyAsync(() -> {
+            try {
+                return countAndSum(c, SLOW);
+            } catch (SQLException e) {
+                throw new java.util.concurrent.CompletionException(e);
             }
-        }
-        return out.toString();
+        });
+        awaitFragmentsRunning(victim());
+        victim.kill();
+        return answer.get(60, TimeUnit.SECONDS);
     }
 
     /** Starts the victim again, unless it is up, and waits until it has rejoined under its name. */

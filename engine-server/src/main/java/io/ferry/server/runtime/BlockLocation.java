@@ -4,6 +4,7 @@ import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.storage.BlockFormat;
 import io.ferry.core.storage.BlockReader;
+import io.ferry.fabric.BlockStream;
 import io.ferry.fabric.RegionDescriptor;
 import io.ferry.server.cluster.control.WireReader;
 import io.ferry.server.cluster.control.WireWriter;
@@ -29,6 +30,13 @@ public record BlockLocation(int position, RegionDescriptor region, long offset, 
     /** The ranges of the block a scan of {@code columns} reads ({@link BlockFormat#readRanges}). */
     public int[] ranges(int[] columns) {
         return BlockFormat.readRanges(bounds, columns);
+    }
+
+    /** The read of the block a scan of {@code columns} makes: its ranges, or the whole block when that is all of it. */
+    public BlockStream.BlockRef ref(int[] columns, int tag) {
+        int[] ranges = ranges(columns);
+        int bytes = BlockFormat.rangeBytes(ranges);
+        return new BlockStream.BlockRef(region, offset, bytes, bytes == length ? null : ranges, tag);
     }
 
     /** The bytes a scan of {@code columns} reads of the block. */

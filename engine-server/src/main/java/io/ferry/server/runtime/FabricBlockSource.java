@@ -31,8 +31,6 @@ public final class FabricBlockSource implements BlockSource {
     private final List<ArrowBuf> localBuffers = new ArrayList<>();
     private final AtomicInteger nextLocal = new AtomicInteger();
     private final List<List<BlockLocation>> remote = new ArrayList<>();
-    /** Per stream, per block: the ranges read, or null when read whole. */
-    private final List<List<int[]>> ranges = new ArrayList<>();
     private final List<BlockStream> streams = new ArrayList<>();
     /** Per morsel: -1 for a local block, else the index of the stream that supplies it. */
     private final int[] sourceOf;
@@ -56,15 +54,11 @@ public final class FabricBlockSource implements BlockSource {
         try {
             for (Map.Entry<NodeAddress, List<BlockLocation>> e : byNode.entrySet()) {
                 List<BlockStream.BlockRef> refs = new ArrayList<>();
-                List<int[]> read = new ArrayList<>();
                 int slot = 0;
                 for (BlockLocation b : e.getValue()) {
-                    int[] r = b.ranges(columns);
-                    int bytes = BlockFormat.rangeBytes(r);
-                    boolean whole = bytes == b.length();
-                    refs.add(new BlockStream.BlockRef(b.region(), b.offset(), bytes, whole ? null : r, -1));
-                    read.add(whole ? null : r);
-                    slot = Math.max(slot, bytes);
+                    BlockStream.BlockRef ref = b.ref(columns, -1);
+                    refs.add(ref);
+                    slot = Math.max(slot, ref.length());
                 }
                 BlockStream stream;
                 try {
@@ -75,7 +69,6 @@ public final class FabricBlockSource implements BlockSource {
                     throw ex;
                 }
                 remote.add(e.getValue());
-                ranges.add(read);
                 streams.add(stream);
             }
         } catch (RuntimeException e) {
@@ -127,9 +120,8 @@ public final class FabricBlockSource implements BlockSource {
         }
         try (BlockStream.Lease lease = streams.get(s).take()) {
             BlockLocation b = remote.get(s).get(lease.index());
-            int[] r = ranges.get(s).get(lease.index());
-            if (r != null) {
-                BlockFormat.relocate(lease.bytes(), 0, r);
+            if (lease.ranges() != null) {
+                BlockFormat.relocate(lease.bytes(), 0, lease.ranges());
             }
             visitor.visit(b.position(), new BlockReader(lease.bytes(), 0));
         }

@@ -52,10 +52,7 @@ public final class StealingBlockSource implements BlockSource {
             return null;
         }
         claimed.add(e);
-        BlockLocation b = blocks.get(e);
-        int[] ranges = b.ranges(columns);
-        int bytes = BlockFormat.rangeBytes(ranges);
-        return new BlockStream.BlockRef(b.region(), b.offset(), bytes, bytes == b.length() ? null : ranges, e);
+        return blocks.get(e).ref(columns, e);
     }
 
     @Override
@@ -83,11 +80,10 @@ public final class StealingBlockSource implements BlockSource {
             throw new IllegalStateException("block " + morsel + " was not claimed by this node");
         }
         try (lease) {
-            BlockLocation b = blocks.get(morsel);
-            if (lease.bytes().capacity() != b.length()) {
-                BlockFormat.relocate(lease.bytes(), 0, b.ranges(columns));
+            if (lease.ranges() != null) {
+                BlockFormat.relocate(lease.bytes(), 0, lease.ranges());
             }
-            visitor.visit(b.position(), new BlockReader(lease.bytes(), 0));
+            visitor.visit(blocks.get(morsel).position(), new BlockReader(lease.bytes(), 0));
         }
     }
 
