@@ -87,10 +87,7 @@ final class ServingHandler implements FrameHandler {
         long value;
         try {
             TcpRegion region = fabric.resolve(a.word());
-            if (((region.descriptor().address() + a.word().offset()) & 7) != 0) {
-                throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "an atomic needs an 8-byte-aligned word; "
-                        + "offset " + a.word().offset() + " of region " + a.word().key() + " is not one");
-            }
+            WordAtomics.checkWord(fabric.address(), region.descriptor(), a.word().offset());
             if (!region.pin()) {
                 throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE,
                         TcpFabric.notRegistered(a.word().key(), fabric.address()));
