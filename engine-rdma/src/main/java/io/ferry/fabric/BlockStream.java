@@ -18,7 +18,9 @@ import io.ferry.core.SqlStates;
  * caller asks for that block. Blocks land in a registered staging buffer of {@code depth} slots.
  *
  * <p>The blocks come from a {@link BlockFeed}, pulled one at a time as slots free up: a fixed list, or blocks
- * claimed from work queues as the stream goes (I-Store skew paper section 4), each from whichever node holds it.
+ * claimed from work queues as the stream goes (I-Store skew paper section 4), each from whichever node holds it. A
+ * block still being claimed holds its slot, and its read is posted when the claim lands: a freed slot never makes a
+ * reader wait for a round trip while other blocks have landed.
  *
  * <p>Several threads may share a stream: {@link #take()} hands out the blocks in order, each as a {@link Lease}
  * whose bytes stay valid until it is closed; closing it frees the slot, and the next block's read goes into it at
@@ -30,19 +32,44 @@ public final class BlockStream implements AutoCloseable {
      * A block in another node's registered memory, or some ranges of it: {@code ranges} holds (from, length) pairs
      * relative to {@code offset}, read one after the other into the block's slot (one READ each), and
      * {@code length} is their sum; null reads {@code length} bytes from {@code offset} in one READ. {@code tag} is
-     * the feed's name for the block, handed back with it ({@link Lease#tag()}).
+     * the feed's name for the block, handed back with it ({@link Lease#tag()}). A block in this node's own memory
+     * ({@link #inPlace}) is not read at all: its lease hands out its bytes where they are.
      */
-    public record BlockRef(RegionDescriptor region, long offset, int length, int[] ranges, int tag) {
+    public record BlockRef(RegionDescriptor region, long offset, int length, int[] ranges, int tag, ArrowBuf local) {
+        public BlockRef(RegionDescriptor region, long offset, int length, int[] ranges, int tag) {
+            this(region, offset, length, ranges, tag, null);
+        }
+
         public BlockRef(RegionDescriptor region, long offset, int length) {
-            this(region, offset, length, null, -1);
+            this(region, offset, length, null, -1, null);
+        }
+
+        /**
+         * The {@code length} bytes at {@code offset} of {@code bytes}, memory of this node: handed out in place,
+         * without a read or a copy (I-Store's local-access optimization). The stream does not own {@code bytes}.
+         */
+        public static BlockRef inPlace(ArrowBuf bytes, long offset, int length, int tag) {
+            return new BlockRef(null, offset, length, null, tag, bytes);
+        }
+
+        /** Where the block is, for messages. */
+        String where() {
+            return local != null ? "this node's memory" : region.node().toString();
         }
     }
 
-    /** Where a stream's blocks come from, pulled one at a time as staging slots free up. */
+    /**
+     * Where a stream's blocks come from, pulled one at a time as staging slots free up. A block may be known only
+     * later (claimed from a work queue over the network): the stream reserves the slot, and posts the block's read
+     * when its future completes, so the readers go on with the blocks that have landed meanwhile.
+     */
     @FunctionalInterface
     public interface BlockFeed {
-        /** The next block to read, or null when there are no more (then never asked again). */
-        BlockRef next();
+        /**
+         * The next block to read, or a null result when there are no more; once one result is null, every later
+         * one is too. Futures complete in the order they were asked for.
+         */
+        CompletableFuture<BlockRef> next();
 
         /** The blocks of {@code blocks} in order, each tagged with its index. */
         static BlockFeed of(List<BlockRef> blocks) {
@@ -50,10 +77,11 @@ public final class BlockStream implements AutoCloseable {
             int[] index = {0};
             return () -> {
                 if (!it.hasNext()) {
-                    return null;
+                    return CompletableFuture.completedFuture(null);
                 }
                 BlockRef b = it.next();
-                return new BlockRef(b.region(), b.offset(), b.length(), b.ranges(), index[0]++);
+                return CompletableFuture.completedFuture(new BlockRef(b.region(), b.offset(), b.length(), b.ranges(),
+                        index[0]++, b.local()));
             };
         }
     }
@@ -65,12 +93,13 @@ public final class BlockStream implements AutoCloseable {
     private final ArrowBuf staging;
     private final Region region;
     private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
-    /** The blocks posted, in order, from the feed. */
-    private final List<BlockRef> blocks = new ArrayList<>();
+    /** The blocks asked of the feed, in order: each known once its future completes, null after the last. */
+    private final List<CompletableFuture<BlockRef>> blocks = new ArrayList<>();
     /** Per block posted: its staging slot. */
     private final List<Integer> slotOf = new ArrayList<>();
-    /** Per block posted: its read, from posting until it is handed out. */
+    /** Per block asked for: its read once the block is known, from then until it is handed out. */
     private final List<CompletableFuture<?>> reads = new ArrayList<>();
+    /** Whether the feed is known to have no more blocks (or the stream is closed): it is not asked again. */
     private boolean fed;
     private int taken;
     private Lease last;
@@ -135,24 +164,27 @@ public final class BlockStream implements AutoCloseable {
 
     private void postWhileSlotsAreFree() {
         while (!freeSlots.isEmpty() && !fed) {
-            BlockRef b = feed.next();
-            if (b == null) {
+            CompletableFuture<BlockRef> b = feed.next();
+            if (b.isDone() && !b.isCompletedExceptionally() && b.join() == null) {
                 fed = true;
                 break;
             }
-            if (b.length() > slotSize) {
-                throw new IllegalArgumentException("block of " + b.length() + " bytes exceeds the slot size "
-                        + slotSize);
-            }
             int slot = freeSlots.poll();
+            long into = (long) slot * slotSize;
             blocks.add(b);
             slotOf.add(slot);
-            reads.add(read(b, (long) slot * slotSize));
+            reads.add(b.thenCompose(ref -> ref == null ? CompletableFuture.completedFuture(null) : read(ref, into)));
         }
         notifyAll();
     }
 
     private CompletableFuture<?> read(BlockRef b, long into) {
+        if (b.local() != null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (b.length() > slotSize) {
+            throw new IllegalArgumentException("block of " + b.length() + " bytes exceeds the slot size " + slotSize);
+        }
         Peer peer = peers.apply(b.region().node());
         if (b.ranges() == null) {
             return peer.read(b.region(), b.offset(), region, into, b.length());
@@ -179,7 +211,7 @@ public final class BlockStream implements AutoCloseable {
     public Lease take() {
         int index;
         CompletableFuture<?> read;
-        BlockRef b;
+        CompletableFuture<BlockRef> block;
         synchronized (this) {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (taken == blocks.size()) {
@@ -200,12 +232,21 @@ public final class BlockStream implements AutoCloseable {
             }
             index = taken++;
             read = reads.get(index);
-            b = blocks.get(index);
+            block = blocks.get(index);
         }
-        Completions.await(read, timeout, "reading block " + index + " (" + b.length() + " bytes) from "
-                + b.region().node());
+        BlockRef known = block.getNow(null);
+        Completions.await(read, timeout, "reading block " + index + (known == null ? "" : " (" + known.length()
+                + " bytes) from " + known.where()));
+        BlockRef b = block.join();
         synchronized (this) {
             reads.set(index, null);
+            if (b == null) {
+                // the feed's end, found after its slot was reserved: every later block is null too
+                fed = true;
+                taken = blocks.size();
+                notifyAll();
+                return null;
+            }
             return new Lease(index, slotOf.get(index), b);
         }
     }
@@ -282,7 +323,8 @@ public final class BlockStream implements AutoCloseable {
         }
 
         public ArrowBuf bytes() {
-            return staging.slice((long) slot * slotSize, block.length());
+            return block.local() != null ? block.local().slice(block.offset(), block.length())
+                    : staging.slice((long) slot * slotSize, block.length());
         }
 
         /** Frees the block's slot for the next read. */

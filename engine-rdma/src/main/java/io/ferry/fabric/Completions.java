@@ -18,6 +18,25 @@ public final class Completions {
         result(op, timeout, what);
     }
 
+    /**
+     * {@code op} as a future that fails with 08006 naming {@code what} if {@code op} has not completed within
+     * {@code timeout}: for chains of operations that no thread waits on.
+     */
+    public static <T> CompletableFuture<T> within(CompletableFuture<T> op, Duration timeout, String what) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        op.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
+            if (error == null) {
+                out.complete(value);
+                return;
+            }
+            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            out.completeExceptionally(cause instanceof TimeoutException ? FabricException.timedOut(what, timeout)
+                    : cause);
+        });
+        return out;
+    }
+
     /** The operation's result, waiting at most {@code timeout}. */
     public static <T> T result(CompletableFuture<T> op, Duration timeout, String what) {
         try {

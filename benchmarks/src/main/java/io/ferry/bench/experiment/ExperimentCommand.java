@@ -50,7 +50,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     private boolean quick;
 
     @Option(names = "--rows", paramLabel = "N", description = "Rows of r (default 16000000; --quick 400000); skew's "
-            + "rows of a (default 8000000; --quick 400000).")
+            + "rows of a (default 32000000; --quick 400000).")
     private Long rows;
 
     @Option(names = "--repeat", paramLabel = "N", description = "Timed runs per point and series; the median is "
@@ -167,7 +167,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "prefetch" -> experiments.add(new PrefetchExperiment(namLayout(sf / 5, "8k", megabits,
                     latency != null ? latency : 200),
                     depths != null ? depths : quick ? new int[] {1, 10} : new int[] {1, 2, 3, 5, 8, 10}));
-            case "skew" -> experiments.add(new SkewExperiment(rows != null ? rows : quick ? 400_000 : 8_000_000));
+            case "skew" -> experiments.add(new SkewExperiment(rows != null ? rows : quick ? 400_000 : 32_000_000));
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown experiment '" + name
                     + "'; choose crossover, load, lz4, sampling, concurrency, scanrate, auto, sampling-all, pipeline, "
                     + "prefetch or skew");

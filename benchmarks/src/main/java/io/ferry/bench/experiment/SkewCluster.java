@@ -21,9 +21,12 @@ import io.ferry.server.load.LoadRequest;
  * The skew paper's four-node cluster on this machine (section 4), in one of two shapes: four workers, each holding
  * its partitions and running the fragments over them (the shared-nothing baseline), or four memory and four compute
  * servers, a pair per emulated physical node (I-Store's network-attached memory). Compute servers and workers run
- * one thread each. Every emulated node gets an equal share of the machine: a {@link CpuQuota} of cores / nodes CPUs
- * for its processes (as root), or else its compute thread pinned round-robin to the CPUs. The coordinator runs
- * outside the quotas. Over loopback: the paper's FDR network is far faster than a node's cores, as loopback is here.
+ * one thread each. Every emulated node gets an equal share of the machine: a {@link CpuQuota} for its worker or
+ * compute server (as root), or else its compute thread pinned round-robin to the CPUs. The memory servers and the
+ * coordinator run outside the quotas: a memory server stands in for an RDMA NIC, which serves one-sided reads and
+ * atomics without the node's CPU, while over the tcp fabric it spends CPU on every read and claim — under its node's
+ * quota that CPU would be taken from the node's compute server, and every claim's reply would wait for the next
+ * period. Over loopback: the paper's FDR network is far faster than a node's cores, as loopback is here.
  */
 final class SkewCluster implements AutoCloseable {
     /** The nodes of one emulated physical node: a worker, or a memory and a compute server. */
@@ -32,11 +35,11 @@ final class SkewCluster implements AutoCloseable {
     }
 
     /**
-     * The share of the machine the emulated nodes get in all: the rest is the coordinator's and the harness's, so
-     * that four nodes busy at once get their quotas rather than less (at 100% the uniform runs were short of CPU
-     * and as slow as the skewed ones).
+     * The share of the machine the emulated nodes' workers or compute servers get in all: the rest is the memory
+     * servers', the coordinator's and the harness's, so that four nodes busy at once get their quotas rather than
+     * less (at 100% the uniform runs were short of CPU and as slow as the skewed ones).
      */
-    static final double NODE_SHARE = 0.7;
+    static final double NODE_SHARE = 0.6;
 
     private final Teardown teardown = new Teardown();
     private int jdbcPort;
@@ -74,8 +77,8 @@ final class SkewCluster implements AutoCloseable {
                             s.workerMemory()), control);
                     started++;
                 } else {
-                    cluster.node(s, logs, "m" + (i + 1), quota == null ? all : cpu, enter, List.of("memory",
-                            "--memory", s.workerMemory()), control);
+                    cluster.node(s, logs, "m" + (i + 1), all, List.of(), List.of("memory", "--memory",
+                            s.workerMemory()), control);
                     cluster.node(s, logs, "c" + (i + 1), cpu, enter, List.of("compute", "--threads", "1"), control);
                     started += 2;
                 }
@@ -99,9 +102,9 @@ final class SkewCluster implements AutoCloseable {
     /** How the emulated nodes share the machine, for the report. */
     String sharing() {
         int cores = Runtime.getRuntime().availableProcessors();
-        return quotas ? String.format(java.util.Locale.ROOT, "each node's processes limited to %.2f of a CPU by a "
-                + "cgroup quota (%.0f%% of the machine for the four, the rest for the coordinator)",
-                NODE_SHARE * cores / 4, NODE_SHARE * 100) : "compute threads pinned round-robin to the CPUs (no "
+        return quotas ? String.format(java.util.Locale.ROOT, "each node's worker or compute server limited to %.2f of "
+                + "a CPU by a cgroup quota (%.0f%% of the machine for the four; memory servers, standing in for RDMA "
+                + "NICs, and the coordinator outside the quotas)", NODE_SHARE * cores / 4, NODE_SHARE * 100) : "compute threads pinned round-robin to the CPUs (no "
                 + "cgroup quota: not root)";
     }
 

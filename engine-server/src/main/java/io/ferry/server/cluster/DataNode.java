@@ -412,8 +412,8 @@ public final class DataNode implements AutoCloseable {
                             return bind(blocks.get(scan), scan.columns(), sample, request.prefetch());
                         }
                         stole[0] = new StealingBlockSource(blocks.get(scan), scan.columns(), new WorkQueues(
-                                stealing.queues(), stealing.own(), peers::get, options.timeout()), peers, allocator,
-                                request.prefetch(), options.timeout());
+                                stealing.queues(), stealing.own(), peers::get, options.timeout()), this::localBytes,
+                                peers, allocator, request.prefetch(), options.timeout());
                         return stole[0];
                     });
             List<Batch> out = executor.execute(plan, ctx);

@@ -18,10 +18,11 @@ import io.ferry.sql.SessionSettings;
 
 /**
  * The work queues of one gathered scan under {@code SET steal = 'on'} (I-Store skew paper section 4): every unit a
- * compute server runs gets a queue of its blocks, kept as one word on the memory server that holds them, and the
- * units' fragments read the scan's blocks only as they claim them — their own first, then stolen from the fullest
- * other queue — so compute servers that finish early take work from a straggler. The words are freed when the
- * gather ends, however it ends.
+ * compute server or a worker runs gets a queue of its blocks, kept as one word on the unit's memory server (the one
+ * holding its blocks, or its partition's) or on the worker itself, and the units' fragments read the scan's blocks
+ * only as they claim them — their own first, then stolen from the fullest other queue — so nodes that finish early
+ * take work from a straggler. A worker runs the blocks it holds in place and reads the others. The words are freed
+ * when the gather ends, however it ends.
  */
 final class StealPlan implements AutoCloseable {
     private static final Duration FREE_WAIT = Duration.ofSeconds(2);
@@ -54,7 +55,7 @@ final class StealPlan implements AutoCloseable {
             return "steal=on, not applied: a sampled scan";
         }
         if (sharing(units).size() < 2) {
-            return "steal=on, not applied: fewer than two units run on compute servers";
+            return "steal=on, not applied: fewer than two units run on compute servers or workers";
         }
         return null;
     }
@@ -62,7 +63,9 @@ final class StealPlan implements AutoCloseable {
     private static List<Unit> sharing(List<Unit> units) {
         List<Unit> out = new ArrayList<>();
         for (Unit u : units) {
-            if (u.function && u.runner != null && u.runner.role() == Role.COMPUTE && u.holder.role() == Role.MEMORY) {
+            boolean nam = u.runner != null && u.runner.role() == Role.COMPUTE && u.holder.role() == Role.MEMORY;
+            boolean workers = u.runner != null && u.runner.role() == Role.WORKER && u.holder == u.runner;
+            if (u.function && (nam || workers)) {
                 out.add(u);
             }
         }
@@ -80,12 +83,13 @@ final class StealPlan implements AutoCloseable {
                 holders.add(u.holder.name());
             }
         }
-        return "steal=on: " + shared.size() + " units on compute servers share " + n + " blocks through work queues "
+        String on = shared.stream().allMatch(u -> u.runner.role() == Role.WORKER) ? "workers" : "compute servers";
+        return "steal=on: " + shared.size() + " units on " + on + " share " + n + " blocks through work queues "
                 + "on " + String.join(", ", holders) + " (one per unit, claimed by remote compare-and-swap); a unit "
                 + "whose queue is empty steals from the fullest";
     }
 
-    /** Allocates the queues of the units that run on compute servers, one per unit on its blocks' memory server. */
+    /** Allocates the queues of the units that share work, one per unit on its memory server or worker. */
     static StealPlan allocate(long queryId, List<Unit> units, Duration timeout) {
         StealPlan plan = new StealPlan(queryId);
         Map<Member, List<long[]>> perHolder = new LinkedHashMap<>();

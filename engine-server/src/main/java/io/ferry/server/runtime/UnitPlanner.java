@@ -65,7 +65,9 @@ final class UnitPlanner {
             SessionSettings session, Map<PlanNode.Scan, CoPartitioning.Restriction> restricted) {
         List<Member> computes = cluster.up(m -> m.role() == Role.COMPUTE);
         List<Member> memories = cluster.up(m -> m.role() == Role.MEMORY);
+        List<Member> workers = cluster.up(m -> m.role() == Role.WORKER);
         boolean paired = session.assignment() == SessionSettings.Assignment.PARTITION;
+        boolean partitioned = table.partitioning().partitions() > 1;
         List<Unit> assigned = assigned(scan, table, data, read, computes, memories, restricted, session.assignment());
         if (assigned != null) {
             return decideAll(assigned, fragment, scan, table, session);
@@ -78,11 +80,24 @@ final class UnitPlanner {
             Member holder = storage.region(block).holder();
             BlockLocation where = storage.locate(table.name(), block, p);
             Unit unit;
-            if (holder.role() == Role.WORKER) {
+            if (holder.role() == Role.WORKER && paired && partitioned) {
+                // the same on workers: partition p is worker p's, its own blocks read in place, the rest remote
+                int part = block.partition();
+                Member runner = workers.get(part % workers.size());
+                unit = byRunner.computeIfAbsent("partition " + part, k -> new Unit(runner, runner));
+            } else if (holder.role() == Role.WORKER) {
                 unit = byHolder.computeIfAbsent(holder.id(), id -> new Unit(holder, holder));
+            } else if (!computes.isEmpty() && paired && partitioned) {
+                // assignment = 'partition' (the skew paper's I-Store): partition p is compute server p's, from
+                // whichever memory servers hold it (all of them, under NAM-partitioning); its unit's home is
+                // memory server p, which keeps the unit's work queue under steal = 'on'
+                int part = block.partition();
+                Member runner = computes.get(part % computes.size());
+                Member home = memories.isEmpty() ? holder : memories.get(part % memories.size());
+                unit = byRunner.computeIfAbsent("partition " + part, k -> new Unit(home, runner));
             } else if (!computes.isEmpty()) {
                 // A memory server's blocks are shared among the compute servers, block by block; or, under
-                // assignment = 'partition', all go to the compute server paired with it.
+                // assignment = 'partition' of a table not partitioned, all go to the compute server paired with it.
                 Member runner = computes.get(paired ? Math.max(0, memories.indexOf(holder)) % computes.size()
                         : spread++ % computes.size());
                 unit = byRunner.computeIfAbsent(holder.id() + "/" + runner.id(), k -> new Unit(holder, runner));

@@ -20,7 +20,8 @@ import io.ferry.server.cluster.control.WireWriter;
  * that is empty, steals from the tail of the queue with the most elements left, one at a time; every claim is one
  * remote compare-and-swap on the word, so an element goes to exactly one node however the claims race — the owner and a
  * thief on the last element, several thieves on one queue. The queue's word is its only shared state: the elements
- * themselves travel in every node's fragment request.
+ * themselves travel in every node's fragment request. Claims are asynchronous, so a scan claims its next blocks while
+ * its threads work on the ones that have landed.
  */
 public final class WorkQueues {
     /** One queue: its word (at {@code offset} of {@code words}) and the elements it starts with. */
@@ -36,13 +37,18 @@ public final class WorkQueues {
 
     private final List<Queue> queues;
     private final int own;
+    private final Function<NodeAddress, Peer> peers;
+    private final Duration timeout;
+    // The claim state below is touched by one claim at a time (the caller waits for a claim's future before it
+    // asks for the next) and published by the future's completion; the counters are read by other threads.
     /** The rest of the run last claimed from the own queue: positions {@code [runNext, runEnd)}. */
     private int runNext;
     private int runEnd;
-    private final Function<NodeAddress, Peer> peers;
-    private final Duration timeout;
     /** What this node last saw in its own queue's word: the expected value of its next claim. */
     private long ownWord;
+    /** The queue this node last stole from, or -1, and what it last saw in its word. */
+    private int victim = -1;
+    private long victimWord;
     private int owned;
     private int stolen;
 
@@ -69,80 +75,109 @@ public final class WorkQueues {
         return (int) word;
     }
 
+    /** {@link #claimAsync()}, waiting for it. */
+    public int claim() {
+        return Completions.result(claimAsync(), timeout, "claiming work");
+    }
+
     /**
-     * The next element this node runs, or -1 when every queue is empty. Called by one thread at a time. From its own
-     * queue a node takes a run of elements per claim — an eighth of what is left, at most {@link #MAX_RUN} — so that
-     * it pays one round trip per run rather than per element, while the tail stays for thieves (guided
-     * self-scheduling); a thief takes one element at a time.
+     * The next element this node runs, or -1 when every queue is empty. One claim at a time: ask for the next only
+     * once this one's future has completed. From its own queue a node takes a run of elements per claim — an eighth
+     * of what is left, at most {@link #MAX_RUN} — so that it pays one round trip per run rather than per element,
+     * while the tail stays for thieves (guided self-scheduling); a thief takes one element at a time.
      */
-    public synchronized int claim() {
-        if (runNext < runEnd) {
-            owned++;
-            return queues.get(own).elements()[runNext++];
-        }
-        if (own >= 0) {
-            Queue q = queues.get(own);
-            long w = ownWord;
-            while (head(w) < tail(w)) {
-                int run = Math.max(1, Math.min(MAX_RUN, (tail(w) - head(w)) / 8));
-                long next = word(head(w) + run, tail(w));
-                long was = swap(q, w, next);
-                if (was == w) {
-                    ownWord = next;
-                    owned++;
-                    runNext = head(w) + 1;
-                    runEnd = head(w) + run;
-                    return q.elements()[head(w)];
-                }
-                w = was; // a thief took from the tail meanwhile
+    public CompletableFuture<Integer> claimAsync() {
+        synchronized (this) {
+            if (runNext < runEnd) {
+                owned++;
+                return CompletableFuture.completedFuture(queues.get(own).elements()[runNext++]);
             }
+        }
+        return own >= 0 ? claimOwn(ownWord) : steal();
+    }
+
+    /** A run from the head of the own queue, whose word was last seen as {@code w}. */
+    private CompletableFuture<Integer> claimOwn(long w) {
+        if (head(w) >= tail(w)) {
             ownWord = w;
+            return steal();
         }
-        return steal();
+        Queue q = queues.get(own);
+        int run = Math.max(1, Math.min(MAX_RUN, (tail(w) - head(w)) / 8));
+        long next = word(head(w) + run, tail(w));
+        return swap(q, w, next).thenCompose(was -> {
+            if (was != w) {
+                return claimOwn(was); // a thief took from the tail meanwhile
+            }
+            synchronized (this) {
+                ownWord = next;
+                owned++;
+                runNext = head(w) + 1;
+                runEnd = head(w) + run;
+            }
+            return CompletableFuture.completedFuture(q.elements()[head(w)]);
+        });
     }
 
-    /** One element from the tail of the queue with the most left; -1 when all are empty. */
-    private int steal() {
-        while (true) {
-            List<CompletableFuture<Long>> reads = new ArrayList<>(queues.size());
-            for (int q = 0; q < queues.size(); q++) {
-                // an atomic read: adding 0 returns the word as every claim sees it
-                reads.add(q == own ? null : peer(queues.get(q)).fetchAndAdd(queues.get(q).words(),
-                        queues.get(q).offset(), 0));
-            }
-            int victim = -1;
-            long victimWord = 0;
+    /**
+     * One element from the tail of another queue. A thief keeps stealing from its victim while that has elements
+     * — one round trip per steal, since a failed compare-and-swap returns the word as it is — and looks at every
+     * queue again, to pick the one with the most left, once its victim is empty.
+     */
+    private CompletableFuture<Integer> steal() {
+        return victim >= 0 ? stealFrom(victim, victimWord) : look();
+    }
+
+    /** Reads every other queue's word and steals from the one with the most elements left; -1 if all are empty. */
+    private CompletableFuture<Integer> look() {
+        List<CompletableFuture<Long>> reads = new ArrayList<>(queues.size());
+        for (int q = 0; q < queues.size(); q++) {
+            // an atomic read: adding 0 returns the word as every claim sees it
+            reads.add(q == own ? CompletableFuture.completedFuture(0L) : within(peer(queues.get(q)).fetchAndAdd(
+                    queues.get(q).words(), queues.get(q).offset(), 0), "reading work queue " + q));
+        }
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenCompose(done -> {
+            int most = -1;
+            long mostWord = 0;
             for (int q = 0; q < reads.size(); q++) {
-                if (reads.get(q) == null) {
-                    continue;
-                }
-                long w = Completions.result(reads.get(q), timeout, "reading work queue " + q);
-                if (tail(w) - head(w) > (victim < 0 ? 0 : tail(victimWord) - head(victimWord))) {
-                    victim = q;
-                    victimWord = w;
+                long w = reads.get(q).join();
+                if (tail(w) - head(w) > (most < 0 ? 0 : tail(mostWord) - head(mostWord))) {
+                    most = q;
+                    mostWord = w;
                 }
             }
-            if (victim < 0) {
-                return -1;
-            }
-            Queue q = queues.get(victim);
-            long w = victimWord;
-            while (head(w) < tail(w)) {
-                long next = word(head(w), tail(w) - 1);
-                long was = swap(q, w, next);
-                if (was == w) {
-                    stolen++;
-                    return q.elements()[tail(w) - 1];
-                }
-                w = was;
-            }
-            // emptied while we looked: look again
-        }
+            victim = most;
+            return most < 0 ? CompletableFuture.completedFuture(-1) : stealFrom(most, mostWord);
+        });
     }
 
-    private long swap(Queue q, long expect, long update) {
-        return Completions.result(peer(q).compareAndSwap(q.words(), q.offset(), expect, update), timeout,
-                "claiming work from the queue on " + q.words().node());
+    /** The last element of queue {@code v}, whose word was last seen as {@code w}. */
+    private CompletableFuture<Integer> stealFrom(int v, long w) {
+        if (head(w) >= tail(w)) {
+            victim = -1;
+            return look();
+        }
+        Queue q = queues.get(v);
+        long next = word(head(w), tail(w) - 1);
+        return swap(q, w, next).thenCompose(was -> {
+            if (was != w) {
+                return stealFrom(v, was); // its owner or another thief claimed meanwhile
+            }
+            synchronized (this) {
+                victimWord = next;
+                stolen++;
+            }
+            return CompletableFuture.completedFuture(q.elements()[tail(w) - 1]);
+        });
+    }
+
+    private CompletableFuture<Long> swap(Queue q, long expect, long update) {
+        return within(peer(q).compareAndSwap(q.words(), q.offset(), expect, update), "claiming work from the queue "
+                + "on " + q.words().node());
+    }
+
+    private CompletableFuture<Long> within(CompletableFuture<Long> op, String what) {
+        return Completions.within(op, timeout, what);
     }
 
     private Peer peer(Queue q) {

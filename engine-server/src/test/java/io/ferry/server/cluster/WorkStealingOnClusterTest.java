@@ -74,13 +74,14 @@ class WorkStealingOnClusterTest {
     void unitsStealFromTheStragglerAndEveryBlockRunsOnce() throws Exception {
         String q = "SELECT dn, COUNT(*), SUM(v) FROM f JOIN dim ON f.d = dim.d GROUP BY dn";
         String plan = ResultComparison.plan(ferry, q);
-        assertTrue(plan.contains("units on compute servers share " + blocks("f") + " blocks through work queues"), plan);
+        assertTrue(plan.contains("units on compute servers share " + blocks(ferry, "f") + " blocks through work "
+                + "queues"), plan);
         long regionsBefore = settledRegions();
-        int blocks = blocks("f");
+        int blocks = blocks(ferry, "f");
         int stolen = 0;
         for (int run = 0; run < 3; run++) {
             ResultComparison.assertSameResult(ferry, duck, q, false);
-            int[] ran = ranAndStolen();
+            int[] ran = ranAndStolen(ferry);
             assertEquals(blocks, ran[0], "the units ran every block of f exactly once");
             stolen += ran[1];
         }
@@ -107,7 +108,7 @@ class WorkStealingOnClusterTest {
     }
 
     /** The blocks the last query's units ran through the work queues, and how many of them were stolen. */
-    private static int[] ranAndStolen() throws SQLException {
+    static int[] ranAndStolen(Connection ferry) throws SQLException {
         Pattern p = Pattern.compile("ran (\\d+) blocks through the work queues, (\\d+) of them stolen");
         int ran = 0;
         int stolen = 0;
@@ -129,7 +130,7 @@ class WorkStealingOnClusterTest {
         return new int[] {ran, stolen};
     }
 
-    private static int blocks(String table) throws SQLException {
+    static int blocks(Connection ferry, String table) throws SQLException {
         try (Statement s = ferry.createStatement();
                 ResultSet rs = s.executeQuery("SELECT blocks FROM sys.tables WHERE name = '" + table + "'")) {
             rs.next();
