@@ -39,9 +39,11 @@ public final class SessionSettings {
     }
 
     /**
-     * Whether compute servers sharing a gathered scan steal work from each other (I-Store skew paper section 4): ON
-     * puts each one's blocks in a work queue on a memory server, and a compute server whose queue is empty claims
-     * blocks from the tail of the fullest other queue with remote compare-and-swap; OFF runs each on its own blocks.
+     * Whether compute servers or workers sharing a gathered scan steal work from each other (I-Store skew paper
+     * section 4): ON (the default: it costs little on even work, measured, and saves a straggler's time under skew)
+     * puts each unit's blocks in a work queue on a memory server or the worker, and a node whose queue is empty
+     * claims blocks from the tail of the fullest other queue with remote compare-and-swap; OFF runs each unit on its
+     * own blocks.
      */
     public enum Steal {
         ON, OFF
@@ -68,7 +70,7 @@ public final class SessionSettings {
     private volatile Execution execution = Execution.AUTO;
     private volatile Retry retry = Retry.ON;
     private volatile int prefetch = DEFAULT_PREFETCH;
-    private volatile Steal steal = Steal.OFF;
+    private volatile Steal steal = Steal.ON;
     private volatile Assignment assignment = Assignment.AUTO;
 
     public Shipping shipping() {
@@ -121,7 +123,7 @@ public final class SessionSettings {
             execution = Execution.AUTO;
             retry = Retry.ON;
             prefetch = DEFAULT_PREFETCH;
-            steal = Steal.OFF;
+            steal = Steal.ON;
             assignment = Assignment.AUTO;
             return;
         }
@@ -131,7 +133,7 @@ public final class SessionSettings {
             case "execution" -> execution = Execution.AUTO;
             case "retry" -> retry = Retry.ON;
             case "prefetch" -> prefetch = DEFAULT_PREFETCH;
-            case "steal" -> steal = Steal.OFF;
+            case "steal" -> steal = Steal.ON;
             case "assignment" -> assignment = Assignment.AUTO;
             default -> throw unknown(name);
         }

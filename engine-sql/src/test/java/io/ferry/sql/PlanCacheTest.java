@@ -83,7 +83,7 @@ class PlanCacheTest {
         String q = "SELECT SUM(a) FROM t WHERE b = 'x'";
         assertEquals("4", one(q));
         try (Statement s = conn.createStatement()) {
-            s.execute("SET steal = 'on'");
+            s.execute("SET steal = 'off'");
             long misses = engine.plans().misses();
             assertEquals("4", one(q));
             assertEquals(misses + 1, engine.plans().misses(), "planned anew under the new setting");

@@ -3,8 +3,10 @@ package io.ferry.server.runtime;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -18,6 +20,7 @@ import io.ferry.core.exec.MorselClaims;
 import io.ferry.core.storage.BlockFormat;
 import io.ferry.core.storage.BlockReader;
 import io.ferry.fabric.BlockStream;
+import io.ferry.fabric.NodeAddress;
 import io.ferry.server.cluster.Peers;
 
 /**
@@ -58,9 +61,15 @@ public final class StealingBlockSource implements BlockSource {
         this.queues = queues;
         this.localBytes = localBytes;
         int slot = 1;
+        Set<NodeAddress> holders = new HashSet<>();
         for (BlockLocation b : blocks) {
             slot = Math.max(slot, b.readBytes(columns));
+            holders.add(b.region().node());
         }
+        // connected here, not on first use: a claim lands on a network thread, which posts the block's read and
+        // must not wait there for a connection that thread itself would have to make
+        holders.remove(peers.fabric().address());
+        holders.forEach(peers::get);
         this.stream = new BlockStream(peers.fabric(), peers::get, allocator, this::claimNext, depth, slot, timeout);
     }
 
@@ -103,8 +112,12 @@ public final class StealingBlockSource implements BlockSource {
         for (CompletableFuture<BlockStream.BlockRef> slot : done) {
             if (error != null) {
                 slot.completeExceptionally(error);
-            } else {
+                continue;
+            }
+            try {
                 slot.complete(element >= 0 ? ref(element) : null);
+            } catch (RuntimeException e) {
+                slot.completeExceptionally(e);
             }
         }
         claimMore();

@@ -37,7 +37,8 @@ public final class WorkQueues {
 
     private final List<Queue> queues;
     private final int own;
-    private final Function<NodeAddress, Peer> peers;
+    /** Per queue, the peer of the node holding its word: connected up front, as claims run on network threads. */
+    private final Peer[] peers;
     private final Duration timeout;
     // The claim state below is touched by one claim at a time (the caller waits for a claim's future before it
     // asks for the next) and published by the future's completion; the counters are read by other threads.
@@ -58,7 +59,10 @@ public final class WorkQueues {
     public WorkQueues(List<Queue> queues, int own, Function<NodeAddress, Peer> peers, Duration timeout) {
         this.queues = List.copyOf(queues);
         this.own = own;
-        this.peers = peers;
+        this.peers = new Peer[queues.size()];
+        for (int q = 0; q < this.peers.length; q++) {
+            this.peers[q] = peers.apply(queues.get(q).words().node());
+        }
         this.timeout = timeout;
         this.ownWord = own < 0 ? 0 : Queue.initial(queues.get(own).elements().length);
     }
@@ -105,7 +109,7 @@ public final class WorkQueues {
         Queue q = queues.get(own);
         int run = Math.max(1, Math.min(MAX_RUN, (tail(w) - head(w)) / 8));
         long next = word(head(w) + run, tail(w));
-        return swap(q, w, next).thenCompose(was -> {
+        return swap(own, w, next).thenCompose(was -> {
             if (was != w) {
                 return claimOwn(was); // a thief took from the tail meanwhile
             }
@@ -133,7 +137,7 @@ public final class WorkQueues {
         List<CompletableFuture<Long>> reads = new ArrayList<>(queues.size());
         for (int q = 0; q < queues.size(); q++) {
             // an atomic read: adding 0 returns the word as every claim sees it
-            reads.add(q == own ? CompletableFuture.completedFuture(0L) : within(peer(queues.get(q)).fetchAndAdd(
+            reads.add(q == own ? CompletableFuture.completedFuture(0L) : within(peers[q].fetchAndAdd(
                     queues.get(q).words(), queues.get(q).offset(), 0), "reading work queue " + q));
         }
         return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenCompose(done -> {
@@ -159,7 +163,7 @@ public final class WorkQueues {
         }
         Queue q = queues.get(v);
         long next = word(head(w), tail(w) - 1);
-        return swap(q, w, next).thenCompose(was -> {
+        return swap(v, w, next).thenCompose(was -> {
             if (was != w) {
                 return stealFrom(v, was); // its owner or another thief claimed meanwhile
             }
@@ -171,17 +175,14 @@ public final class WorkQueues {
         });
     }
 
-    private CompletableFuture<Long> swap(Queue q, long expect, long update) {
-        return within(peer(q).compareAndSwap(q.words(), q.offset(), expect, update), "claiming work from the queue "
-                + "on " + q.words().node());
+    private CompletableFuture<Long> swap(int queue, long expect, long update) {
+        Queue q = queues.get(queue);
+        return within(peers[queue].compareAndSwap(q.words(), q.offset(), expect, update), "claiming work from the "
+                + "queue on " + q.words().node());
     }
 
     private CompletableFuture<Long> within(CompletableFuture<Long> op, String what) {
         return Completions.within(op, timeout, what);
-    }
-
-    private Peer peer(Queue q) {
-        return peers.apply(q.words().node());
     }
 
     /** Elements taken from this node's own queue. */

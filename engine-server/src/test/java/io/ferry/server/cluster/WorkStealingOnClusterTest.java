@@ -96,11 +96,14 @@ class WorkStealingOnClusterTest {
     }
 
     @Test
-    void stealingIsOffByDefaultAndExplainSaysWhyItIsNotApplied() throws SQLException {
+    void stealingIsOnByDefaultAndExplainSaysWhyItIsNotApplied() throws SQLException {
         try (Statement s = ferry.createStatement()) {
             s.execute("RESET steal");
             String q = "SELECT COUNT(*) FROM f";
-            assertTrue(!ResultComparison.plan(ferry, q).contains("steal="), "steal is off by default");
+            String plan = ResultComparison.plan(ferry, q);
+            assertTrue(plan.contains("steal=on: "), "steal is on by default: " + plan);
+            s.execute("SET steal = 'off'");
+            assertTrue(!ResultComparison.plan(ferry, q).contains("steal="), "steal = 'off' turns it off");
             s.execute("SET steal = 'on'");
             String sampled = ResultComparison.plan(ferry, "SELECT COUNT(*) FROM f TABLESAMPLE SYSTEM (50)");
             assertTrue(sampled.contains("steal=on, not applied: a sampled scan"), sampled);
