@@ -101,7 +101,10 @@ public final class StealingBlockSource implements BlockSource {
             claiming = false;
             if (error == null && element >= 0) {
                 claimed.add(element);
-                done.add(waiting.poll());
+                CompletableFuture<BlockStream.BlockRef> slot = waiting.poll();
+                if (slot != null) { // else the scan was closed while this claim was in flight
+                    done.add(slot);
+                }
             } else {
                 drained = true;
                 done.addAll(waiting);
