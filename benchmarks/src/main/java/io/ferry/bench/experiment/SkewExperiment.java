@@ -71,11 +71,7 @@ final class SkewExperiment implements Experiment {
 
     @Override
     public List<Point> run(Settings all, Path logs, ProgressBar progress) throws Exception {
-        // eight nodes on this machine: 2 GiB of heap and 2 GiB of block memory each (at 32 M rows the memory server
-        // of a's Zipf partition holds 1 GB), not the two-node default; two
-        // warm-ups, as eight JVMs compile the join's code paths under their quotas
-        Settings s = new Settings(all.serverJar(), all.harnessJar(), all.fabric(), all.rows(),
-                Math.max(2, all.warmups()), all.repeat(), "2g", "2g", "2g");
+        Settings s = nodes(all);
         Map<String, List<Measurement>> byDataset = new LinkedHashMap<>();
         DATASETS.forEach(d -> byDataset.put(d, new ArrayList<>()));
         progress.setExtraMessage("shared-nothing: four workers");
@@ -114,6 +110,16 @@ final class SkewExperiment implements Experiment {
             points.add(new Point(name(), d, x++, byDataset.get(d)));
         }
         return points;
+    }
+
+    /**
+     * Eight nodes on this machine: 2 GiB of heap and 2 GiB of block memory each (at 32 M rows the memory server of
+     * a's Zipf partition holds 1 GB), not the two-node default; two warm-ups, as eight JVMs compile the join's code
+     * paths under their quotas.
+     */
+    private static Settings nodes(Settings all) {
+        return new Settings(all.serverJar(), all.harnessJar(), all.fabric(), all.rows(), Math.max(2, all.warmups()),
+                all.repeat(), "2g", "2g", "2g");
     }
 
     /** Function shipping, gathered, partition i on node i: what every series shares. */
@@ -175,7 +181,7 @@ final class SkewExperiment implements Experiment {
                 + "and b partitioned 4 ways, a's partition key uniform or Zipf (z = 1.25); over loopback, gathered, "
                 + "partition i the unit of node i (`assignment = 'partition'`). SN and +LocOpt: four workers; plain, "
                 + "WS, WS+NAM: four memory and four compute servers (a pair per emulated node); one thread per worker "
-                + "or compute server, %s. %s.%n%n", rows, sharing, Report.machine(s, "")));
+                + "or compute server, %s. %s.%n%n", rows, sharing, Report.machine(nodes(s), "")));
         md.append("![Skew](").append(name()).append(".png)\n\n");
         md.append("| data | SN ms | plain ms | WS ms | WS+NAM ms | +LocOpt ms | plain / WS+NAM | SN / WS+NAM | paper "
                 + "(ms: SN, plain, WS, WS+NAM) |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
