@@ -67,7 +67,7 @@ public final class BlockStream implements AutoCloseable {
     public interface BlockFeed {
         /**
          * The next block to read, or a null result when there are no more; once one result is null, every later
-         * one is too. Futures complete in the order they were asked for.
+         * one is too. The futures may complete in any order: the stream hands the blocks out in the order it asked.
          */
         CompletableFuture<BlockRef> next();
 

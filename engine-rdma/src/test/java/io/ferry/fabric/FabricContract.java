@@ -14,6 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -115,6 +118,52 @@ public abstract class FabricContract {
                 }
                 assertNull(stream.next());
             }
+        }
+    }
+
+    /**
+     * A feed whose blocks are known only later, as work stealing claims them over the network, and out of order: the
+     * stream hands them out in the order it asked for them, each intact; blocks of this node's own memory come in
+     * place, not copied; the end, found late, ends the stream.
+     */
+    @Test
+    void aStreamFedLaterDeliversEveryBlockInOrderAndOwnBlocksInPlace() {
+        int blockSize = 8 * 1024;
+        int blocks = 40;
+        ScheduledExecutorService claims = Executors.newSingleThreadScheduledExecutor();
+        try (ArrowBuf remote = allocator.buffer((long) blocks * blockSize);
+                ArrowBuf here = allocator.buffer((long) blocks * blockSize);
+                Region region = owner.register(remote, 0, blocks * blockSize);
+                Peer peer = reader.connect(owner.address(), TIMEOUT)) {
+            fill(remote, 5);
+            fill(here, 6);
+            AtomicInteger asked = new AtomicInteger();
+            BlockStream.BlockFeed feed = () -> {
+                int b = asked.getAndIncrement();
+                long at = (long) b * blockSize;
+                BlockStream.BlockRef ref = b >= blocks ? null : b % 3 == 0
+                        ? BlockStream.BlockRef.inPlace(here, at, blockSize, b)
+                        : new BlockStream.BlockRef(region.descriptor(), at, blockSize, null, b);
+                CompletableFuture<BlockStream.BlockRef> known = new CompletableFuture<>();
+                claims.schedule(() -> known.complete(ref), 1 + (b * 7) % 4, TimeUnit.MILLISECONDS);
+                return known;
+            };
+            try (BlockStream stream = new BlockStream(reader, node -> peer, allocator, feed, 5, blockSize, TIMEOUT)) {
+                for (int b = 0; b < blocks; b++) {
+                    try (BlockStream.Lease lease = stream.take()) {
+                        assertEquals(b, lease.tag());
+                        long at = (long) b * blockSize;
+                        assertSameBytes(b % 3 == 0 ? here : remote, at, lease.bytes(), 0, blockSize);
+                        if (b % 3 == 0) {
+                            assertEquals(here.memoryAddress() + at, lease.bytes().memoryAddress(), "in place");
+                        }
+                    }
+                }
+                assertNull(stream.take());
+                assertNull(stream.take());
+            }
+        } finally {
+            claims.shutdownNow();
         }
     }
 
