@@ -104,8 +104,8 @@ final class SkewCluster implements AutoCloseable {
         int cores = Runtime.getRuntime().availableProcessors();
         return quotas ? String.format(java.util.Locale.ROOT, "each node's worker or compute server limited to %.2f of "
                 + "a CPU by a cgroup quota (%.0f%% of the machine for the four; memory servers, standing in for RDMA "
-                + "NICs, and the coordinator outside the quotas)", NODE_SHARE * cores / 4, NODE_SHARE * 100) : "compute threads pinned round-robin to the CPUs (no "
-                + "cgroup quota: not root)";
+                + "NICs, and the coordinator outside the quotas)", NODE_SHARE * cores / 4, NODE_SHARE * 100)
+                : "compute threads pinned round-robin to the CPUs (no cgroup quota: not root)";
     }
 
     /** Nodes join in the order they start; the memory servers' order is the partitions' placement order. */

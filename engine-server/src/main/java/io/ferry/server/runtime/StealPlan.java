@@ -63,9 +63,9 @@ final class StealPlan implements AutoCloseable {
     private static List<Unit> sharing(List<Unit> units) {
         List<Unit> out = new ArrayList<>();
         for (Unit u : units) {
-            boolean nam = u.runner != null && u.runner.role() == Role.COMPUTE && u.holder.role() == Role.MEMORY;
-            boolean workers = u.runner != null && u.runner.role() == Role.WORKER && u.holder == u.runner;
-            if (u.function && (nam || workers)) {
+            boolean onCompute = u.runner != null && u.runner.role() == Role.COMPUTE && u.holder.role() == Role.MEMORY;
+            boolean onWorker = u.runner != null && u.runner.role() == Role.WORKER && u.holder == u.runner;
+            if (u.function && (onCompute || onWorker)) {
                 out.add(u);
             }
         }

@@ -106,9 +106,7 @@ public final class StealingBlockSource implements BlockSource {
                     done.add(slot);
                 }
             } else {
-                drained = true;
-                done.addAll(waiting);
-                waiting.clear();
+                done.addAll(drain());
             }
         }
         // completing runs the slots' reads: outside the lock
@@ -124,6 +122,14 @@ public final class StealingBlockSource implements BlockSource {
             }
         }
         claimMore();
+    }
+
+    /** No more claims: the slots still waiting, each to learn that no block is coming (or why). */
+    private synchronized List<CompletableFuture<BlockStream.BlockRef>> drain() {
+        drained = true;
+        List<CompletableFuture<BlockStream.BlockRef>> out = new ArrayList<>(waiting);
+        waiting.clear();
+        return out;
     }
 
     private BlockStream.BlockRef ref(int element) {
@@ -182,13 +188,7 @@ public final class StealingBlockSource implements BlockSource {
     @Override
     public void close() {
         // no more claims: a scan that ends early (an error, a cancel, a LIMIT) leaves the rest to the others
-        List<CompletableFuture<BlockStream.BlockRef>> unclaimed;
-        synchronized (this) {
-            drained = true;
-            unclaimed = new ArrayList<>(waiting);
-            waiting.clear();
-        }
-        unclaimed.forEach(slot -> slot.complete(null));
+        drain().forEach(slot -> slot.complete(null));
         taken.values().forEach(BlockStream.Lease::close);
         taken.clear();
         stream.close();

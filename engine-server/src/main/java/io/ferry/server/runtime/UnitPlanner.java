@@ -80,21 +80,18 @@ final class UnitPlanner {
             Member holder = storage.region(block).holder();
             BlockLocation where = storage.locate(table.name(), block, p);
             Unit unit;
-            if (holder.role() == Role.WORKER && paired && partitioned) {
-                // the same on workers: partition p is worker p's, its own blocks read in place, the rest remote
+            boolean onWorker = holder.role() == Role.WORKER;
+            List<Member> runners = onWorker ? workers : computes;
+            if (paired && partitioned && !runners.isEmpty()) {
+                // assignment = 'partition' (the skew paper's I-Store): partition p is compute server (or worker)
+                // p's, from whichever nodes hold it (all of them, under NAM-partitioning); its unit's home — memory
+                // server p, or the worker — keeps the unit's work queue under steal = 'on'
                 int part = block.partition();
-                Member runner = workers.get(part % workers.size());
-                unit = byRunner.computeIfAbsent("partition " + part, k -> new Unit(runner, runner));
-            } else if (holder.role() == Role.WORKER) {
-                unit = byHolder.computeIfAbsent(holder.id(), id -> new Unit(holder, holder));
-            } else if (!computes.isEmpty() && paired && partitioned) {
-                // assignment = 'partition' (the skew paper's I-Store): partition p is compute server p's, from
-                // whichever memory servers hold it (all of them, under NAM-partitioning); its unit's home is
-                // memory server p, which keeps the unit's work queue under steal = 'on'
-                int part = block.partition();
-                Member runner = computes.get(part % computes.size());
-                Member home = memories.isEmpty() ? holder : memories.get(part % memories.size());
+                Member runner = runners.get(part % runners.size());
+                Member home = onWorker ? runner : memories.isEmpty() ? holder : memories.get(part % memories.size());
                 unit = byRunner.computeIfAbsent("partition " + part, k -> new Unit(home, runner));
+            } else if (onWorker) {
+                unit = byHolder.computeIfAbsent(holder.id(), id -> new Unit(holder, holder));
             } else if (!computes.isEmpty()) {
                 // A memory server's blocks are shared among the compute servers, block by block; or, under
                 // assignment = 'partition' of a table not partitioned, all go to the compute server paired with it.

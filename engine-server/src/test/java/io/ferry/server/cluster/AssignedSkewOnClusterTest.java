@@ -7,8 +7,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,8 +20,9 @@ import io.ferry.sql.ResultComparison;
 /**
  * The skew paper's workload on the cluster shapes of its experiment ({@code bin/ferry experiment skew}), under
  * {@code SET assignment = 'partition'}: partition p is a unit of compute server (or worker) p mod n, with a work
- * queue of its own, wherever its blocks are — all nodes hold a piece of it under NAM-partitioning. On workers with {@code steal = 'on'} (I-Store's
- * local-access optimization) a worker runs the blocks it holds in place and steals the others' over the fabric.
+ * queue of its own, wherever its blocks are — all nodes hold a piece of it under NAM-partitioning. On workers with
+ * {@code steal = 'on'} (I-Store's local-access optimization) a worker runs the blocks it holds in place and steals
+ * the others' over the fabric.
  * Answers equal DuckDB's on the same tables; every block runs exactly once.
  */
 class AssignedSkewOnClusterTest {
@@ -54,7 +53,7 @@ class AssignedSkewOnClusterTest {
                 assertTrue(stolen > 0, "the worker with the smaller partitions stole");
                 s.execute("SET steal = 'off'");
                 ResultComparison.assertSameResult(ferry, duck.connection(), SkewWorkload.QUERY, false);
-                assertEquals(List.of(4), unitsOfLastQuery(ferry), "one unit per partition");
+                assertEquals(4, unitsOfLastQuery(ferry), "one unit per partition");
             }
         }
     }
@@ -71,7 +70,7 @@ class AssignedSkewOnClusterTest {
                     s.execute("SET steal = '" + steal + "'");
                     ResultComparison.assertSameResult(ferry, duck.connection(), SkewWorkload.QUERY, false);
                     // by partition, not by memory server: four units (two per compute server), not two
-                    assertEquals(List.of(4), unitsOfLastQuery(ferry), "steal=" + steal);
+                    assertEquals(4, unitsOfLastQuery(ferry), "steal=" + steal);
                 }
                 assertEquals(WorkStealingOnClusterTest.blocks(ferry, "a"),
                         WorkStealingOnClusterTest.ranAndStolen(ferry)[0], "every block ran exactly once");
@@ -96,16 +95,13 @@ class AssignedSkewOnClusterTest {
         return DuckDbMirror.of(local.catalog());
     }
 
-    /** The number of units of a's scan in the last query that ran one (sys.fragments), as a one-element list. */
-    private static List<Integer> unitsOfLastQuery(Connection ferry) throws SQLException {
-        List<Integer> out = new ArrayList<>();
+    /** The number of units of a's scan in the last query that ran one (sys.fragments). */
+    private static int unitsOfLastQuery(Connection ferry) throws SQLException {
         try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.fragments "
                 + "WHERE table_name = 'a' AND query_id = (SELECT MAX(query_id) FROM sys.fragments WHERE table_name = "
                 + "'a')")) {
-            while (rs.next()) {
-                out.add(rs.getInt(1));
-            }
+            rs.next();
+            return rs.getInt(1);
         }
-        return out;
     }
 }
