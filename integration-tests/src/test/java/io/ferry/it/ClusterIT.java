@@ -256,6 +256,9 @@ abstract class ClusterIT {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             // a compute server's work would move to the others (the next test): here it may not
             s.execute("SET retry = 'off'");
+            // each unit on its own blocks: a stealing victim may have delivered all it had to do before it dies,
+            // and the query then rightly answers without it (stealing under a kill: the steal-kill test)
+            s.execute("SET steal = 'off'");
             killAndExpect08006(victim, victim(), startSlowQuery(s));
         }
         // A new connection works, sees the node down with a reason, and the rest of the cluster still answers.
