@@ -21,6 +21,7 @@ public final class SqlErrors {
     private static final Pattern COLUMN_NOT_FOUND = Pattern.compile("Column '([^']*)' not found");
     private static final Pattern AMBIGUOUS_COLUMN = Pattern.compile("Column '([^']*)' is ambiguous");
     private static final Pattern UNKNOWN_TARGET_COLUMN = Pattern.compile("Unknown target column '([^']*)'");
+    private static final Pattern TABLE_FUNCTION_AS_VALUE = Pattern.compile("Cannot call table function here: '(\\w+)'");
     private static final Pattern NO_MATCH_FUNCTION = Pattern.compile("No match found for function signature (.*)");
     private static final Pattern MODIFY_OPERATION = Pattern.compile("operation=\\[(UPDATE|DELETE|MERGE)\\]");
     private static final Pattern MISSING_OPERATOR = Pattern.compile("Missing conversions? (?:is|are) (\\w+)");
@@ -91,6 +92,12 @@ public final class SqlErrors {
         if ((m = DDL_NOT_SUPPORTED.matcher(message)).find()) {
             return new Translated(SqlStates.FEATURE_NOT_SUPPORTED, "Ferry does not support " + m.group(1)
                     + " statements yet; see docs/sql.md for the statements it runs");
+        }
+        if ((m = TABLE_FUNCTION_AS_VALUE.matcher(message)).find()) {
+            String name = m.group(1).toLowerCase(java.util.Locale.ROOT);
+            return new Translated(SqlStates.FEATURE_NOT_SUPPORTED, name + " is a table function, which gives rows, "
+                    + "not a value: call it in FROM, as in SELECT * FROM " + name + "(…) or JOIN " + name + "(…) AS "
+                    + "t(x) ON …");
         }
         if (message.contains("Year out of range")) {
             return yearOutOfRange("date out of range: " + firstLine(message));

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.ferry.server.data.SkewWorkload;
+import io.ferry.core.gen.SkewWorkload;
 import me.tongfei.progressbar.ProgressBar;
 
 /**

@@ -20,6 +20,11 @@ import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.expr.Literal;
 import io.ferry.core.expr.Op;
+import io.ferry.core.gen.RowGenerator;
+import io.ferry.core.gen.Series;
+import io.ferry.core.gen.SkewRows;
+import io.ferry.core.gen.SkewWorkload;
+import io.ferry.core.storage.Placement;
 import io.ferry.core.storage.TableRef;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
@@ -52,7 +57,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 9;
+    static final short VERSION = 10;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -68,6 +73,11 @@ public final class PlanCodec {
     private static final byte WINDOW = 11;
     private static final byte UNION = 12;
     private static final byte REPLICATE = 13;
+    private static final byte GENERATE = 14;
+
+    // What a GENERATE node makes, after its code
+    private static final byte SERIES = 1;
+    private static final byte SKEW_ROWS = 2;
 
     private static final byte INPUT_REF = 1;
     private static final byte LITERAL = 2;
@@ -303,6 +313,9 @@ public final class PlanCodec {
                 u8(VALUES);
                 types(v.types());
                 batch(v.types(), v.rows());
+            } else if (node instanceof PlanNode.Generate g) {
+                u8(GENERATE);
+                generator(g.generator());
             } else if (node instanceof PlanNode.Union u) {
                 u8(UNION);
                 types(u.types());
@@ -316,6 +329,26 @@ public final class PlanCodec {
                 i32(r.countColumn());
             } else {
                 throw new IllegalArgumentException("no wire form for " + node.getClass().getSimpleName());
+            }
+        }
+
+        private void generator(RowGenerator generator) {
+            if (generator instanceof Series s) {
+                u8(SERIES);
+                i64(s.start());
+                i64(s.stop());
+                i64(s.step());
+            } else {
+                SkewRows rows = (SkewRows) generator;
+                SkewWorkload.Spec spec = rows.spec();
+                u8(SKEW_ROWS);
+                string(rows.table());
+                i64(spec.rows());
+                i64(spec.innerRows());
+                name(spec.distribution());
+                f64(spec.z());
+                i32(spec.partitions());
+                i64(spec.seed());
             }
         }
 
@@ -587,7 +620,7 @@ public final class PlanCodec {
         private static <T> T checked(String what, Supplier<T> make) {
             try {
                 return make.get();
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException | FerryException e) {
                 throw violation("the " + what + " is invalid: " + e.getMessage());
             }
         }
@@ -616,6 +649,7 @@ public final class PlanCodec {
                 case JOIN -> join();
                 case SORT -> sort();
                 case VALUES -> values();
+                case GENERATE -> new PlanNode.Generate(generator());
                 case WINDOW -> window();
                 case UNION -> union();
                 case REPLICATE -> {
@@ -664,6 +698,8 @@ public final class PlanCodec {
                 width = width(w.input()) + w.calls().size();
             } else if (node instanceof PlanNode.Union u) {
                 width = u.types().size();
+            } else if (node instanceof PlanNode.Generate g) {
+                width = g.types().size();
             } else if (node instanceof PlanNode.Replicate r) {
                 width = width(r.input());
             } else {
@@ -843,6 +879,28 @@ public final class PlanCodec {
                 inputs.add(input);
             }
             return checked("union", () -> new PlanNode.Union(inputs, types));
+        }
+
+        private RowGenerator generator() {
+            int kind = u8("a generator");
+            if (kind == SERIES) {
+                long start = i64();
+                long stop = i64();
+                long step = i64();
+                return checked("series", () -> new Series(start, stop, step));
+            }
+            if (kind != SKEW_ROWS) {
+                throw violation("unknown generator code " + kind);
+            }
+            String table = string("skew table", MAX_ENUM_NAME);
+            long rows = i64();
+            long inner = i64();
+            SkewWorkload.Distribution distribution = name(SkewWorkload.Distribution.class);
+            double z = f64();
+            int partitions = i32();
+            long seed = i64();
+            return checked("skew workload", () -> new SkewRows(new SkewWorkload.Spec(rows, inner, distribution, z,
+                    partitions, Placement.PARTITION, seed, ""), table));
         }
 
         private PlanNode.Values values() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.ferry.core.expr.Expr;
+import io.ferry.core.gen.RowGenerator;
 import io.ferry.core.storage.TableHandle;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
@@ -347,6 +348,19 @@ public sealed interface PlanNode {
             return visitor.values(this);
         }
 
+    }
+
+    /** Rows a generator makes: a table function such as {@code generate_series}. */
+    record Generate(RowGenerator generator) implements PlanNode {
+        @Override
+        public <R> R accept(PlanVisitor<R> visitor) {
+            return visitor.generate(this);
+        }
+
+        @Override
+        public List<FerryType> types() {
+            return generator.types();
+        }
     }
 
     /**

@@ -30,6 +30,8 @@ public interface PlanVisitor<R> {
 
     R values(PlanNode.Values values);
 
+    R generate(PlanNode.Generate generate);
+
     R union(PlanNode.Union union);
 
     R replicate(PlanNode.Replicate replicate);
@@ -92,6 +94,11 @@ public interface PlanVisitor<R> {
         @Override
         public R values(PlanNode.Values values) {
             return otherwise(values);
+        }
+
+        @Override
+        public R generate(PlanNode.Generate generate) {
+            return otherwise(generate);
         }
 
         @Override

@@ -373,6 +373,11 @@ public final class QueryExecutor implements AutoCloseable {
             }
 
             @Override
+            public Pipeline generate(PlanNode.Generate generate) {
+                return Pipeline.of(Source.of(generate.generator()));
+            }
+
+            @Override
             public Pipeline union(PlanNode.Union union) {
                 // One source over every input's morsels: the threads stream all inputs at once into the sink above,
                 // each batch through its own input's transforms first.

@@ -3,6 +3,7 @@ package io.ferry.core.exec;
 import java.util.List;
 import java.util.function.Consumer;
 
+import io.ferry.core.gen.RowGenerator;
 import io.ferry.core.vector.Batch;
 
 /**
@@ -34,6 +35,21 @@ public interface Source {
             @Override
             public void read(int morsel, Consumer<Batch> out) {
                 out.accept(batches.get(morsel));
+            }
+        };
+    }
+
+    /** The rows of {@code generator}, a morsel of it per morsel: threads make them in parallel. */
+    static Source of(RowGenerator generator) {
+        return new Source() {
+            @Override
+            public int morsels() {
+                return generator.morsels();
+            }
+
+            @Override
+            public void read(int morsel, Consumer<Batch> out) {
+                out.accept(generator.morsel(morsel));
             }
         };
     }

@@ -32,6 +32,9 @@ import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.expr.Literal;
 import io.ferry.core.expr.Op;
+import io.ferry.core.gen.RowGenerator;
+import io.ferry.core.gen.Series;
+import io.ferry.core.gen.SkewWorkload;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
@@ -195,7 +198,14 @@ class PlanCodecTest {
         PlanNode last = new PlanNode.Join(ranked, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI,
                 new int[] {0, 2}, new int[] {2, 8}, new boolean[] {false, true}, null), JoinKind.INNER, new int[] {0},
                 new int[] {0}, null);
-        return new PlanNode.Join(last, unionOfReplicated(), JoinKind.SEMI, new int[] {0}, new int[] {2}, null);
+        PlanNode unioned = new PlanNode.Join(last, unionOfReplicated(), JoinKind.SEMI, new int[] {0}, new int[] {2},
+                null);
+        // both kinds of generated rows as build sides, as a table function joined to a table ships them
+        PlanNode series = new PlanNode.Generate(new Series(Long.MIN_VALUE, Long.MIN_VALUE + 99_999, 7));
+        PlanNode skew = new PlanNode.Generate(new SkewWorkload(SkewWorkload.Spec.parseRows(
+                "rows=1000,inner=10,distribution=uniform,z=2.5,partitions=3,seed=-4")).rows("a"));
+        return new PlanNode.Join(new PlanNode.Join(unioned, series, JoinKind.SEMI, new int[] {0}, new int[] {0},
+                null), skew, JoinKind.ANTI, new int[] {0}, new int[] {2}, null);
     }
 
     /** A union of two inputs, one of them each row of a scan as often as its BIGINT column says. */
@@ -232,6 +242,19 @@ class PlanCodecTest {
         assertEquals(SampleSpec.fresh(SampleSpec.Method.SYSTEM, 30), scans.get(5).sample());
         assertFalse(scans.get(2).sample().repeatable());
         assertNull(scans.get(6).sample());
+    }
+
+    @Test
+    void generatorsRoundTripAndOnesTheirOwnChecksRefuseAreCorrupt() {
+        RowGenerator skew = new SkewWorkload(SkewWorkload.Spec.parse("rows=5000,inner=40,z=1.5,partitions=6,"
+                + "seed=9")).rows("b");
+        for (RowGenerator g : List.of(new Series(3, -8, -2), skew)) {
+            assertEquals(g, ((PlanNode.Generate) PlanCodec.decode(PlanCodec.encode(new PlanNode.Generate(g))))
+                    .generator());
+        }
+        byte[] series = PlanCodec.encode(new PlanNode.Generate(new Series(1, 10, 1)));
+        ByteBuffer.wrap(series).putLong(series.length - 8, 0); // the step
+        assertViolation(series, "the series is invalid: generate_series: the step must not be 0");
     }
 
     @Test

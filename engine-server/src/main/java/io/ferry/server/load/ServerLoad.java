@@ -17,7 +17,8 @@ import io.ferry.core.storage.Placement;
 import io.ferry.core.storage.Table;
 import io.ferry.server.data.CsvLoader;
 import io.ferry.server.data.ProgressListener;
-import io.ferry.server.data.SkewWorkload;
+import io.ferry.core.gen.SkewWorkload;
+import io.ferry.server.data.SkewLoad;
 import io.ferry.server.parquet.ParquetLoader;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SqlErrors;
@@ -140,7 +141,7 @@ public final class ServerLoad {
                         + "or give another prefix");
             }
         }
-        new SkewWorkload(spec).load(engine.catalog(), progress);
+        SkewLoad.load(spec, engine.catalog(), progress);
         return spec.rows() + 3 * spec.innerRows();
     }
 

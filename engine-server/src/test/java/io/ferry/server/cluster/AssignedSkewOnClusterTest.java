@@ -10,9 +10,10 @@ import java.sql.Statement;
 
 import org.junit.jupiter.api.Test;
 
+import io.ferry.core.gen.SkewWorkload;
 import io.ferry.server.correctness.DuckDbMirror;
 import io.ferry.server.data.ProgressListener;
-import io.ferry.server.data.SkewWorkload;
+import io.ferry.server.data.SkewLoad;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.ResultComparison;
@@ -80,7 +81,7 @@ class AssignedSkewOnClusterTest {
 
     /** Loads the workload onto the cluster; function shipping, gathered, by partition: what both shapes share. */
     private static void prepare(Coordinator coordinator, Statement s) throws SQLException {
-        new SkewWorkload(SkewWorkload.Spec.parse(SPEC)).load(coordinator.engine().catalog(), ProgressListener.NONE);
+        SkewLoad.load(SkewWorkload.Spec.parse(SPEC), coordinator.engine().catalog(), ProgressListener.NONE);
         s.execute("SET shipping = 'function'");
         s.execute("SET execution = 'gather'");
         s.execute("SET assignment = 'partition'");
@@ -91,7 +92,7 @@ class AssignedSkewOnClusterTest {
      * cluster's blocks cannot be exported from the coordinator).
      */
     private static DuckDbMirror mirror(FerryEngine local) throws Exception {
-        new SkewWorkload(SkewWorkload.Spec.parse(SPEC)).load(local.catalog(), ProgressListener.NONE);
+        SkewLoad.load(SkewWorkload.Spec.parse(SPEC), local.catalog(), ProgressListener.NONE);
         return DuckDbMirror.of(local.catalog());
     }
 

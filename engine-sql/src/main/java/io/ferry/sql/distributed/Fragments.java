@@ -166,6 +166,11 @@ public final class Fragments {
             }
 
             @Override
+            public PlanNode generate(PlanNode.Generate g) {
+                return g;
+            }
+
+            @Override
             public PlanNode union(PlanNode.Union u) {
                 List<PlanNode> inputs = new ArrayList<>(u.inputs().size());
                 for (PlanNode input : u.inputs()) {

@@ -50,6 +50,7 @@ public final class FerryOperatorTable {
         out.add(DAYNAME);
         out.add(MONTHNAME);
         out.addAll(StringFunctions.all());
+        out.addAll(TableFunctions.all());
         return out;
     }
 

@@ -23,6 +23,7 @@ import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalMinus;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
+import org.apache.calcite.rel.logical.LogicalTableFunctionScan;
 import org.apache.calcite.rel.logical.LogicalTableModify;
 import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.logical.LogicalValues;
@@ -44,6 +45,7 @@ public final class FerryRules {
             WindowRule.CONFIG.toRule(WindowRule.class),
             SampleRule.CONFIG.toRule(SampleRule.class),
             ValuesRule.CONFIG.toRule(ValuesRule.class),
+            GenerateRule.CONFIG.toRule(GenerateRule.class),
             SetOpRule.UNION.toRule(SetOpRule.class),
             SetOpRule.INTERSECT.toRule(SetOpRule.class),
             SetOpRule.MINUS.toRule(SetOpRule.class),
@@ -78,6 +80,7 @@ public final class FerryRules {
                 || rel instanceof LogicalSort s && FerrySort.supported(s)
                 || rel instanceof LogicalWindow w && FerryWindow.supported(w)
                 || rel instanceof LogicalValues v && FerryRel.supported(v.getRowType())
+                || rel instanceof LogicalTableFunctionScan t && FerryGenerate.runs(t)
                 || rel instanceof Sample
                 || (rel instanceof LogicalUnion || rel instanceof LogicalIntersect || rel instanceof LogicalMinus)
                         && SetOpRule.runs((SetOp) rel);
@@ -271,6 +274,21 @@ public final class FerryRules {
                 return null;
             }
             return new FerryValues(v.getCluster(), v.getRowType(), v.getTuples(), ferry(v));
+        }
+    }
+
+    public static final class GenerateRule extends ConverterRule {
+        static final Config CONFIG = Config.INSTANCE.withConversion(LogicalTableFunctionScan.class, Convention.NONE,
+                FerryRel.CONVENTION, "FerryGenerateRule").withRuleFactory(GenerateRule::new);
+
+        GenerateRule(Config config) {
+            super(config);
+        }
+
+        @Override
+        public RelNode convert(RelNode rel) {
+            LogicalTableFunctionScan scan = (LogicalTableFunctionScan) rel;
+            return FerryGenerate.runs(scan) ? FerryGenerate.of(scan, ferry(scan)) : null;
         }
     }
 

@@ -1,24 +1,15 @@
-package io.ferry.server.data;
+package io.ferry.core.gen;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
-import java.util.function.Consumer;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
-import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.PartitionScheme;
 import io.ferry.core.storage.Placement;
-import io.ferry.core.storage.Table;
-import io.ferry.core.storage.TableAppender;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
-import io.ferry.core.vector.Batch;
-import io.ferry.core.vector.LongVector;
-import io.ferry.core.vector.Vector;
 
 /**
  * The workload of the I-Store skew paper (section 4): four tables {@code a, b, c, d} of {@code (pk, payload, fk)}
@@ -44,7 +35,6 @@ public final class SkewWorkload {
                 + "JOIN %1$sc c ON b.fk = c.pk JOIN %1$sd d ON c.fk = d.pk WHERE b.payload < 100 AND c.payload < 100 "
                 + "AND d.payload < 100", prefix);
     }
-    private static final int PAYLOADS = 1000;
 
     /** How a's partition key is distributed. */
     public enum Distribution {
@@ -87,6 +77,18 @@ public final class SkewWorkload {
          * prefix names the tables {@code Xa, Xb, Xc, Xd}, so several datasets can be loaded side by side.
          */
         public static Spec parse(String spec) {
+            return parse(spec, true);
+        }
+
+        /**
+         * The same items but placement and prefix, which belong to a load: the rows of table function
+         * {@code skew_workload} are placed and named by the statement that stores them.
+         */
+        public static Spec parseRows(String spec) {
+            return parse(spec, false);
+        }
+
+        private static Spec parse(String spec, boolean load) {
             long rows = -1;
             long inner = -1;
             Distribution distribution = Distribution.ZIPF;
@@ -111,9 +113,9 @@ public final class SkewWorkload {
                         case "distribution" -> distribution = Distribution.valueOf(v.toUpperCase(Locale.ROOT));
                         case "z" -> z = Double.parseDouble(v);
                         case "partitions" -> partitions = Integer.parseInt(v);
-                        case "placement" -> placement = Placement.named(v);
                         case "seed" -> seed = Long.parseLong(v);
-                        case "prefix" -> prefix = v.toLowerCase(Locale.ROOT);
+                        case "placement" -> placement = Placement.named(load ? v : loadOnly(kv[0]));
+                        case "prefix" -> prefix = (load ? v : loadOnly(kv[0])).toLowerCase(Locale.ROOT);
                         default -> throw bad("unknown item '" + kv[0].trim() + "'");
                     }
                 } catch (IllegalArgumentException e) { // a number or distribution that does not parse
@@ -124,6 +126,13 @@ public final class SkewWorkload {
                 throw bad("rows is missing");
             }
             return new Spec(rows, inner < 0 ? rows : inner, distribution, z, partitions, placement, seed, prefix);
+        }
+
+        private static String loadOnly(String item) {
+            throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "skew_workload: '" + item.trim() + "' "
+                    + "belongs to bin/ferry load --generate skew; the table function's rows are named and placed by "
+                    + "the statement that stores them, e.g. CREATE TABLE a WITH (partition_by = 'fk=bkey:4', "
+                    + "placement = 'nam') AS SELECT * FROM skew_workload('a', 'rows=1000000')");
         }
 
         private static FerryException bad(String what) {
@@ -154,100 +163,12 @@ public final class SkewWorkload {
         };
     }
 
-    /** Creates and fills the four tables; if one fails, those this call created are dropped again. */
-    public void load(Catalog catalog, ProgressListener progress) {
-        List<String> created = new ArrayList<>();
-        boolean done = false;
-        try {
-            for (String name : TABLES) {
-                Table table = catalog.create(spec.prefix() + name, schema(), false);
-                created.add(spec.prefix() + name);
-                catalog.partition(table, partitioning(name), spec.placement());
-                try (TableAppender appender = table.appender()) {
-                    generate(name, appender::append, progress);
-                    appender.commit();
-                }
-            }
-            done = true;
-        } finally {
-            if (!done) {
-                for (String name : created) {
-                    catalog.drop(name, true);
-                }
-            }
-        }
+    /** The rows of {@code table}: a, b, c or d. */
+    public SkewRows rows(String table) {
+        return new SkewRows(spec, table);
     }
 
-    /** Streams the rows of {@code table} to {@code sink} in batches; returns the row count. */
-    public long generate(String table, Consumer<Batch> sink, ProgressListener progress) {
-        partitioning(table); // checks the name
-        SplittableRandom random = new SplittableRandom(spec.seed() * 31 + TABLES.indexOf(table));
-        PartitionScheme.Key key = partitioning("b").keys().get(0);
-        double[] cumulative = table.equals("a") ? cumulative() : null;
-        long rows = table.equals("a") ? spec.rows() : spec.innerRows();
-        progress.start("generate " + table, rows, ProgressListener.Unit.ROWS);
-        try {
-            long made = 0;
-            while (made < rows) {
-                int n = (int) Math.min(Vector.MAX_ROWS, rows - made);
-                long[] pk = new long[n];
-                long[] payload = new long[n];
-                long[] fk = new long[n];
-                for (int i = 0; i < n; i++) {
-                    pk[i] = made + i + 1;
-                    payload[i] = random.nextInt(PAYLOADS);
-                    fk[i] = cumulative == null ? 1 + random.nextLong(spec.innerRows())
-                            : keyInPart(key, part(cumulative, random.nextDouble()), random);
-                }
-                sink.accept(Batch.of(new LongVector(pk, null), new LongVector(payload, null), new LongVector(fk, null)));
-                made += n;
-                progress.update(made);
-            }
-            return made;
-        } finally {
-            progress.finish();
-        }
-    }
-
-    /** The distribution of a's partitions as a cumulative share per partition. */
-    private double[] cumulative() {
-        int n = spec.partitions();
-        double[] out = new double[n];
-        double sum = 0;
-        for (int p = 0; p < n; p++) {
-            sum += spec.distribution() == Distribution.UNIFORM ? 1 : 1 / Math.pow(p + 1, spec.z());
-            out[p] = sum;
-        }
-        for (int p = 0; p < n; p++) {
-            out[p] /= sum;
-        }
-        return out;
-    }
-
-    private static int part(double[] cumulative, double u) {
-        int lo = 0;
-        int hi = cumulative.length - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (cumulative[mid] < u) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** A key of b (in 1..rows) that falls in part {@code part} of the domain: drawn until one does. */
-    private long keyInPart(PartitionScheme.Key key, int part, SplittableRandom random) {
-        for (int tries = 0; tries < 1_000_000; tries++) {
-            long k = 1 + random.nextLong(spec.innerRows());
-            if (key.partOf(k) == part) {
-                return k;
-            }
-        }
-        throw new FerryException(SqlStates.INVALID_PARAMETER_VALUE, "skew workload: no key of b in 1.."
-                + spec.innerRows() + " falls in partition " + part + " of " + spec.partitions() + "; use fewer "
-                + "partitions or more rows");
+    public Spec spec() {
+        return spec;
     }
 }
