@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -23,12 +24,37 @@ final class BenchSql {
         }
     }
 
-    /** Runs a query and reads every row, as a client would. */
+    /** Runs a query and reads every value of every row, as a client would. */
     static void drain(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int cols = rs.getMetaData().getColumnCount();
             while (rs.next()) {
-                rs.getObject(1);
+                for (int i = 1; i <= cols; i++) {
+                    rs.getObject(i);
+                }
             }
+        }
+    }
+
+    /** The median time of {@code repeat} runs of a query ({@link #drain}) after two untimed ones, in ms. */
+    static double medianMillis(Connection c, String sql, int repeat) throws SQLException {
+        for (int i = 0; i < 2; i++) {
+            drain(c, sql);
+        }
+        double[] t = new double[repeat];
+        for (int i = 0; i < repeat; i++) {
+            long start = System.nanoTime();
+            drain(c, sql);
+            t[i] = (System.nanoTime() - start) / 1e6;
+        }
+        Arrays.sort(t);
+        return t[repeat / 2];
+    }
+
+    static String duckVersion(Connection duck) throws SQLException {
+        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery("SELECT version()")) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 

@@ -68,7 +68,7 @@ public final class FerryVsDuckDb {
                 s.execute("SET threads TO " + threads);
             }
             report.add(String.format(Locale.ROOT, "Ferry local mode vs DuckDB %s, %d threads each, median of %d runs "
-                    + "after warm-up; %d cores, JVM %s.", duckVersion(duck), threads, repeat,
+                    + "after warm-up; %d cores, JVM %s.", BenchSql.duckVersion(duck), threads, repeat,
                     Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
             report.add("");
             report.add("| query | Ferry ms | DuckDB ms | Ferry / DuckDB | Ferry rows/s/core |");
@@ -121,39 +121,11 @@ public final class FerryVsDuckDb {
             }
         }
         plans.add("```");
-        double f = median(ferry, sql);
-        double d = median(duck, sql);
+        double f = BenchSql.medianMillis(ferry, sql, repeat);
+        double d = BenchSql.medianMillis(duck, sql, repeat);
         double rowsPerSecCore = inputRows / (f / 1000) / threads;
         report.add(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.2f | %,.0f |", name, f, d, f / d,
                 rowsPerSecCore));
-    }
-
-    private double median(Connection c, String sql) throws SQLException {
-        for (int i = 0; i < 2; i++) {
-            drain(c, sql);
-        }
-        double[] t = new double[repeat];
-        for (int i = 0; i < repeat; i++) {
-            long start = System.nanoTime();
-            drain(c, sql);
-            t[i] = (System.nanoTime() - start) / 1e6;
-        }
-        Arrays.sort(t);
-        return t[repeat / 2];
-    }
-
-    private static long drain(Connection c, String sql) throws SQLException {
-        long n = 0;
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            int cols = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                for (int i = 1; i <= cols; i++) {
-                    rs.getObject(i);
-                }
-                n++;
-            }
-        }
-        return n;
     }
 
     /** Planning time of a simple query, new and cached. */
@@ -208,13 +180,6 @@ public final class FerryVsDuckDb {
         long start = System.nanoTime();
         ferry.prepareStatement(sql).close();
         return (System.nanoTime() - start) / 1e6;
-    }
-
-    private static String duckVersion(Connection duck) throws SQLException {
-        try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery("SELECT version()")) {
-            rs.next();
-            return rs.getString(1);
-        }
     }
 
     private static void log(String format, Object... args) {

@@ -124,6 +124,11 @@ public final class NodeProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** The process id: the JVM's, as the wrappers before it ({@code sh}, {@code taskset}) exec it in their place. */
+    public long pid() {
+        return process.pid();
+    }
+
     /** Kills the process as a crash would (SIGKILL): no shutdown hooks, no goodbye to the cluster. */
     public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);

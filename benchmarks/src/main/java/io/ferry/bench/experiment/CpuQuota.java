@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * An equal share of the machine for an emulated node (the skew paper's four nodes on this machine's cores): a cgroup
@@ -38,6 +39,30 @@ final class CpuQuota implements AutoCloseable {
             return new CpuQuota(dir);
         } catch (IOException | SecurityException e) {
             return null;
+        }
+    }
+
+    /**
+     * Puts each thread of process {@code pid} not in {@code placed} where it belongs, and adds it there: threads
+     * whose names start with {@code prefix} in group {@code other}, the others in this group (cgroup v1 places
+     * threads one by one, through a group's {@code tasks} file). A new thread starts in its creator's group, so a
+     * thread that one of {@code other}'s made runs under {@code other}'s quota until this runs again.
+     */
+    void sort(long pid, String prefix, CpuQuota other, Set<String> placed) throws IOException {
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String tid = task.getFileName().toString();
+                if (placed.contains(tid)) {
+                    continue;
+                }
+                try {
+                    boolean theirs = Files.readString(task.resolve("comm")).startsWith(prefix);
+                    Files.writeString((theirs ? other.dir : dir).resolve("tasks"), tid);
+                    placed.add(tid);
+                } catch (IOException e) {
+                    // the thread ended
+                }
+            }
         }
     }
 

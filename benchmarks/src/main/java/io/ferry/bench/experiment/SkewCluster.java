@@ -1,5 +1,6 @@
 package io.ferry.bench.experiment;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,7 +10,15 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.ferry.bench.NodeProcess;
 import io.ferry.server.data.ProgressListener;
@@ -26,7 +35,8 @@ import io.ferry.server.load.LoadRequest;
  * coordinator run outside the quotas: a memory server stands in for an RDMA NIC, which serves one-sided reads and
  * atomics without the node's CPU, while over the tcp fabric it spends CPU on every read and claim — under its node's
  * quota that CPU would be taken from the node's compute server, and every claim's reply would wait for the next
- * period. Over loopback: the paper's FDR network is far faster than a node's cores, as loopback is here.
+ * period. For the same reason the fabric threads of workers and compute servers leave their node's quota for
+ * one of their own, their node's NIC ({@link #emulateNics}). Over loopback: the paper's FDR network is far faster than a node's cores, as loopback is here.
  */
 final class SkewCluster implements AutoCloseable {
     /** The nodes of one emulated physical node: a worker, or a memory and a compute server. */
@@ -40,8 +50,23 @@ final class SkewCluster implements AutoCloseable {
      * less (at 100% the uniform runs were short of CPU and as slow as the skewed ones).
      */
     static final double NODE_SHARE = 0.6;
+    /**
+     * The share of the machine the emulated nodes' NICs get in all: each node's fabric threads on its worker or
+     * compute server run under a quota of their own ({@link #emulateNics}).
+     */
+    static final double NIC_SHARE = 0.4;
 
     private final Teardown teardown = new Teardown();
+    /** An emulated node's groups: its worker's or compute server's, and its NIC's. */
+    private record Groups(CpuQuota node, CpuQuota nic) {
+    }
+
+    /** The processes under quotas, the workers or the compute servers, with their node's groups. */
+    private final Map<NodeProcess, Groups> quotaed = new LinkedHashMap<>();
+    /** Keeps each process's fabric threads in its NIC's group and the others in its node's, once started. */
+    private ScheduledExecutorService sorter;
+    /** The threads the sorter has placed, by process (thread ids are not reused while a process lives long). */
+    private final Map<NodeProcess, Set<String>> placed = new HashMap<>();
     private int jdbcPort;
     /** Whether the nodes have CPU quotas (else they share by taskset). */
     private boolean quotas = true;
@@ -63,23 +88,26 @@ final class SkewCluster implements AutoCloseable {
             int started = 0;
             for (int i = 0; i < nodes; i++) {
                 CpuQuota quota = CpuQuota.create("ferry-skew-node" + (i + 1), NODE_SHARE * cores / nodes);
+                CpuQuota nic = CpuQuota.create("ferry-skew-nic" + (i + 1), NIC_SHARE * cores / nodes);
                 List<String> enter = List.of();
                 String cpu = all;
-                if (quota == null) {
+                if (quota == null || nic == null) {
                     cluster.quotas = false;
                     cpu = Integer.toString(i % cores);
                 } else {
                     cluster.teardown.last(quota);
+                    cluster.teardown.last(nic);
                     enter = quota.enter();
                 }
                 if (shape == Shape.WORKERS) {
-                    cluster.node(s, logs, "w" + (i + 1), cpu, enter, List.of("worker", "--threads", "1", "--memory",
-                            s.workerMemory()), control);
+                    cluster.quotaed.put(cluster.node(s, logs, "w" + (i + 1), cpu, enter, List.of("worker",
+                            "--threads", "1", "--memory", s.workerMemory()), control), new Groups(quota, nic));
                     started++;
                 } else {
                     cluster.node(s, logs, "m" + (i + 1), all, List.of(), List.of("memory", "--memory",
                             s.workerMemory()), control);
-                    cluster.node(s, logs, "c" + (i + 1), cpu, enter, List.of("compute", "--threads", "1"), control);
+                    cluster.quotaed.put(cluster.node(s, logs, "c" + (i + 1), cpu, enter, List.of("compute",
+                            "--threads", "1"), control), new Groups(quota, nic));
                     started += 2;
                 }
             }
@@ -91,20 +119,54 @@ final class SkewCluster implements AutoCloseable {
         }
     }
 
-    private void node(Settings s, Path logs, String name, String cpus, List<String> enter, List<String> role,
+    private NodeProcess node(Settings s, Path logs, String name, String cpus, List<String> enter, List<String> role,
             int control) {
         List<String> args = new ArrayList<>(role);
         args.addAll(List.of("--name", name, "--host", "127.0.0.1", "--coordinator", "127.0.0.1:" + control,
                 "--fabric", s.fabric()));
-        teardown.first(NodeProcess.start(name, s.java(cpus, enter, s.workerHeap(), args), logs));
+        NodeProcess node = NodeProcess.start(name, s.java(cpus, enter, s.workerHeap(), args), logs);
+        teardown.first(node);
+        return node;
+    }
+
+    /**
+     * Moves the fabric's threads of the workers and compute servers from their node's quota into their NIC's, from
+     * now on: over tcp a node spends CPU in them on every block it receives (the socket's copies) and serves, which
+     * an RDMA NIC would take from none of the node's cores, landing the block in memory itself. A NIC is still a
+     * resource of its node, with a bandwidth of its own: in one group for all nodes, the node that received the most
+     * would have taken the others' share. Every 10 ms each new thread of those processes is put in its place: a
+     * thread starts in its creator's group, and Ferry's pools make threads when work arrives, sometimes from a fabric
+     * thread.
+     */
+    void emulateNics() {
+        if (quotas && sorter == null) {
+            sorter = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "cgroup-sorter");
+                t.setDaemon(true);
+                return t;
+            });
+            sorter.scheduleWithFixedDelay(this::sortThreads, 0, 10, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void sortThreads() {
+        for (Map.Entry<NodeProcess, Groups> node : quotaed.entrySet()) {
+            try {
+                node.getValue().node().sort(node.getKey().pid(), "ferry-fabric", node.getValue().nic(),
+                        placed.computeIfAbsent(node.getKey(), n -> new HashSet<>()));
+            } catch (IOException e) {
+                // the process is gone: teardown, or a failure the run reports
+            }
+        }
     }
 
     /** How the emulated nodes share the machine, for the report. */
     String sharing() {
         int cores = Runtime.getRuntime().availableProcessors();
         return quotas ? String.format(java.util.Locale.ROOT, "each node's worker or compute server limited to %.2f of "
-                + "a CPU by a cgroup quota (%.0f%% of the machine for the four; memory servers, standing in for RDMA "
-                + "NICs, and the coordinator outside the quotas)", NODE_SHARE * cores / 4, NODE_SHARE * 100)
+                + "a CPU by a cgroup quota (%.0f%% of the machine for the four), its fabric threads, standing in for "
+                + "its RDMA NIC, to %.2f by another; memory servers and the coordinator outside the quotas",
+                NODE_SHARE * cores / 4, NODE_SHARE * 100, NIC_SHARE * cores / 4)
                 : "compute threads pinned round-robin to the CPUs (no cgroup quota: not root)";
     }
 
@@ -140,6 +202,9 @@ final class SkewCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        if (sorter != null) {
+            sorter.shutdownNow();
+        }
         teardown.close();
     }
 }

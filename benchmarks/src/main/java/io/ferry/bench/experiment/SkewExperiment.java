@@ -79,6 +79,7 @@ final class SkewExperiment implements Experiment {
                 Connection c = cluster.connect()) {
             Probe probe = prepare(c, s, progress);
             List<String> queries = generateAll(cluster, progress, "workers");
+            cluster.emulateNics();
             warmUp(probe, progress, queries, List.of("SET steal = 'off'", "SET steal = 'on'"));
             for (String d : DATASETS) {
                 progress.setExtraMessage("SN and LocOpt on " + d);
@@ -93,6 +94,7 @@ final class SkewExperiment implements Experiment {
             sharing = cluster.sharing();
             Probe probe = prepare(c, s, progress);
             List<String> queries = generateAll(cluster, progress, "I-Store");
+            cluster.emulateNics();
             warmUp(probe, progress, queries, List.of("SET steal = 'off'", "SET steal = 'on'"));
             for (String d : DATASETS) {
                 String partitioned = d.charAt(0) + "_";
