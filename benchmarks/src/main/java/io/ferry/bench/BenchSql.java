@@ -36,9 +36,9 @@ final class BenchSql {
         }
     }
 
-    /** The median time of {@code repeat} runs of a query ({@link #drain}) after two untimed ones, in ms. */
-    static double medianMillis(Connection c, String sql, int repeat) throws SQLException {
-        for (int i = 0; i < 2; i++) {
+    /** The median time of {@code repeat} runs of a query ({@link #drain}) after {@code warmups} untimed, in ms. */
+    static double medianMillis(Connection c, String sql, int warmups, int repeat) throws SQLException {
+        for (int i = 0; i < warmups; i++) {
             drain(c, sql);
         }
         double[] t = new double[repeat];

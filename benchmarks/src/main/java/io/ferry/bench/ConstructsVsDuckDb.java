@@ -42,7 +42,7 @@ public final class ConstructsVsDuckDb {
                     "SELECT SUM(dx) FROM (SELECT x - LAG(x) OVER (ORDER BY id) AS dx FROM f) t"),
             new Construct("FLOOR(d TO MONTH) / date_trunc, grouped",
                     "SELECT FLOOR(d TO MONTH) AS m, COUNT(*) FROM f GROUP BY FLOOR(d TO MONTH)",
-                    "SELECT date_trunc('month', d) AS m, COUNT(*) FROM f GROUP BY 1"),
+                    "SELECT CAST(date_trunc('month', d) AS DATE) AS m, COUNT(*) FROM f GROUP BY 1"),
             new Construct("EXTRACT(YEAR, MONTH), grouped",
                     "SELECT EXTRACT(YEAR FROM d) AS y, EXTRACT(MONTH FROM d) AS mo, COUNT(*) FROM f GROUP BY "
                             + "EXTRACT(YEAR FROM d), EXTRACT(MONTH FROM d)"),
@@ -88,7 +88,7 @@ public final class ConstructsVsDuckDb {
     static String table(long rows) {
         return "CREATE TABLE f AS SELECT generate_series AS id, generate_series % 1000 AS g, "
                 + "(generate_series * 7919) % 100003 AS x, "
-                + "CAST((generate_series * 31) % 100000 AS DECIMAL(12, 2)) / 100 AS price, "
+                + "CAST(CAST((generate_series * 31) % 100000 AS DECIMAL(12, 2)) * 0.01 AS DECIMAL(12, 2)) AS price, "
                 + "TIMESTAMPADD(DAY, CAST(generate_series % 1500 AS INTEGER), DATE '2020-01-01') AS d, "
                 + "'item-' || CAST(generate_series % 5000 AS VARCHAR) AS s FROM generate_series(1, " + rows + ")";
     }
@@ -96,6 +96,8 @@ public final class ConstructsVsDuckDb {
     private long rows = 5_000_000;
     private int threads = Runtime.getRuntime().availableProcessors();
     private int repeat = 5;
+    /** Untimed runs first: Ferry's kernels are compiled by the JIT as they run, DuckDB's ahead of time. */
+    private int warmups = 5;
     private Path out;
     private List<String> only = List.of();
 
@@ -106,10 +108,11 @@ public final class ConstructsVsDuckDb {
                 case "--rows" -> b.rows = Long.parseLong(args[++i].replace("_", ""));
                 case "--threads" -> b.threads = Integer.parseInt(args[++i]);
                 case "--repeat" -> b.repeat = Integer.parseInt(args[++i]);
+                case "--warmups" -> b.warmups = Integer.parseInt(args[++i]);
                 case "--out" -> b.out = Path.of(args[++i]);
                 case "--only" -> b.only = List.of(args[++i].toLowerCase(Locale.ROOT).split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --rows N "
-                        + "--threads N --repeat N --only word,word (constructs whose names hold a word) --out FILE");
+                        + "--threads N --repeat N --warmups N --only word,word (constructs whose names hold a word) --out FILE");
             }
         }
         b.run();
@@ -127,8 +130,8 @@ public final class ConstructsVsDuckDb {
             fs.execute(table(rows));
             DuckDbMirror.copy(engine.catalog().require("f"), duck);
             report.add(String.format(Locale.ROOT, "Ferry local mode vs DuckDB %s on table f of %,d rows, %d threads "
-                    + "each, median of %d runs after two warm-ups; %d cores, JVM %s (a shared, noisy machine: expect "
-                    + "±15%%).", BenchSql.duckVersion(duck), rows, threads, repeat,
+                    + "each, median of %d runs after %d untimed; %d cores, JVM %s (a shared, noisy machine: expect "
+                    + "±15%%).", BenchSql.duckVersion(duck), rows, threads, repeat, warmups,
                     Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
             report.add("");
             report.add("| construct | Ferry ms | DuckDB ms | Ferry / DuckDB | same answer | row engine in plan |");
@@ -142,8 +145,8 @@ public final class ConstructsVsDuckDb {
                 boolean rowEngine = plan(ferry, c.ferry()).replace("FerryToEnumerableConverter", "")
                         .contains("Enumerable");
                 boolean same = rows(ferry, c.ferry()).equals(rows(duck, c.duck()));
-                double f = BenchSql.medianMillis(ferry, c.ferry(), repeat);
-                double d = BenchSql.medianMillis(duck, c.duck(), repeat);
+                double f = BenchSql.medianMillis(ferry, c.ferry(), warmups, repeat);
+                double d = BenchSql.medianMillis(duck, c.duck(), warmups, repeat);
                 ratios.add(f / d);
                 report.add(String.format(Locale.ROOT, "| %s | %.1f | %.1f | **%.2f** | %s | %s |", c.name(), f, d,
                         f / d, same ? "yes" : "**no**", rowEngine ? "**yes**" : "no"));

@@ -121,8 +121,8 @@ public final class FerryVsDuckDb {
             }
         }
         plans.add("```");
-        double f = BenchSql.medianMillis(ferry, sql, repeat);
-        double d = BenchSql.medianMillis(duck, sql, repeat);
+        double f = BenchSql.medianMillis(ferry, sql, 2, repeat);
+        double d = BenchSql.medianMillis(duck, sql, 2, repeat);
         double rowsPerSecCore = inputRows / (f / 1000) / threads;
         report.add(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.2f | %,.0f |", name, f, d, f / d,
                 rowsPerSecCore));

@@ -36,6 +36,15 @@ abstract class Accumulator {
         add(groups, v, v2, n);
     }
 
+    /**
+     * Adds rows that all belong to group 0 ({@code groups} holds only zeros): an aggregate without GROUP BY. Sums and
+     * counts override it to keep the running value in a register, where the loop over group ids stores and loads it
+     * again for every row.
+     */
+    void addToFirstGroup(int[] groups, Vector v, Vector v2, Vector[] rest, int n) {
+        add(groups, v, v2, rest, n);
+    }
+
     /** Releases what the state holds outside the heap's arrays (the hash table of a DISTINCT call). */
     void close() {
     }
@@ -196,6 +205,18 @@ abstract class Accumulator {
         }
 
         @Override
+        void addToFirstGroup(int[] groups, Vector v, Vector v2, Vector[] rest, int n) {
+            boolean[] nulls = v == null ? null : v.nulls();
+            long c = n;
+            if (nulls != null) {
+                for (int i = 0; i < n; i++) {
+                    c -= nulls[i] ? 1 : 0;
+                }
+            }
+            counts[0] += c;
+        }
+
+        @Override
         Vector result(int from, int count) {
             return new LongVector(Arrays.copyOfRange(counts, from, from + count), null, count);
         }
@@ -254,6 +275,28 @@ abstract class Accumulator {
         }
 
         @Override
+        void addToFirstGroup(int[] groups, Vector v, Vector v2, Vector[] rest, int n) {
+            long[] x = ((LongVector) v).values();
+            boolean[] nulls = v.nulls();
+            long a = sums[0];
+            long overflow = 0;
+            boolean any = false;
+            for (int i = 0; i < n; i++) {
+                boolean skip = nulls != null && nulls[i];
+                long xi = skip ? 0 : x[i];
+                long r = a + xi;
+                overflow |= (a ^ r) & (xi ^ r);
+                a = r;
+                any |= !skip;
+            }
+            if (overflow < 0) {
+                throw FerryException.overflow(type.sqlName() + " (SUM)");
+            }
+            sums[0] = a;
+            seen[0] |= any;
+        }
+
+        @Override
         Vector result(int from, int count) {
             boolean[] nulls = null;
             if (!zeroWhenEmpty) {
@@ -295,6 +338,30 @@ abstract class Accumulator {
                 lo = Arrays.copyOf(lo, capacity);
                 seen = Arrays.copyOf(seen, capacity);
             }
+        }
+
+        @Override
+        void addToFirstGroup(int[] groups, Vector v, Vector v2, Vector[] rest, int n) {
+            if (!(v instanceof LongVector lv)) {
+                add(groups, v, n);
+                return;
+            }
+            long[] x = lv.values();
+            boolean[] nulls = v.nulls();
+            long h = hi[0];
+            long l = lo[0];
+            boolean any = false;
+            for (int i = 0; i < n; i++) {
+                boolean skip = nulls != null && nulls[i];
+                long xi = skip ? 0 : x[i];
+                long sum = l + xi;
+                h += (xi >> 63) + (Long.compareUnsigned(sum, xi) < 0 ? 1 : 0);
+                l = sum;
+                any |= !skip;
+            }
+            hi[0] = h;
+            lo[0] = l;
+            seen[0] |= any;
         }
 
         @Override

@@ -78,7 +78,11 @@ public final class HashAggregator {
             Vector[] rest = restColumns(c, batch);
             boolean pair = c.kind() == AggCall.AggKind.COUNT && arg2 != null;
             if (c.filter() < 0 && !pair) {
-                accumulators[i].add(groupIds, arg, arg2, rest, n);
+                if (groupKeys.length == 0) {
+                    accumulators[i].addToFirstGroup(groupIds, arg, arg2, rest, n);
+                } else {
+                    accumulators[i].add(groupIds, arg, arg2, rest, n);
+                }
                 continue;
             }
             int m = select((LongVector) (c.filter() < 0 ? null : batch.column(c.filter())), pair ? arg : null,

@@ -47,14 +47,24 @@ public final class ExprCompiler {
         if (v == null) {
             return b -> Vector.allNull(p, b.rowCount());
         }
+        // One array of a batch's worth of the value, shared by every batch's vector: vectors are read, never
+        // written, and a vector reads only its first rowCount values, so a batch costs no fill of 4096 values.
         return switch (p) {
             case LONG -> {
                 long x = (Long) v;
-                yield b -> LongVector.constant(x, b.rowCount());
+                long[] values = new long[Vector.MAX_ROWS];
+                Arrays.fill(values, x);
+                yield b -> b.rowCount() <= values.length ? new LongVector(values, null, b.rowCount())
+                        : LongVector.constant(x, b.rowCount());
             }
             case DOUBLE -> {
                 double x = (Double) v;
+                double[] values = new double[Vector.MAX_ROWS];
+                Arrays.fill(values, x);
                 yield b -> {
+                    if (b.rowCount() <= values.length) {
+                        return new DoubleVector(values, null, b.rowCount());
+                    }
                     double[] d = new double[b.rowCount()];
                     Arrays.fill(d, x);
                     return new DoubleVector(d, null, b.rowCount());
@@ -138,7 +148,7 @@ public final class ExprCompiler {
                 return batch -> CastKernels.tryCast(a.eval(batch), from, type, batch.rowCount());
             }
             case CASE -> {
-                return new CaseEvaluator(compileAll(args), type.physical());
+                return new CaseEvaluator(compileAll(args), type.physical(), CaseEvaluator.blends(args));
             }
             case COALESCE -> {
                 List<Evaluator> parts = compileAll(args);

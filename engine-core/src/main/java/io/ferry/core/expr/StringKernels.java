@@ -71,14 +71,9 @@ public final class StringKernels {
                 }
                 switch (op) {
                     case CONCAT -> appendConcat(out, in, i);
-                    case UPPER -> out.append(s.getString(i).toUpperCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
-                    case LOWER -> out.append(s.getString(i).toLowerCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
-                    case SUBSTRING -> {
-                        String str = s.getString(i);
-                        long start = ((LongVector) in[1]).get(i);
-                        long len = in.length > 2 ? ((LongVector) in[2]).get(i) : Long.MAX_VALUE;
-                        out.append(substring(str, start, len).getBytes(StandardCharsets.UTF_8));
-                    }
+                    case UPPER, LOWER -> appendCase(out, s, i, op == Op.UPPER);
+                    case SUBSTRING -> appendSubstring(out, s, i, ((LongVector) in[1]).get(i),
+                            in.length > 2 ? ((LongVector) in[2]).get(i) : Long.MAX_VALUE);
                     case REPEAT -> repeat(out, s, i, ((LongVector) in[1]).get(i));
                     case MD5 -> out.append(md5(s, i));
                     case REVERSE -> out.append(new StringBuilder(s.getString(i)).reverse().toString()
@@ -99,6 +94,48 @@ public final class StringKernels {
             }
             return out.build();
         };
+    }
+
+    /**
+     * SUBSTRING(s FROM start FOR len) on the UTF-8 bytes: the code points from position {@code start} (1 is the
+     * first; before it counts, but gives nothing) up to {@code start + len}, as {@link #substring} does on a String.
+     */
+    private static void appendSubstring(BytesVector.Builder out, BytesVector s, int i, long start, long len) {
+        long from = Math.max(start, 1);
+        long end = len > Long.MAX_VALUE - Math.max(start, 0) ? Long.MAX_VALUE : start + len; // no overflow
+        if (len < 0 || end <= from) {
+            out.append(s.data(), 0, 0);
+            return;
+        }
+        byte[] data = s.data();
+        int bytesTo = s.start(i) + s.length(i);
+        int first = Utf8.forward(data, s.start(i), bytesTo, from - 1);
+        int last = end == Long.MAX_VALUE ? bytesTo : Utf8.forward(data, first, bytesTo, end - from);
+        out.append(data, first, last - first);
+    }
+
+    /** UPPER or LOWER: ASCII bytes mapped in place, any other string through Java's case rules (Locale.ROOT). */
+    private static void appendCase(BytesVector.Builder out, BytesVector s, int i, boolean upper) {
+        byte[] data = s.data();
+        int from = s.start(i);
+        int len = s.length(i);
+        boolean ascii = true;
+        for (int p = from; p < from + len; p++) {
+            ascii &= data[p] >= 0;
+        }
+        if (!ascii) {
+            String str = s.getString(i);
+            out.append((upper ? str.toUpperCase(Locale.ROOT) : str.toLowerCase(Locale.ROOT))
+                    .getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        byte[] mapped = new byte[len];
+        for (int k = 0; k < len; k++) {
+            byte b = data[from + k];
+            boolean change = upper ? b >= 'a' && b <= 'z' : b >= 'A' && b <= 'Z';
+            mapped[k] = change ? (byte) (b ^ 0x20) : b;
+        }
+        out.append(mapped);
     }
 
     static Vector[] evalAll(List<Evaluator> args, io.ferry.core.vector.Batch batch) {
@@ -250,7 +287,7 @@ public final class StringKernels {
     public static String substring(String s, long start, long len) {
         int[] cps = s.codePoints().toArray();
         long from = Math.max(start, 1);
-        long to = len == Long.MAX_VALUE ? cps.length + 1L : Math.min(start + len, cps.length + 1L);
+        long to = len > Long.MAX_VALUE - Math.max(start, 0) ? cps.length + 1L : Math.min(start + len, cps.length + 1L);
         if (len < 0 || to <= from || from > cps.length) {
             return "";
         }

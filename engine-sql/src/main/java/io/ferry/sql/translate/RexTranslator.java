@@ -857,6 +857,16 @@ public final class RexTranslator {
                 && TypeMapping.isExactInteger(from) && to.kind() == TypeKind.DECIMAL) {
             return new Literal(unscaled(BigDecimal.valueOf((Long) lit.value()), to), to);
         }
+        if (e instanceof Literal lit && lit.value() instanceof Long v && from.kind() == TypeKind.DECIMAL
+                && to.kind() == TypeKind.DECIMAL) {
+            try {
+                // folded here rather than computed for every row; one that does not fit stays a CAST, which fails
+                // only if a row reaches it
+                return new Literal(unscaled(BigDecimal.valueOf(v, from.scale()), to), to);
+            } catch (FerryException tooWide) {
+                // as below
+            }
+        }
         return new Call(Op.CAST, List.of(e), to);
     }
 
