@@ -26,6 +26,39 @@ public final class CivilCalendar {
      * Unpack with {@link #year}, {@link #month} and {@link #day} (the shifts keep the sign of the year).
      */
     public static long civil(long epochDay) {
+        return epochDay >= -FAST_DAYS && epochDay <= FAST_DAYS ? civilNear(epochDay) : civilAnywhere(epochDay);
+    }
+
+    /** Within this many days of 1970 (about 32,000 years) {@link #civilNear} holds: its ints do not overflow. */
+    private static final long FAST_DAYS = 12_000_000;
+
+    /**
+     * {@link #civil} by Neri and Schneider's "Euclidean affine functions" (Software: Practice and Experience, 2022):
+     * the date shifted into a calendar that starts in March of a year before any it is asked for, then divisions
+     * by constants the compiler turns into multiplications, in 32 bits. Twice as fast as {@link #civilAnywhere},
+     * and equal to it on every day of ±{@link #FAST_DAYS} (CivilCalendarTest).
+     */
+    static long civilNear(long epochDay) {
+        int n = (int) epochDay + 719_468 + 146_097 * SHIFT_CYCLES; // days since March of year -400 * SHIFT_CYCLES
+        int n1 = 4 * n + 3;
+        int century = n1 / 146_097;
+        int dayOfCentury = (n1 % 146_097) >> 2;
+        long p2 = 2_939_745L * (4 * dayOfCentury + 3);
+        int yearOfCentury = (int) (p2 >>> 32);
+        int dayOfYear = (int) ((p2 & 0xFFFF_FFFFL) / (4 * 2_939_745L)); // from March 1
+        int n3 = 2141 * dayOfYear + 197_913;
+        int month = n3 >>> 16; // 3 to 14: March to February
+        int day = (n3 & 0xFFFF) / 2141 + 1;
+        int january = dayOfYear >= 306 ? 1 : 0; // January and February count to the next year
+        long year = 100L * century + yearOfCentury - 400L * SHIFT_CYCLES + january;
+        return (year << 9) | ((long) (month - 12 * january) << 5) | day;
+    }
+
+    /** 400-year cycles {@link #civilNear} shifts by, so that every day it takes is a positive count. */
+    private static final int SHIFT_CYCLES = 82;
+
+    /** {@link #civil} for any day, by Hinnant's days-to-civil algorithm. */
+    static long civilAnywhere(long epochDay) {
         long z = epochDay + 719_468;
         long era = Math.floorDiv(z, 146_097);
         long doe = z - era * 146_097;
