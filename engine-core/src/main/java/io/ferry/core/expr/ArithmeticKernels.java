@@ -153,6 +153,28 @@ final class ArithmeticKernels {
         return new DoubleVector(r, nulls, n);
     }
 
+    /**
+     * Whether every product of a {@code ta} and a {@code tb} is a {@code type} as it is: DECIMALs whose digits add up
+     * to no more than the result's precision, at most 18 (a long), and whose scales add up to the result's — Calcite's
+     * type of a DECIMAL product whenever it stays under 19 digits. Then {@link #exactTimes} needs no checks.
+     */
+    static boolean productFits(FerryType ta, FerryType tb, FerryType type) {
+        return ta.kind() == TypeKind.DECIMAL && tb.kind() == TypeKind.DECIMAL && type.kind() == TypeKind.DECIMAL
+                && ta.precision() + tb.precision() <= Math.min(type.precision(), FerryType.MAX_DECIMAL_DIGITS)
+                && ta.scale() + tb.scale() == type.scale();
+    }
+
+    /** Products that cannot overflow ({@link #productFits}): one multiplication per row, nothing else. */
+    static Vector exactTimes(LongVector a, LongVector b, int n) {
+        long[] x = a.values();
+        long[] y = b.values();
+        long[] r = new long[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = x[i] * y[i];
+        }
+        return new LongVector(r, Nulls.or(a.nulls(), b.nulls(), n), n);
+    }
+
     /** DECIMAL * DECIMAL: unscaled product has scale sa + sb; rescale to the result's scale. */
     static Vector decimalTimes(LongVector a, LongVector b, int scaleA, int scaleB, FerryType type, int n) {
         LongVector product = (LongVector) longOp(Op.TIMES, a, b, FerryType.decimal(18, Math.min(18, scaleA + scaleB)), n);

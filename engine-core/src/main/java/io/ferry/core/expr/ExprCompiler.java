@@ -94,6 +94,11 @@ public final class ExprCompiler {
                 if (type.isWideDecimal() || WideDecimalKernels.involved(ta, tb)) {
                     return wideArithmetic(op, a, b, scale(ta), scale(tb), type);
                 }
+                if (type.kind() == TypeKind.DECIMAL && op == Op.TIMES
+                        && ArithmeticKernels.productFits(ta, tb, type)) {
+                    return batch -> ArithmeticKernels.exactTimes((LongVector) a.eval(batch),
+                            (LongVector) b.eval(batch), batch.rowCount());
+                }
                 if (type.kind() == TypeKind.DECIMAL && op == Op.TIMES) {
                     return batch -> ArithmeticKernels.decimalTimes((LongVector) a.eval(batch),
                             (LongVector) b.eval(batch), scale(ta), scale(tb), type, batch.rowCount());
