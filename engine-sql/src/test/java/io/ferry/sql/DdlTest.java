@@ -50,6 +50,34 @@ class DdlTest {
         ResultComparison.assertSameResult(ferry, duck, sql, false);
     }
 
+    /**
+     * CREATE TABLE AS stores the engine's batches as they come, every type and NULL kept, across many batches; a
+     * query whose top runs in Calcite's row engine (ORDER BY with OFFSET over a VALUES) is stored row by row.
+     */
+    @Test
+    void createTableAsStoresEveryTypeAndNullAcrossBatches() throws SQLException {
+        both("CREATE TABLE wide (i INTEGER, g BIGINT, d DECIMAL(12, 2), w DECIMAL(30, 4), f DOUBLE, s VARCHAR, "
+                + "dt DATE, ts TIMESTAMP, ok BOOLEAN)");
+        StringBuilder values = new StringBuilder();
+        for (int r = 0; r < 300; r++) {
+            values.append(r == 0 ? "" : ", ").append(r % 11 == 3 ? "(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+                    + "NULL)" : "(" + r + ", " + (r * 7919L - 900_000) + ", " + r + ".25, 12345678901234567890." + r
+                    % 10 + ", " + r + ".5, 'ü" + r + "', DATE '1999-12-31', TIMESTAMP '2020-02-29 12:00:00', "
+                    + (r % 2 == 0) + ")");
+        }
+        both("INSERT INTO wide VALUES " + values);
+        for (int k = 0; k < 5; k++) { // 9,600 rows: more than one batch
+            both("INSERT INTO wide SELECT * FROM wide");
+        }
+        both("CREATE TABLE copy AS SELECT * FROM wide WHERE i IS NULL OR i % 3 <> 1");
+        same("SELECT COUNT(*), COUNT(i), SUM(g), SUM(d), SUM(w), SUM(f), COUNT(DISTINCT s), MIN(dt), MAX(ts), "
+                + "COUNT(ok) FROM copy");
+        same("SELECT * FROM copy EXCEPT ALL SELECT * FROM wide WHERE i IS NULL OR i % 3 <> 1");
+        both("CREATE TABLE sorted AS SELECT * FROM (VALUES (3, 'c'), (1, 'a'), (2, 'b')) AS v(k, name) ORDER BY k "
+                + "OFFSET 1 ROWS");
+        same("SELECT * FROM sorted");
+    }
+
     @Test
     void viewsAreExpandedWhereTheyAreUsed() throws SQLException {
         both("CREATE VIEW v AS SELECT a, b, a * 2 AS doubled FROM t WHERE a > 1");

@@ -1,5 +1,7 @@
 package io.ferry.core.expr;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.ferry.core.FerryException;
@@ -70,10 +72,10 @@ final class CaseEvaluator implements Evaluator {
     private Vector blended(Batch batch) {
         int n = batch.rowCount();
         Vector otherwise = parts.get(parts.size() - 1).eval(batch);
-        boolean[] nulls = otherwise.nulls() == null ? null : java.util.Arrays.copyOf(otherwise.nulls(), n);
-        long[] longs = physical == Physical.LONG ? java.util.Arrays.copyOf(((LongVector) otherwise).values(), n) : null;
+        boolean[] nulls = otherwise.nulls() == null ? null : Arrays.copyOf(otherwise.nulls(), n);
+        long[] longs = physical == Physical.LONG ? Arrays.copyOf(((LongVector) otherwise).values(), n) : null;
         double[] doubles = physical == Physical.DOUBLE
-                ? java.util.Arrays.copyOf(((DoubleVector) otherwise).values(), n) : null;
+                ? Arrays.copyOf(((DoubleVector) otherwise).values(), n) : null;
         for (int k = (parts.size() - 1) / 2 - 1; k >= 0; k--) {
             LongVector cond = (LongVector) parts.get(2 * k).eval(batch);
             Vector value = parts.get(2 * k + 1).eval(batch);
@@ -179,9 +181,9 @@ final class CaseEvaluator implements Evaluator {
             this.doubles = physical == Physical.DOUBLE ? new double[n] : null;
             this.source = physical == Physical.BYTES ? new int[n] : null;
             this.sourceRow = physical == Physical.BYTES ? new int[n] : null;
-            this.sources = physical == Physical.BYTES ? new java.util.ArrayList<>() : null;
+            this.sources = physical == Physical.BYTES ? new ArrayList<>() : null;
             this.nulls = new boolean[n];
-            java.util.Arrays.fill(nulls, true);
+            Arrays.fill(nulls, true);
         }
 
         /** Row {@code rows[i]} takes {@code value}'s row i. */

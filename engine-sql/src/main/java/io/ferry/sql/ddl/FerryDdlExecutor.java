@@ -36,6 +36,7 @@ import org.apache.calcite.util.NlsString;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.core.exec.BatchStream;
 import io.ferry.core.expr.CastKernels;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.PartitionScheme;
@@ -48,9 +49,13 @@ import io.ferry.core.storage.ZoneMapIndex;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
+import io.ferry.core.types.TypeKind;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.Vector;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.FileCopies;
 import io.ferry.sql.QueryWarnings;
+import io.ferry.sql.ResultBatches;
 import io.ferry.sql.SqlErrors;
 import io.ferry.sql.TypeMapping;
 import io.ferry.sql.access.AccessControl;
@@ -389,13 +394,70 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
         String sql = "SELECT " + String.join(", ", columns.stream().map(c -> '"' + c.name() + '"').toList())
                 + " FROM \"" + from.name() + '"';
         try (Connection conn = engine.connect(); Statement st = conn.createStatement();
-                ResultSet rs = st.executeQuery(sql); TableAppender appender = to.appender()) {
-            appendRows(rs, to.schema(), columns.size(), appender);
+                ResultBatches capture = ResultBatches.capture(); ResultSet rs = st.executeQuery(sql);
+                TableAppender appender = to.appender()) {
+            appendRows(rs, capture, to.schema(), columns.size(), appender);
             appender.commit();
         } catch (SQLException | RuntimeException e) {
             engine.catalog().discard(to);
             throw e instanceof RuntimeException r ? r : translated((SQLException) e);
         }
+    }
+
+    /**
+     * Stages the rows of a query's result, whose first {@code width} columns fill the schema's first ones: the
+     * engine's batches as they come where {@code capture} caught the whole result (no JDBC row is made: CREATE TABLE
+     * AS of 5 M rows took most of a minute row by row), the rows of {@code rs} otherwise.
+     */
+    private static void appendRows(ResultSet rs, ResultBatches capture, TableSchema schema, int width,
+            TableAppender appender) throws SQLException {
+        BatchStream batches = capture.take();
+        if (batches == null) {
+            appendRows(rs, schema, width, appender);
+            return;
+        }
+        try (batches) {
+            for (int c = 0; c < width; c++) {
+                if (!storable(capture.types().get(c), schema.type(c))) {
+                    throw new FerryException(SqlStates.INTERNAL_ERROR, "internal error: the result's column " + (c + 1)
+                            + " is a " + capture.types().get(c) + ", which column '" + schema.columns().get(c).name()
+                            + "' (" + schema.type(c) + ") does not store as it is");
+                }
+            }
+            for (Batch b = batches.next(); b != null; b = batches.next()) {
+                appender.append(filled(b, schema, width));
+            }
+        }
+    }
+
+    /**
+     * The batch's columns, then NULL for the schema's columns it does not give (a column ALTER TABLE adds), refused
+     * as the row path refuses them where the column is NOT NULL.
+     */
+    private static Batch filled(Batch b, TableSchema schema, int width) {
+        Vector[] columns = new Vector[schema.size()];
+        for (int c = 0; c < schema.size(); c++) {
+            Column col = schema.column(c);
+            columns[c] = c < width ? b.column(c) : Vector.allNull(col.type().physical(), b.rowCount());
+            if (!col.nullable() && columns[c].nulls() != null) {
+                for (int i = 0; i < b.rowCount(); i++) {
+                    if (columns[c].isNull(i)) {
+                        throw new FerryException(SqlStates.NOT_NULL_VIOLATION, "column '" + col.name()
+                                + "' is NOT NULL, but a row gives it no value; supply one");
+                    }
+                }
+            }
+        }
+        return new Batch(b.rowCount(), columns);
+    }
+
+    /** Whether values of type {@code from} are values of {@code to} as they are: same kind, same representation. */
+    private static boolean storable(FerryType from, FerryType to) {
+        if (from.kind() != to.kind()) {
+            return false;
+        }
+        return from.kind() != TypeKind.DECIMAL || (from.scale() == to.scale()
+                && from.isWideDecimal() == to.isWideDecimal() && from.precision() <= to.precision());
     }
 
     /** Stages the rows of {@code rs}, whose first {@code width} columns fill the schema's first ones. */
@@ -615,7 +677,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
         Catalog catalog = engine.catalog();
         Table table = null;
         try (Connection conn = engine.connect(); Statement st = conn.createStatement();
-                ResultSet rs = st.executeQuery(sql)) {
+                ResultBatches capture = ResultBatches.capture(); ResultSet rs = st.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
             List<Column> columns = resultColumns(md, create.columnList == null ? null : simpleNames(create));
             TableSchema schema = new TableSchema(columns);
@@ -623,7 +685,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             table = catalog.create(name, schema, false);
             catalog.partition(table, partitioning.scheme(), partitioning.placement());
             try (TableAppender appender = table.appender()) {
-                appendRows(rs, schema, columns.size(), appender);
+                appendRows(rs, capture, schema, columns.size(), appender);
                 appender.commit();
             }
         } catch (SQLException | RuntimeException e) {
@@ -640,13 +702,14 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
      */
     public static Table detachedResult(FerryEngine engine, Connection conn, String sql, String name)
             throws SQLException {
-        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = conn.createStatement(); ResultBatches capture = ResultBatches.capture();
+                ResultSet rs = st.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
             List<Column> columns = resultColumns(md, null);
             TableSchema schema = new TableSchema(columns);
             Table table = engine.catalog().detached(name, schema, List.of(), List.of());
             try (TableAppender appender = table.appender()) {
-                appendRows(rs, schema, columns.size(), appender);
+                appendRows(rs, capture, schema, columns.size(), appender);
                 appender.commit();
             } catch (SQLException | RuntimeException e) {
                 engine.catalog().discard(table);
