@@ -1,0 +1,56 @@
+package io.ferry.bench;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.ferry.server.data.ProgressListener;
+import io.ferry.server.data.SsbGenerator;
+import io.ferry.server.data.SsbQueries;
+import io.ferry.sql.EngineConfig;
+import io.ferry.sql.FerryEngine;
+
+/**
+ * The 13 SSB queries and the everyday constructs the side-by-side benchmark times ({@link ConstructsVsDuckDb}) plan
+ * without Calcite's row engine: no Enumerable operator in EXPLAIN but the converter at the root. A construct that
+ * falls back to the row-at-a-time path fails the test with its plan. (TPC-DS: {@code TpcdsRowEnginePlansTest}.)
+ */
+class RowEnginePlansTest {
+    @Test
+    void ssbAndTheEverydayConstructsPlanWithoutTheRowEngine() throws Exception {
+        Map<String, String> statements = new LinkedHashMap<>();
+        SsbQueries.all().forEach((name, sql) -> statements.put("SSB " + name, sql));
+        for (ConstructsVsDuckDb.Construct c : ConstructsVsDuckDb.CONSTRUCTS) {
+            statements.put(c.name(), c.ferry());
+        }
+        List<String> rowEngine = new ArrayList<>();
+        // closing the engine fails the test if Ferry leaked Arrow memory
+        try (FerryEngine ferry = FerryEngine.start(EngineConfig.defaults().withThreads(2));
+                Connection c = ferry.connect(); Statement s = c.createStatement()) {
+            new SsbGenerator(0.01).load(ferry.catalog(), ProgressListener.NONE);
+            s.execute(ConstructsVsDuckDb.table(10_000));
+            for (Map.Entry<String, String> q : statements.entrySet()) {
+                StringBuilder plan = new StringBuilder();
+                try (ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + q.getValue())) {
+                    while (rs.next()) {
+                        plan.append(rs.getString(1)).append('\n');
+                    }
+                }
+                if (plan.toString().lines().anyMatch(l -> l.trim().startsWith("Enumerable"))) {
+                    rowEngine.add(q.getKey() + ":\n" + plan);
+                }
+                s.executeQuery(q.getValue()).close(); // and it runs
+            }
+        }
+        assertTrue(rowEngine.isEmpty(), () -> rowEngine.size() + " of " + statements.size() + " statements have a "
+                + "part in the row engine:\n" + String.join("\n", rowEngine));
+    }
+}
