@@ -112,7 +112,8 @@ public final class ConstructsVsDuckDb {
                 case "--out" -> b.out = Path.of(args[++i]);
                 case "--only" -> b.only = List.of(args[++i].toLowerCase(Locale.ROOT).split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --rows N "
-                        + "--threads N --repeat N --warmups N --only word,word (constructs whose names hold a word) --out FILE");
+                        + "--threads N --repeat N --warmups N --only word,word (constructs whose names hold a word) "
+                        + "--out FILE");
             }
         }
         b.run();

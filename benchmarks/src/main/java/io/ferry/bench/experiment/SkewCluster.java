@@ -36,7 +36,8 @@ import io.ferry.server.load.LoadRequest;
  * atomics without the node's CPU, while over the tcp fabric it spends CPU on every read and claim — under its node's
  * quota that CPU would be taken from the node's compute server, and every claim's reply would wait for the next
  * period. For the same reason the fabric threads of workers and compute servers leave their node's quota for
- * one of their own, their node's NIC ({@link #emulateNics}). Over loopback: the paper's FDR network is far faster than a node's cores, as loopback is here.
+ * one of their own, their node's NIC ({@link #emulateNics}). Over loopback: the paper's FDR network is far faster
+ * than a node's cores, as loopback is here.
  */
 final class SkewCluster implements AutoCloseable {
     /** The nodes of one emulated physical node: a worker, or a memory and a compute server. */

@@ -155,8 +155,9 @@ final class ArithmeticKernels {
 
     /**
      * Whether every product of a {@code ta} and a {@code tb} is a {@code type} as it is: DECIMALs whose digits add up
-     * to no more than the result's precision, at most 18 (a long), and whose scales add up to the result's — Calcite's
-     * type of a DECIMAL product whenever it stays under 19 digits. Then {@link #exactTimes} needs no checks.
+     * to no more than the result's precision, at most 18 (a long), and whose scales add up to the result's —
+     * Calcite's type of a DECIMAL product whenever it stays under 19 digits. Then {@link #exactTimes} needs no
+     * checks.
      */
     static boolean productFits(FerryType ta, FerryType tb, FerryType type) {
         return ta.kind() == TypeKind.DECIMAL && tb.kind() == TypeKind.DECIMAL && type.kind() == TypeKind.DECIMAL
