@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,16 +57,20 @@ final class SkewCluster implements AutoCloseable {
     static final double NIC_SHARE = 0.4;
 
     private final Teardown teardown = new Teardown();
-    /** An emulated node's groups: its worker's or compute server's, and its NIC's. */
-    private record Groups(CpuQuota node, CpuQuota nic) {
+    /**
+     * An emulated node's groups, its worker's or compute server's and its NIC's, and the threads of that process
+     * already placed in one of them (thread ids are not reused while a process lives long).
+     */
+    private record Groups(CpuQuota node, CpuQuota nic, Set<String> placed) {
+        Groups(CpuQuota node, CpuQuota nic) {
+            this(node, nic, new HashSet<>());
+        }
     }
 
     /** The processes under quotas, the workers or the compute servers, with their node's groups. */
     private final Map<NodeProcess, Groups> quotaed = new LinkedHashMap<>();
     /** Keeps each process's fabric threads in its NIC's group and the others in its node's, once started. */
     private ScheduledExecutorService sorter;
-    /** The threads the sorter has placed, by process (thread ids are not reused while a process lives long). */
-    private final Map<NodeProcess, Set<String>> placed = new HashMap<>();
     private int jdbcPort;
     /** Whether the nodes have CPU quotas (else they share by taskset). */
     private boolean quotas = true;
@@ -153,8 +156,8 @@ final class SkewCluster implements AutoCloseable {
     private void sortThreads() {
         for (Map.Entry<NodeProcess, Groups> node : quotaed.entrySet()) {
             try {
-                node.getValue().node().sort(node.getKey().pid(), "ferry-fabric", node.getValue().nic(),
-                        placed.computeIfAbsent(node.getKey(), n -> new HashSet<>()));
+                Groups g = node.getValue();
+                g.node().sort(node.getKey().pid(), "ferry-fabric", g.nic(), g.placed());
             } catch (IOException e) {
                 // the process is gone: teardown, or a failure the run reports
             }

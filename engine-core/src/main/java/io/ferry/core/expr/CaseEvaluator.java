@@ -85,22 +85,16 @@ final class CaseEvaluator implements Evaluator {
             if (vNulls != null && nulls == null) {
                 nulls = new boolean[n];
             }
-            if (longs != null) {
-                long[] v = ((LongVector) value).values();
-                for (int i = 0; i < n; i++) {
-                    boolean take = c[i] != 0 && (cNulls == null || !cNulls[i]);
-                    longs[i] = take ? v[i] : longs[i];
+            long[] lv = longs != null ? ((LongVector) value).values() : null;
+            double[] dv = longs != null ? null : ((DoubleVector) value).values();
+            for (int i = 0; i < n; i++) {
+                boolean take = c[i] != 0 && (cNulls == null || !cNulls[i]);
+                if (lv != null) {
+                    longs[i] = take ? lv[i] : longs[i];
+                } else {
+                    doubles[i] = take ? dv[i] : doubles[i];
                 }
-            } else {
-                double[] v = ((DoubleVector) value).values();
-                for (int i = 0; i < n; i++) {
-                    boolean take = c[i] != 0 && (cNulls == null || !cNulls[i]);
-                    doubles[i] = take ? v[i] : doubles[i];
-                }
-            }
-            if (nulls != null) {
-                for (int i = 0; i < n; i++) {
-                    boolean take = c[i] != 0 && (cNulls == null || !cNulls[i]);
+                if (nulls != null) {
                     nulls[i] = take ? vNulls != null && vNulls[i] : nulls[i];
                 }
             }

@@ -7,7 +7,6 @@ import java.util.Locale;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlKind;
@@ -125,8 +124,7 @@ public final class TableFunctions {
         private List<Object> constants(SqlOperatorBinding binding) {
             List<Object> out = new ArrayList<>();
             for (int i = 0; i < binding.getOperandCount(); i++) {
-                boolean literal = binding instanceof SqlCallBinding call ? call.isOperandLiteral(i, true)
-                        : binding.isOperandLiteral(i, true);
+                boolean literal = binding.isOperandLiteral(i, true);
                 Object value = literal ? binding.getOperandLiteralValue(i, Object.class) : null;
                 if (!literal || value == null) {
                     throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, getName().toLowerCase(Locale.ROOT)
