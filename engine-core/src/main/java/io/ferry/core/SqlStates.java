@@ -53,6 +53,8 @@ public final class SqlStates {
     public static final String DUPLICATE_OBJECT = "42710";
     /** A file the server keeps could not be written (io_error). */
     public static final String IO_ERROR = "58030";
+    /** No room left on the disk a query spills to (disk_full). */
+    public static final String DISK_FULL = "53100";
 
     private SqlStates() {
     }

@@ -1,5 +1,6 @@
 package io.ferry.sql;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -14,9 +15,12 @@ import java.time.Duration;
  *                         client stopped polling
  * @param queryTimeout     how long the JDBC server lets a statement plan and run before it stops it (57014);
  *                         zero for no limit
+ * @param spillDirectory   where a query's hash aggregations, sorts and hash joins spill once they pass half of
+ *                         {@code queryMemoryLimit} (each execution in a directory of its own, removed when it ends);
+ *                         null: they do not spill, and a query that does not fit fails with 53200
  */
 public record EngineConfig(int threads, int blockSize, long memoryLimit, long queryMemoryLimit,
-        Duration clientTimeout, Duration queryTimeout) {
+        Duration clientTimeout, Duration queryTimeout, Path spillDirectory) {
     public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofMinutes(5);
     public static final int DEFAULT_BLOCK_SIZE = 1 << 20;
 
@@ -35,39 +39,49 @@ public record EngineConfig(int threads, int blockSize, long memoryLimit, long qu
         }
     }
 
+    /** The JVM's temporary directory ({@code java.io.tmpdir}), where queries spill unless told otherwise. */
+    public static Path defaultSpillDirectory() {
+        return Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
     /**
      * All cores; tables may fill the off-heap memory the JVM allows (Arrow allocates it through Netty, so that is
      * Netty's direct-memory ceiling: -XX:MaxDirectMemorySize, else the heap size); one query's operators may use
-     * half the heap.
+     * half the heap, and spills to the temporary directory beyond half of that.
      */
     public static EngineConfig defaults() {
         long heap = Runtime.getRuntime().maxMemory();
         return new EngineConfig(Runtime.getRuntime().availableProcessors(), DEFAULT_BLOCK_SIZE,
                 io.netty.util.internal.PlatformDependent.maxDirectMemory(), Math.max(256L << 20, heap / 2), DEFAULT_CLIENT_TIMEOUT,
-                Duration.ZERO);
+                Duration.ZERO, defaultSpillDirectory());
     }
 
     public EngineConfig withThreads(int n) {
-        return new EngineConfig(n, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout);
+        return new EngineConfig(n, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout, spillDirectory);
     }
 
     public EngineConfig withBlockSize(int n) {
-        return new EngineConfig(threads, n, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout);
+        return new EngineConfig(threads, n, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout, spillDirectory);
     }
 
     public EngineConfig withMemoryLimit(long n) {
-        return new EngineConfig(threads, blockSize, n, queryMemoryLimit, clientTimeout, queryTimeout);
+        return new EngineConfig(threads, blockSize, n, queryMemoryLimit, clientTimeout, queryTimeout, spillDirectory);
     }
 
     public EngineConfig withQueryMemoryLimit(long n) {
-        return new EngineConfig(threads, blockSize, memoryLimit, n, clientTimeout, queryTimeout);
+        return new EngineConfig(threads, blockSize, memoryLimit, n, clientTimeout, queryTimeout, spillDirectory);
     }
 
     public EngineConfig withClientTimeout(Duration d) {
-        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, d, queryTimeout);
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, d, queryTimeout, spillDirectory);
     }
 
     public EngineConfig withQueryTimeout(Duration d) {
-        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, d);
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, d, spillDirectory);
+    }
+
+    /** @param dir where queries spill; null: nowhere */
+    public EngineConfig withSpillDirectory(Path dir) {
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout, dir);
     }
 }

@@ -14,11 +14,18 @@ public final class BuildSink implements Sink {
     private final List<Batch> batches = new ArrayList<>();
     private final QueryMemory memory;
     private final long perRow;
+    private final GraceJoin grace;
     private long reserved;
 
     public BuildSink(QueryMemory memory, long perRow) {
+        this(memory, perRow, null);
+    }
+
+    /** @param grace where the rows go when memory runs short; null: they stay, and 53200 when they do not fit */
+    BuildSink(QueryMemory memory, long perRow, GraceJoin grace) {
         this.memory = memory;
         this.perRow = perRow;
+        this.grace = grace;
     }
 
     @Override
@@ -27,6 +34,16 @@ public final class BuildSink implements Sink {
         memory.reserve(bytes);
         reserved += bytes;
         batches.add(batch);
+        if (grace != null && grace.shouldSpill(reserved)) {
+            spill();
+        }
+    }
+
+    /** Moves the rows held to disk ({@link GraceJoin}), giving back their reservation. */
+    void spill() {
+        grace.spillBuild(batches);
+        batches.clear();
+        release();
     }
 
     @Override

@@ -13,6 +13,9 @@ interface GroupTable {
     /** The keys of groups {@code [from, from + count)}, one vector per key column. */
     Vector[] keyVectors(int from, int count);
 
+    /** The bytes the table has reserved against the query's memory. */
+    long bytes();
+
     void close();
 
     /** A single integral key (the common GROUP BY) gets a table specialized for it. */

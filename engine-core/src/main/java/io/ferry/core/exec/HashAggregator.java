@@ -186,6 +186,11 @@ public final class HashAggregator {
         return out;
     }
 
+    /** What the groups take, roughly: the table's reservation and each group's state columns. */
+    public long footprint() {
+        return table.bytes() + 8L * stateColumns * table.groupCount();
+    }
+
     public void close() {
         table.close();
         for (Accumulator a : accumulators) {

@@ -17,13 +17,23 @@ import io.ferry.core.vector.Vector;
 public final class HashPartitioner {
     private final int[] keys;
     private final int parts;
+    private final int level;
 
     public HashPartitioner(int[] keys, int parts) {
+        this(keys, parts, 0);
+    }
+
+    /**
+     * @param level 0 for the join's hash; a part of level {@code k} is split again at level {@code k + 1} by a hash
+     *        remixed with the level, so the rows of one part spread over all parts of the next
+     */
+    public HashPartitioner(int[] keys, int parts, int level) {
         if (parts < 1) {
             throw new IllegalArgumentException("parts must be at least 1, got " + parts);
         }
         this.keys = keys.clone();
         this.parts = parts;
+        this.level = level;
     }
 
     /** The part of each row of {@code batch}. */
@@ -38,6 +48,12 @@ public final class HashPartitioner {
             key[k] = batch.column(keys[k]);
         }
         long[] h = KeyHasher.hash(key, n);
+        if (level > 0) {
+            long salt = 0x9E3779B97F4A7C15L * level;
+            for (int i = 0; i < n; i++) {
+                h[i] = KeyHasher.mix(h[i] ^ salt);
+            }
+        }
         for (int i = 0; i < n; i++) {
             out[i] = (int) (((h[i] >>> 32) * parts) >>> 32);
         }

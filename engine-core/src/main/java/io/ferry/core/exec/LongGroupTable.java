@@ -116,6 +116,11 @@ final class LongGroupTable implements GroupTable {
     }
 
     @Override
+    public long bytes() {
+        return reserved;
+    }
+
+    @Override
     public void close() {
         memory.release(reserved);
         reserved = 0;

@@ -119,6 +119,11 @@ final class MultiKeyGroupTable implements GroupTable {
     }
 
     @Override
+    public long bytes() {
+        return reserved;
+    }
+
+    @Override
     public void close() {
         memory.release(reserved);
         reserved = 0;

@@ -219,6 +219,8 @@ public final class QueryExecutor implements AutoCloseable {
         private final QueryContext ctx;
         private final List<BlockSource> sources = new ArrayList<>();
         private final List<Runnable> cleanups = new ArrayList<>();
+        /** Where this execution's operators spill; removed when it ends. */
+        private final SpillSpace spill;
         /**
          * The rows of the aggregates, sorts and windows computed so far, by their wire form: a subplan that occurs
          * twice in one plan runs once. A FULL join is planned as a LEFT join and an ANTI join over the same two
@@ -229,6 +231,7 @@ public final class QueryExecutor implements AutoCloseable {
 
         Run(QueryContext ctx) {
             this.ctx = ctx;
+            this.spill = new SpillSpace(ctx.memory());
         }
 
         List<Batch> materialize(PlanNode node) {
@@ -355,10 +358,14 @@ public final class QueryExecutor implements AutoCloseable {
 
             @Override
             public Pipeline join(PlanNode.Join join) {
+                GraceJoin grace = new GraceJoin(join, ctx, spill, driver, perRow(join.right().types()));
+                Batch build = buildSide(join.right(), grace);
+                if (build == null) {
+                    return Pipeline.of(Source.of(grace.run(pipeline(join.left()))));
+                }
                 JoinHashTable table;
                 try {
-                    table = new JoinHashTable(buildSide(join.right()), join.rightKeys(), join.nullsMatch(),
-                            ctx.memory());
+                    table = new JoinHashTable(build, join.rightKeys(), join.nullsMatch(), ctx.memory());
                 } catch (FerryException e) {
                     throw buildTooLarge(join.right(), e);
                 }
@@ -425,48 +432,45 @@ public final class QueryExecutor implements AutoCloseable {
         private List<Batch> aggregate(PlanNode.Aggregate agg, boolean finish) {
             AggregatePlan plan = new AggregatePlan(agg);
             List<FerryType> inputTypes = agg.input().types();
+            AggregateMerge merge = merger(agg, plan);
             List<AggregateSink> partials = driver.run(pipeline(agg.input()), () -> new AggregateSink(
-                    new HashAggregator(inputTypes, agg.groupKeys(), plan.partialCalls(), ctx.memory())), ctx);
-            return merge(agg, plan, plan.partialTypes(inputTypes), partials, finish);
+                    () -> new HashAggregator(inputTypes, agg.groupKeys(), plan.partialCalls(), ctx.memory()), merge),
+                    ctx);
+            return finish(agg, plan, merge.merge(partials), finish);
         }
 
         /** Rows of partial states (from other nodes and this one) merged and finished. */
         private List<Batch> mergeAggregate(PlanNode.MergeAggregate node) {
             AggregatePlan plan = new AggregatePlan(node.aggregate());
             List<FerryType> stateTypes = plan.partialTypes(node.aggregate().input().types());
+            AggregateMerge merge = merger(node.aggregate(), plan);
             List<AggregateSink> partials = driver.run(pipeline(node.partials()), () -> new AggregateSink(
-                    new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory())), ctx);
-            return merge(node.aggregate(), plan, stateTypes, partials, true);
+                    () -> new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory()), merge),
+                    ctx);
+            return finish(node.aggregate(), plan, merge.merge(partials), true);
+        }
+
+        private AggregateMerge merger(PlanNode.Aggregate agg, AggregatePlan plan) {
+            return new AggregateMerge(plan.partialTypes(agg.input().types()), plan.finalKeys(), plan.finalCalls(), ctx,
+                    spill);
         }
 
         /**
-         * The threads' states merged by all group keys; finished unless {@code finish} is false. Grouping sets are
-         * derived from the merged states here, where every partial has arrived ({@link GroupingSets}).
+         * The merged states finished, unless {@code finish} is false. Grouping sets are derived from the merged
+         * states here, where every partial has arrived ({@link GroupingSets}).
          */
-        private List<Batch> merge(PlanNode.Aggregate agg, AggregatePlan plan, List<FerryType> stateTypes,
-                List<AggregateSink> partials, boolean finish) {
-            HashAggregator merge = new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory());
-            try {
-                for (AggregateSink s : partials) {
-                    ctx.check();
-                    for (Batch b : s.aggregator().result()) {
-                        merge.add(b);
-                    }
-                    s.aggregator().close();
-                }
-                if (finish && agg.grouped()) {
-                    int keys = agg.groupKeys().length;
-                    return new GroupingSets(plan, agg, stateTypes.subList(0, keys),
-                            stateTypes.subList(keys, stateTypes.size()), ctx.memory()).expand(merge.result(), ctx::check);
-                }
-                List<Batch> out = new ArrayList<>();
-                for (Batch b : merge.result()) {
-                    out.add(finish ? plan.finish(b) : b);
-                }
-                return out;
-            } finally {
-                merge.close();
+        private List<Batch> finish(PlanNode.Aggregate agg, AggregatePlan plan, List<Batch> merged, boolean finish) {
+            List<FerryType> stateTypes = plan.partialTypes(agg.input().types());
+            if (finish && agg.grouped()) {
+                int keys = agg.groupKeys().length;
+                return new GroupingSets(plan, agg, stateTypes.subList(0, keys),
+                        stateTypes.subList(keys, stateTypes.size()), ctx.memory()).expand(merged, ctx::check);
             }
+            List<Batch> out = new ArrayList<>();
+            for (Batch b : merged) {
+                out.add(finish ? plan.finish(b) : b);
+            }
+            return out;
         }
 
         private List<Batch> sort(PlanNode.Sort sort) {
@@ -479,7 +483,17 @@ public final class QueryExecutor implements AutoCloseable {
                 return slice(all, types, sort.offset(), limit);
             }
             List<SortSink> sinks = driver.run(pipeline(sort.input()),
-                    () -> new SortSink(sort.keys(), types, limit, ctx.memory()), ctx);
+                    () -> new SortSink(sort.keys(), types, limit, ctx.memory(), spill), ctx);
+            if (sinks.stream().anyMatch(s -> !s.runs().isEmpty())) {
+                // an external sort: the runs on disk and each sink's rest, merged
+                List<java.util.Iterator<Batch>> runs = new ArrayList<>();
+                for (SortSink s : sinks) {
+                    s.runs().forEach(f -> runs.add(f.batches()));
+                    runs.add(s.sorted().iterator());
+                    s.drain();
+                }
+                return RunMerger.merge(runs, sort.keys(), types, sort.offset(), limit, ctx::check);
+            }
             List<Batch> all = new ArrayList<>();
             for (SortSink s : sinks) {
                 all.addAll(s.drain());
@@ -492,24 +506,45 @@ public final class QueryExecutor implements AutoCloseable {
             return List.of(merged.gather(picked, picked.length));
         }
 
-        /** A join's build side in one batch, its rows counted against the query's memory as they arrive. */
-        private Batch buildSide(PlanNode build) {
+        /**
+         * A join's build side in one batch, its rows counted against the query's memory as they arrive; null when
+         * they went to disk instead ({@link GraceJoin}).
+         */
+        private Batch buildSide(PlanNode build, GraceJoin grace) {
             List<FerryType> types = build.types();
-            long perRow = 16L * Math.max(1, types.size());
+            long perRow = perRow(types);
             List<Batch> batches = new ArrayList<>();
-            if (build instanceof PlanNode.Aggregate || build instanceof PlanNode.MergeAggregate
-                    || build instanceof PlanNode.Sort || build instanceof PlanNode.Window) {
-                batches.addAll(materialize(build));
-                long bytes = perRow * Batch.totalRows(batches);
-                ctx.memory().reserve(bytes);
-                cleanups.add(() -> ctx.memory().release(bytes));
-            } else {
-                for (BuildSink sink : driver.run(pipeline(build), () -> new BuildSink(ctx.memory(), perRow), ctx)) {
-                    batches.addAll(sink.batches());
-                    cleanups.add(sink::release);
+            try {
+                if (build instanceof PlanNode.Aggregate || build instanceof PlanNode.MergeAggregate
+                        || build instanceof PlanNode.Sort || build instanceof PlanNode.Window) {
+                    batches.addAll(materialize(build));
+                    long bytes = perRow * Batch.totalRows(batches);
+                    if (grace.shouldSpill(bytes)) {
+                        grace.spillBuild(batches);
+                        return null;
+                    }
+                    ctx.memory().reserve(bytes);
+                    cleanups.add(() -> ctx.memory().release(bytes));
+                } else {
+                    List<BuildSink> sinks = driver.run(pipeline(build), () -> new BuildSink(ctx.memory(), perRow,
+                            grace), ctx);
+                    if (grace.spilled()) {
+                        sinks.forEach(BuildSink::spill);
+                        return null;
+                    }
+                    for (BuildSink sink : sinks) {
+                        batches.addAll(sink.batches());
+                        cleanups.add(sink::release);
+                    }
                 }
+            } catch (FerryException e) {
+                throw buildTooLarge(build, e);
             }
             return BatchConcat.concat(nonEmpty(batches, types), types);
+        }
+
+        private static long perRow(List<FerryType> types) {
+            return 16L * Math.max(1, types.size());
         }
 
         /** 53200 naming the tables a build side reads and the setting to raise; any other error as it is. */
@@ -568,10 +603,11 @@ public final class QueryExecutor implements AutoCloseable {
             for (BlockSource s : sources) {
                 s.close();
             }
+            spill.close();
         }
     }
 
-    private static List<Batch> nonEmpty(List<Batch> batches, List<FerryType> types) {
+    static List<Batch> nonEmpty(List<Batch> batches, List<FerryType> types) {
         if (!batches.isEmpty()) {
             return batches;
         }

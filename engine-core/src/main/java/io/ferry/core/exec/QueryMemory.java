@@ -1,5 +1,6 @@
 package io.ferry.core.exec;
 
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.ferry.core.FerryException;
@@ -7,15 +8,38 @@ import io.ferry.core.SqlStates;
 
 /**
  * The working memory of one query (hash tables, join build sides, sort buffers). Operators reserve before they
- * grow; going over the limit fails the query with SQLSTATE 53200 instead of exhausting the JVM heap.
+ * grow; going over the limit fails the query with SQLSTATE 53200 instead of exhausting the JVM heap. With a spill
+ * directory, the operators that can (hash aggregation, sort, hash join) move their state to disk once the query holds
+ * half its limit ({@link #shouldSpill}), so that what is larger than memory still runs.
  */
 public final class QueryMemory {
     private final long limit;
+    private final Path spillDirectory;
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong peak = new AtomicLong();
+    private final AtomicLong spilled = new AtomicLong();
 
     public QueryMemory(long limit) {
+        this(limit, null);
+    }
+
+    /** @param spillDirectory where the query's operators may spill; null: they may not */
+    public QueryMemory(long limit, Path spillDirectory) {
         this.limit = limit;
+        this.spillDirectory = spillDirectory;
+    }
+
+    public Path spillDirectory() {
+        return spillDirectory;
+    }
+
+    /**
+     * Whether an operator holding {@code holding} bytes should move them to disk now: the query is past half its limit
+     * (so that a hash table's next doubling still fits) and the operator holds a sixteenth of it (so that a small
+     * one does not write many tiny files while something else holds the memory).
+     */
+    public boolean shouldSpill(long holding) {
+        return spillDirectory != null && used.get() > limit / 2 && holding >= limit / 16;
     }
 
     public void reserve(long bytes) {
@@ -39,6 +63,15 @@ public final class QueryMemory {
 
     public long peak() {
         return peak.get();
+    }
+
+    /** Bytes the query's operators wrote to disk so far (compressed). */
+    public long spilled() {
+        return spilled.get();
+    }
+
+    void addSpilled(long bytes) {
+        spilled.addAndGet(bytes);
     }
 
     public long limit() {

@@ -1,5 +1,6 @@
 package io.ferry.server.cli;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 import io.ferry.sql.EngineConfig;
@@ -18,6 +19,11 @@ final class EngineOptions {
     @Option(names = "--query-memory", paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Memory one query's operators may take (default: half the heap).")
     Long queryMemory;
+
+    @Option(names = "--spill-dir", paramLabel = "DIR",
+            description = "Where a query's hash aggregations, sorts and hash joins spill once they pass half of "
+                    + "--query-memory; 'none' to fail with 53200 instead (default: the JVM's temporary directory).")
+    String spillDir;
 
     @Option(names = "--client-timeout", paramLabel = "SECONDS",
             description = "Abandon a result whose client has fetched none of it for this long: its query stops and "
@@ -44,6 +50,9 @@ final class EngineOptions {
         }
         if (queryMemory != null) {
             config = config.withQueryMemoryLimit(queryMemory);
+        }
+        if (spillDir != null) {
+            config = config.withSpillDirectory(spillDir.equalsIgnoreCase("none") ? null : Path.of(spillDir));
         }
         if (clientTimeoutSeconds != null) {
             if (clientTimeoutSeconds < 1) {

@@ -57,6 +57,7 @@ import io.ferry.server.runtime.FragmentRequest;
 import io.ferry.server.runtime.QueryRegions;
 import io.ferry.server.runtime.StealingBlockSource;
 import io.ferry.server.runtime.WorkQueues;
+import io.ferry.sql.EngineConfig;
 
 /**
  * A memory server, compute server or worker (DESIGN.md, "Processes and roles"). It joins the coordinator's control
@@ -406,7 +407,7 @@ public final class DataNode implements AutoCloseable {
             PlanNode.Scan shared = stealing == null ? null : scans.get(stealing.scan());
             StealingBlockSource[] stole = new StealingBlockSource[1];
             QueryContext ctx = new QueryContext(fragment.cancelled::get, request.timeoutMillis(),
-                    new QueryMemory(options.queryMemory()))
+                    new QueryMemory(options.queryMemory(), EngineConfig.defaultSpillDirectory()))
                     .withBinder((scan, sample) -> {
                         if (scan != shared) {
                             return bind(blocks.get(scan), scan.columns(), sample, request.prefetch());

@@ -77,7 +77,8 @@ public final class FerryQuery {
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
         Supplier<BatchStream> run = () -> {
             QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(),
-                    timeout == null ? 0 : timeout, new QueryMemory(engine.config().queryMemoryLimit()));
+                    timeout == null ? 0 : timeout, new QueryMemory(engine.config().queryMemoryLimit(),
+                            engine.config().spillDirectory()));
             QueryWarnings.report(() -> SampleWarnings.of(plan));
             return engine.runner().run(bound ? StatementValues.bind(plan, statementTime(root),
                     new ParameterValues(root)) : plan, ctx, schema.session());

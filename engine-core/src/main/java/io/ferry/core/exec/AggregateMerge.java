@@ -1,0 +1,153 @@
+package io.ferry.core.exec;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+import io.ferry.core.types.FerryType;
+import io.ferry.core.vector.Batch;
+
+/**
+ * Partial aggregate states merged into one row of states per group: in one hash table while the groups fit the
+ * query's memory, else part by part. Once the query holds half its memory ({@link QueryMemory#shouldSpill}), a table
+ * (a thread's partial, or the merge's own) is written to {@link SpillPartitions} by a hash of its group keys and
+ * emptied; at the end each part is merged alone, equal keys being in one part, and a part still too large is split
+ * again one level deeper. States merge associatively, so a group's rows may be folded in any number of steps.
+ */
+final class AggregateMerge {
+    /** 32^4 parts at most: a million times the memory, beyond which the query fails with 53200 as before. */
+    private static final int MAX_LEVEL = 4;
+
+    private final List<FerryType> stateTypes;
+    private final int[] keys;
+    private final List<AggCall> calls;
+    private final QueryContext ctx;
+    private final SpillSpace space;
+    private SpillPartitions partials;
+
+    /**
+     * @param keys the group keys among the state columns
+     * @param space where tables go when memory runs short; null or disabled: nowhere, the merge is all in memory
+     */
+    AggregateMerge(List<FerryType> stateTypes, int[] keys, List<AggCall> calls, QueryContext ctx, SpillSpace space) {
+        this.stateTypes = stateTypes;
+        this.keys = keys;
+        this.calls = calls;
+        this.ctx = ctx;
+        this.space = space != null && space.enabled() && keys.length > 0 ? space : null;
+    }
+
+    boolean shouldSpill(HashAggregator table) {
+        return space != null && ctx.memory().shouldSpill(table.footprint());
+    }
+
+    /** Writes a thread's partial states to disk by part, and closes its table. */
+    void spill(HashAggregator partial) {
+        SpillPartitions parts;
+        synchronized (this) {
+            if (partials == null) {
+                partials = new SpillPartitions(space, stateTypes, keys, 0);
+            }
+            parts = partials;
+        }
+        try {
+            parts.add(partial.result());
+        } finally {
+            partial.close();
+        }
+    }
+
+    /** The states of every sink's table merged, one row per group; the tables are closed. */
+    List<Batch> merge(List<AggregateSink> sinks) {
+        if (partials != null) {
+            for (AggregateSink s : sinks) {
+                ctx.check();
+                spill(s.aggregator());
+            }
+            return mergeParts(partials, 1);
+        }
+        Merger m = new Merger(0);
+        try {
+            for (AggregateSink s : sinks) {
+                ctx.check();
+                try {
+                    for (Batch b : s.aggregator().result()) {
+                        m.add(b);
+                    }
+                } finally {
+                    s.aggregator().close();
+                }
+            }
+            return m.finish();
+        } finally {
+            m.close();
+        }
+    }
+
+    private List<Batch> mergeParts(SpillPartitions parts, int level) {
+        List<Batch> out = new ArrayList<>();
+        try {
+            for (int p = 0; p < SpillPartitions.PARTS; p++) {
+                SpillFile f = parts.part(p);
+                if (f == null) {
+                    continue;
+                }
+                Merger m = new Merger(level);
+                try {
+                    for (Iterator<Batch> it = f.batches(); it.hasNext();) {
+                        ctx.check();
+                        m.add(it.next());
+                    }
+                    f.delete();
+                    out.addAll(m.finish());
+                } finally {
+                    m.close();
+                }
+            }
+            return out;
+        } finally {
+            parts.delete();
+        }
+    }
+
+    /** One merge table; when memory runs short it goes to disk by part, one level deeper than its input. */
+    private final class Merger {
+        private final int level;
+        private HashAggregator table;
+        private SpillPartitions parts;
+
+        Merger(int level) {
+            this.level = level;
+            this.table = new HashAggregator(stateTypes, keys, calls, ctx.memory());
+        }
+
+        void add(Batch states) {
+            table.add(states);
+            if (level < MAX_LEVEL && shouldSpill(table)) {
+                if (parts == null) {
+                    parts = new SpillPartitions(space, stateTypes, keys, level);
+                }
+                parts.add(table.result());
+                table.close();
+                table = new HashAggregator(stateTypes, keys, calls, ctx.memory());
+            }
+        }
+
+        List<Batch> finish() {
+            List<Batch> merged = table.result();
+            if (parts == null) {
+                return merged;
+            }
+            parts.add(merged);
+            close();
+            return mergeParts(parts, level + 1);
+        }
+
+        void close() {
+            if (table != null) {
+                table.close();
+                table = null;
+            }
+        }
+    }
+}
