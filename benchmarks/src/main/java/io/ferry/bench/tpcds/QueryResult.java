@@ -14,9 +14,12 @@ import static java.util.Objects.requireNonNull;
  * @param duckMs     DuckDB's, from executeQuery (which plans too) to the last row; NaN if it did not finish
  * @param ferryRows  rows Ferry returned, -1 if none
  * @param duckRows   rows DuckDB returned, -1 if none
+ * @param ferryPeakBytes the most query memory Ferry's plans for it held at once (hash tables, sort buffers, join
+ *                   build sides)
+ * @param ferrySpilledBytes what they wrote to disk, compressed
  */
 public record QueryResult(String query, Outcome outcome, String detail, double planningMs, double ferryMs,
-        double duckMs, long ferryRows, long duckRows) {
+        double duckMs, long ferryRows, long duckRows, long ferryPeakBytes, long ferrySpilledBytes) {
 
     public enum Outcome {
         MATCH("match"),

@@ -32,10 +32,16 @@ public final class TpcdsBenchmark {
      * @param cluster        where Ferry runs: null for local mode, else an in-process cluster
      */
     public record Settings(double scale, List<Integer> queries, Path out, int threads, int timeoutSeconds,
-            int planningPasses, TpcdsRun.Cluster cluster) {
+            int planningPasses, TpcdsRun.Cluster cluster, long queryMemory) {
         public Settings {
             requireNonNull(out, "out is null");
             queries = List.copyOf(queries);
+        }
+
+        /** Ferry's default query memory (half its heap). */
+        public Settings(double scale, List<Integer> queries, Path out, int threads, int timeoutSeconds,
+                int planningPasses, TpcdsRun.Cluster cluster) {
+            this(scale, queries, out, threads, timeoutSeconds, planningPasses, cluster, 0);
         }
 
         /** Ferry in local mode. */
@@ -86,6 +92,9 @@ public final class TpcdsBenchmark {
         listener.step("generated");
 
         EngineConfig config = EngineConfig.defaults().withThreads(settings.threads());
+        if (settings.queryMemory() > 0) {
+            config = config.withQueryMemoryLimit(settings.queryMemory());
+        }
         List<QueryResult> results = new ArrayList<>();
         List<PlanningPasses.Pass> planning;
         Instant started = Instant.now();
@@ -113,10 +122,12 @@ public final class TpcdsBenchmark {
                         started.truncatedTo(ChronoUnit.SECONDS), results.size(),
                         results.stream().mapToInt(QueryResult::number).distinct().count(), scale),
                 String.format(Locale.ROOT, "Ferry %s and DuckDB %s in one JVM (%s), %d threads each, "
-                        + "%d cores; query timeout %d s; each statement run once.", settings.cluster() == null
+                        + "%d cores; query timeout %d s; each statement run once; Ferry's query memory %,d bytes "
+                        + "(spilling to %s beyond half of it).", settings.cluster() == null
                                 ? "local mode" : settings.cluster().describe(), duckVersion,
                         ManagementFactory.getRuntimeMXBean().getVmVersion(), settings.threads(),
-                        Runtime.getRuntime().availableProcessors(), settings.timeoutSeconds()),
+                        Runtime.getRuntime().availableProcessors(), settings.timeoutSeconds(),
+                        config.queryMemoryLimit(), config.spillDirectory()),
                 "Planning: Ferry's prepareStatement on a fresh connection. Ferry/DuckDB: (planning + execution) / "
                         + "DuckDB's time."));
         String name = "tpcds-sf" + scale + (settings.cluster() == null ? "" : "-" + settings.cluster().name());

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import io.ferry.server.cli.ByteSizeConverter;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -58,6 +59,10 @@ public final class TpcdsCommand implements Callable<Integer> {
             + "star joins (default: ${DEFAULT-VALUE}, not partitioned).")
     private int partitions;
 
+    @Option(names = "--query-memory", paramLabel = "BYTES", converter = ByteSizeConverter.class, description = "Ferry's memory per query, e.g. 256m: "
+            + "its hash tables and sorts spill to disk beyond half of it (default: half the heap).")
+    private Long queryMemory;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new TpcdsCommand()).setExecutionExceptionHandler((e, cl, parsed) -> {
             cl.getErr().println("tpcds failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
@@ -83,7 +88,7 @@ public final class TpcdsCommand implements Callable<Integer> {
         }
         try {
             result = TpcdsBenchmark.run(new TpcdsBenchmark.Settings(scale, queries, out, n, timeout, planningPasses,
-                    shape), bars);
+                    shape, queryMemory == null ? 0 : queryMemory), bars);
         } finally {
             bars.close();
         }

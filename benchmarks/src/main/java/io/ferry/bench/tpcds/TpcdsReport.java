@@ -28,11 +28,13 @@ public final class TpcdsReport {
      * @param maxPlanningMs   the slowest planning
      * @param geoMeanRatio    geometric mean over matching statements of (Ferry planning + execution) / DuckDB time
      */
-    public record Summary(int matched, int queries, double p95PlanningMs, double maxPlanningMs, double geoMeanRatio) {
+    public record Summary(int matched, int queries, double p95PlanningMs, double maxPlanningMs, double geoMeanRatio,
+            long maxPeakBytes, int spilledStatements) {
         public String line() {
             return String.format(Locale.ROOT, "%d/%d match, p95 planning %.0f ms, max planning %.0f ms, "
-                    + "geometric mean Ferry/DuckDB time ratio %.2f", matched, queries, p95PlanningMs, maxPlanningMs,
-                    geoMeanRatio);
+                    + "geometric mean Ferry/DuckDB time ratio %.2f, peak query memory %.1f MiB, %d statements "
+                    + "spilled", matched, queries, p95PlanningMs, maxPlanningMs, geoMeanRatio,
+                    maxPeakBytes / 1048576.0, spilledStatements);
         }
     }
 
@@ -53,7 +55,9 @@ public final class TpcdsReport {
                 .toArray();
         double geoMean = logRatios.length == 0 ? Double.NaN
                 : Math.exp(Arrays.stream(logRatios).average().orElseThrow());
-        return new Summary(matched, byNumber.size(), p95, max, geoMean);
+        long peak = results.stream().mapToLong(QueryResult::ferryPeakBytes).max().orElse(0);
+        int spilled = (int) results.stream().filter(r -> r.ferrySpilledBytes() > 0).count();
+        return new Summary(matched, byNumber.size(), p95, max, geoMean, peak, spilled);
     }
 
     /** The q-quantile (nearest rank) of the finite values; NaN if there is none. */
@@ -75,11 +79,12 @@ public final class TpcdsReport {
             List<TpcdsQueries.Query> queries, List<QueryResult> results) throws IOException {
         Files.createDirectories(dir);
         List<String> csv = new ArrayList<>();
-        csv.add("query,outcome,planning_ms,ferry_ms,duckdb_ms,ferry_rows,duckdb_rows,detail");
+        csv.add("query,outcome,planning_ms,ferry_ms,duckdb_ms,ferry_rows,duckdb_rows,ferry_peak_bytes,"
+                + "ferry_spilled_bytes,detail");
         for (QueryResult r : results) {
             csv.add(String.join(",", r.query(), r.outcome().label(), number(r.planningMs()), number(r.ferryMs()),
                     number(r.duckMs()), Long.toString(r.ferryRows()), Long.toString(r.duckRows()),
-                    csvField(r.detail())));
+                    Long.toString(r.ferryPeakBytes()), Long.toString(r.ferrySpilledBytes()), csvField(r.detail())));
         }
         Files.write(dir.resolve(name + ".csv"), csv);
 
@@ -87,14 +92,17 @@ public final class TpcdsReport {
         md.append("# ").append(title).append("\n\n");
         about.forEach(line -> md.append(line).append("  \n"));
         md.append("\n**").append(summarize(results).line()).append("**\n\n");
-        md.append("| query | outcome | planning ms | Ferry ms | DuckDB ms | Ferry/DuckDB | rows | detail |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---|\n");
+        md.append("| query | outcome | planning ms | Ferry ms | DuckDB ms | Ferry/DuckDB | rows | Ferry peak MiB "
+                + "| spilled MiB | detail |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (QueryResult r : results) {
             double ratio = ferryTotal(r) / r.duckMs();
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s |%n", r.query(),
+            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %.1f | %s | %s |%n", r.query(),
                     r.outcome().label(), number(r.planningMs()), number(r.ferryMs()), number(r.duckMs()),
                     Double.isFinite(ratio) ? String.format(Locale.ROOT, "%.2f", ratio) : "",
-                    r.duckRows() >= 0 ? Long.toString(r.duckRows()) : "", markdownCell(r.detail())));
+                    r.duckRows() >= 0 ? Long.toString(r.duckRows()) : "", r.ferryPeakBytes() / 1048576.0,
+                    r.ferrySpilledBytes() == 0 ? "" : String.format(Locale.ROOT, "%.1f",
+                            r.ferrySpilledBytes() / 1048576.0), markdownCell(r.detail())));
         }
         md.append("\nText changes (docs/tpcds.md says why):\n\n");
         for (TpcdsQueries.Rewrite rewrite : TpcdsQueries.REWRITES) {

@@ -29,6 +29,7 @@ import io.ferry.server.cluster.Role;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.SqlErrors;
+import io.ferry.sql.rel.MemoryMeter;
 import io.trino.tpcds.Table;
 
 /**
@@ -233,7 +234,7 @@ public final class TpcdsRun implements AutoCloseable {
             detail = difference.orElse("");
         }
         return new QueryResult(query.name(), outcome, detail, f.planningMs, f.executionMs, d.executionMs, ferryRows,
-                duckRows);
+                duckRows, f.peakBytes, f.spilledBytes);
     }
 
     /** A statement on one engine: its rows, or the error that stopped it, and the times it got as far as. */
@@ -241,6 +242,8 @@ public final class TpcdsRun implements AutoCloseable {
         final AtomicReference<Statement> statement = new AtomicReference<>();
         volatile double planningMs = Double.NaN;
         volatile double executionMs = Double.NaN;
+        volatile long peakBytes;
+        volatile long spilledBytes;
         List<List<Object>> rows;
         String error;
         String sqlState;
@@ -314,10 +317,13 @@ public final class TpcdsRun implements AutoCloseable {
                     a.statement.set(p);
                     p.setQueryTimeout(timeoutSeconds);
                     long run = System.nanoTime();
-                    try (ResultSet rs = p.executeQuery()) {
+                    // the embedded connection runs the plans in this thread, where the meter sees them
+                    try (MemoryMeter meter = MemoryMeter.open(); ResultSet rs = p.executeQuery()) {
                         List<List<Object>> rows = read(rs);
                         a.executionMs = millisSince(run);
                         a.rows = rows;
+                        a.peakBytes = meter.peak();
+                        a.spilledBytes = meter.spilled();
                     }
                 }
             }

@@ -49,6 +49,11 @@ abstract class Accumulator {
     void close() {
     }
 
+    /** What the state reserved against the query's memory beyond its columns (the hash table of a DISTINCT call). */
+    long reservedBytes() {
+        return 0;
+    }
+
     abstract void ensure(int groups);
 
     abstract Vector result(int from, int count);
@@ -65,6 +70,11 @@ abstract class Accumulator {
 
     /** The morsel that was being added is done: under cluster sampling, a sampled unit ends here. */
     void endUnit() {
+    }
+
+    /** Whether the state of a morsel only half added is incomplete ({@link #endUnit} completes it). */
+    boolean holdsUnit() {
+        return false;
     }
 
     static int grown(int current, int needed) {
@@ -129,6 +139,11 @@ abstract class Accumulator {
         }
 
         @Override
+        long reservedBytes() {
+            return inner.reservedBytes();
+        }
+
+        @Override
         void close() {
             inner.close();
         }
@@ -156,6 +171,11 @@ abstract class Accumulator {
         @Override
         void endUnit() {
             inner.endUnit();
+        }
+
+        @Override
+        boolean holdsUnit() {
+            return inner.holdsUnit();
         }
     }
 
@@ -698,6 +718,11 @@ abstract class Accumulator {
                 }
             }
             return x;
+        }
+
+        @Override
+        boolean holdsUnit() {
+            return blockUnits;
         }
 
         @Override

@@ -5,9 +5,9 @@ import java.util.function.Supplier;
 import io.ferry.core.vector.Batch;
 
 /**
- * A thread's partial aggregate: one hash table that every batch the thread gets folds into. Between morsels, where
- * its states are whole, it hands the table to disk when the query's memory runs short ({@link AggregateMerge#spill})
- * and goes on with an empty one.
+ * A thread's partial aggregate: one hash table that every batch the thread gets folds into. Where its states are whole
+ * (between batches; under cluster sampling between morsels), it hands the table to disk when the query's memory runs
+ * short ({@link AggregateMerge#spill}) and goes on with an empty one.
  */
 public final class AggregateSink implements Sink {
     private final Supplier<HashAggregator> fresh;
@@ -24,11 +24,18 @@ public final class AggregateSink implements Sink {
     @Override
     public void consume(Batch batch) {
         aggregator.add(batch);
+        if (aggregator.wholeBetweenBatches()) {
+            spillIfShort();
+        }
     }
 
     @Override
     public void morselDone() {
         aggregator.endUnit();
+        spillIfShort();
+    }
+
+    private void spillIfShort() {
         if (merge != null && merge.shouldSpill(aggregator)) {
             merge.spill(aggregator); // first, so that its memory is free for the next table
             aggregator = fresh.get();

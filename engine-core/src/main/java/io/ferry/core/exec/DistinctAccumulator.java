@@ -269,6 +269,11 @@ final class DistinctAccumulator extends Accumulator {
     }
 
     @Override
+    long reservedBytes() {
+        return tuples == null ? 0 : tuples.bytes();
+    }
+
+    @Override
     void close() {
         if (tuples != null) {
             tuples.close();

@@ -156,6 +156,19 @@ public final class HashAggregator {
         return m;
     }
 
+    /**
+     * Whether the states are whole between any two batches, so the table may go to disk there; else only between
+     * morsels (a block's sums under cluster sampling wait for {@link #endUnit}).
+     */
+    public boolean wholeBetweenBatches() {
+        for (Accumulator a : accumulators) {
+            if (a.holdsUnit()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The morsel being added is done (a block under cluster sampling: see {@link Accumulator#endUnit}). */
     public void endUnit() {
         for (Accumulator a : accumulators) {
@@ -186,9 +199,13 @@ public final class HashAggregator {
         return out;
     }
 
-    /** What the groups take, roughly: the table's reservation and each group's state columns. */
+    /** What the groups take, roughly: the table's reservation, each group's state columns, DISTINCT calls' sets. */
     public long footprint() {
-        return table.bytes() + 8L * stateColumns * table.groupCount();
+        long bytes = table.bytes() + 8L * stateColumns * table.groupCount();
+        for (Accumulator a : accumulators) {
+            bytes += a.reservedBytes();
+        }
+        return bytes;
     }
 
     public void close() {

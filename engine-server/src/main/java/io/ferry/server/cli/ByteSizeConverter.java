@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 import picocli.CommandLine;
 
 /** Sizes as people write them: {@code 4096}, {@code 64k}, {@code 512MB}, {@code 8g}, {@code 1.5GiB} (powers of 1024). */
-final class ByteSizeConverter implements CommandLine.ITypeConverter<Long> {
+public final class ByteSizeConverter implements CommandLine.ITypeConverter<Long> {
     private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([kmgt]?)(?:i?b)?",
             Pattern.CASE_INSENSITIVE);
 

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import io.ferry.core.ByteSizes;
 import io.ferry.core.storage.Table;
 import io.ferry.server.FerryVersion;
 import io.ferry.server.LocalNode;
@@ -126,8 +127,10 @@ final class LocalCommand implements Callable<Integer> {
             out.println("  users    clients log in as a user of " + security.usersFile + " (CREATE USER, GRANT: see "
                     + "docs/security.md)");
         }
-        out.println(String.format(Locale.ROOT, "  engine   %d threads, %s blocks, %s of table memory, %s per query",
-                c.threads(), bytes(c.blockSize()), bytes(c.memoryLimit()), bytes(c.queryMemoryLimit())));
+        out.println(String.format(Locale.ROOT, "  engine   %d threads, %s blocks, %s of table memory, %s per query "
+                + "(%s)", c.threads(), ByteSizes.format(c.blockSize()), ByteSizes.format(c.memoryLimit()),
+                ByteSizes.format(c.queryMemoryLimit()), c.spillDirectory() == null ? "no spilling"
+                        : "spilling to " + c.spillDirectory() + " beyond half of it"));
         out.println();
         String where = (JdbcServer.DEFAULT_HOST.equals(address.host) ? "" : " --host " + server.host())
                 + (address.port == JdbcServer.DEFAULT_PORT ? "" : " --port " + server.port())
@@ -136,17 +139,5 @@ final class LocalCommand implements Callable<Integer> {
         out.println("Next, in another terminal:   bin/ferry sql" + where);
         out.println("Stop with Ctrl-C.");
         out.flush();
-    }
-
-    private static String bytes(long n) {
-        String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-        double v = n;
-        int u = 0;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return v == Math.rint(v) ? String.format(Locale.ROOT, "%d %s", (long) v, units[u])
-                : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 }

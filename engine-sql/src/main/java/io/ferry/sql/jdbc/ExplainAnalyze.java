@@ -23,9 +23,11 @@ import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 
+import io.ferry.core.ByteSizes;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.sql.rel.CancelChecks;
+import io.ferry.sql.rel.MemoryMeter;
 
 /**
  * {@code EXPLAIN ANALYZE <query>}: the plan {@code EXPLAIN PLAN FOR} shows, then how long the query took to plan
@@ -140,20 +142,33 @@ final class ExplainAnalyze {
         long rows = 0;
         Object first = null;
         Enumerable<?> result = CancelChecks.checked(query.enumerable(context), context);
-        try (Enumerator<?> e = result.enumerator()) {
+        String memory;
+        try (MemoryMeter meter = MemoryMeter.open(); Enumerator<?> e = result.enumerator()) {
             while (e.moveNext()) {
                 if (rows++ == 0) {
                     first = e.current();
                 }
             }
+            memory = memory(meter);
         }
         double executionMillis = (System.nanoTime() - start) / 1e6;
         String count = query.statementType.canUpdate()
                 ? "Rows Changed: " + changed(first) + " (the statement ran and its changes are kept)"
                 : "Rows: " + rows;
         return plan + String.format(Locale.ROOT,
-                "Planning Time: %.3f ms (planned now, not taken from the plan cache)\nExecution Time: %.3f ms\n%s",
-                planningMillis, executionMillis, count);
+                "Planning Time: %.3f ms (planned now, not taken from the plan cache)\nExecution Time: %.3f ms\n%s%s",
+                planningMillis, executionMillis, memory, count);
+    }
+
+    /** The query memory the run held at most, and what it spilled, as a line; empty when no Ferry plan ran. */
+    private static String memory(MemoryMeter meter) {
+        if (meter.limit() == 0) {
+            return "";
+        }
+        String spilled = meter.spilled() == 0 ? ""
+                : "; Spilled: " + ByteSizes.format(meter.spilled()) + " to disk (compressed)";
+        return String.format(Locale.ROOT, "Peak Memory: %s of its %s limit (hash tables, sort buffers, join build "
+                + "sides)%s\n", ByteSizes.format(meter.peak()), ByteSizes.format(meter.limit()), spilled);
     }
 
     /** The count an INSERT, UPDATE or DELETE answers: its one row, one column. */

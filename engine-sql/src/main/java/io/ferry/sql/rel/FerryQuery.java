@@ -76,9 +76,10 @@ public final class FerryQuery {
         AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
         Supplier<BatchStream> run = () -> {
-            QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(),
-                    timeout == null ? 0 : timeout, new QueryMemory(engine.config().queryMemoryLimit(),
-                            engine.config().spillDirectory()));
+            QueryMemory memory = new QueryMemory(engine.config().queryMemoryLimit(), engine.config().spillDirectory());
+            MemoryMeter.register(memory);
+            QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(), timeout == null ? 0 : timeout,
+                    memory);
             QueryWarnings.report(() -> SampleWarnings.of(plan));
             return engine.runner().run(bound ? StatementValues.bind(plan, statementTime(root),
                     new ParameterValues(root)) : plan, ctx, schema.session());
