@@ -13,6 +13,7 @@ import io.ferry.server.cluster.Coordinator;
 import io.ferry.server.cluster.ControlTls;
 import io.ferry.server.cluster.DataNode;
 import io.ferry.server.cluster.Role;
+import io.ferry.sql.EngineConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -56,6 +57,11 @@ abstract class DataNodeCommand implements Callable<Integer> {
             description = "Memory one fragment's operators may take (default: half the heap).")
     Long queryMemory;
 
+    @Option(names = "--spill-dir", paramLabel = "DIR",
+            description = "Where a fragment's hash aggregations, sorts and hash joins spill once they pass half of "
+                    + "--query-memory; 'none' to fail with 53200 instead (default: the JVM's temporary directory).")
+    String spillDir;
+
     abstract Role role();
 
     /** Block memory to offer; 0 for compute servers. */
@@ -71,7 +77,8 @@ abstract class DataNodeCommand implements Callable<Integer> {
         long perQuery = queryMemory == null ? Math.max(256L << 20, Runtime.getRuntime().maxMemory() / 2) : queryMemory;
         DataNode node = DataNode.start(new DataNode.Options(role(), nodeName, host, fabric.port, fabric.advertise,
                 parse(coordinator), cores, memory(), perQuery, fabric.kind(), Duration.ofSeconds(timeoutSeconds),
-                fabric.secret(), coordinatorTruststore == null ? null : ControlTls.client(coordinatorTruststore)));
+                fabric.secret(), coordinatorTruststore == null ? null : ControlTls.client(coordinatorTruststore),
+                spillDir == null ? EngineConfig.defaultSpillDirectory() : EngineOptions.spillDirectory(spillDir)));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(ShutdownDeadline.hook(() -> {
             node.close();

@@ -35,6 +35,11 @@ final class EngineOptions {
                     + "(default: 0, no limit; clients may set a shorter one with setQueryTimeout).")
     Integer queryTimeoutSeconds;
 
+    /** {@code --spill-dir}'s value as a directory; null for {@code none}. */
+    static Path spillDirectory(String option) {
+        return option.equalsIgnoreCase("none") ? null : Path.of(option);
+    }
+
     /** The defaults with these options applied. */
     EngineConfig config(CommandLine commandLine) {
         EngineConfig config = EngineConfig.defaults();
@@ -52,7 +57,7 @@ final class EngineOptions {
             config = config.withQueryMemoryLimit(queryMemory);
         }
         if (spillDir != null) {
-            config = config.withSpillDirectory(spillDir.equalsIgnoreCase("none") ? null : Path.of(spillDir));
+            config = config.withSpillDirectory(spillDirectory(spillDir));
         }
         if (clientTimeoutSeconds != null) {
             if (clientTimeoutSeconds < 1) {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -84,10 +85,12 @@ public final class DataNode implements AutoCloseable {
      * @param coordinator the coordinator's control-plane address
      * @param memory      bytes of block memory to offer (memory and worker roles)
      * @param queryMemory bytes one fragment's operators may use
+     * @param spillDirectory where a fragment's hash aggregations, sorts and joins spill beyond half of
+     *        {@code queryMemory}; null: they do not, and fail with 53200
      */
     public record Options(Role role, String name, String host, int fabricPort, String advertise,
             InetSocketAddress coordinator, int threads, long memory, long queryMemory, Fabrics.Kind fabric,
-            Duration timeout, ClusterSecret secret, ControlTls controlTls) {
+            Duration timeout, ClusterSecret secret, ControlTls controlTls, Path spillDirectory) {
         public Options {
             requireNonNull(role, "role is null");
             requireNonNull(name, "name is null");
@@ -95,6 +98,20 @@ public final class DataNode implements AutoCloseable {
             if (role == Role.COORDINATOR) {
                 throw new IllegalArgumentException("a data node cannot be the coordinator");
             }
+        }
+
+        /** Spilling to the JVM's temporary directory. */
+        public Options(Role role, String name, String host, int fabricPort, String advertise,
+                InetSocketAddress coordinator, int threads, long memory, long queryMemory, Fabrics.Kind fabric,
+                Duration timeout, ClusterSecret secret, ControlTls controlTls) {
+            this(role, name, host, fabricPort, advertise, coordinator, threads, memory, queryMemory, fabric, timeout,
+                    secret, controlTls, EngineConfig.defaultSpillDirectory());
+        }
+
+        /** These options, spilling to {@code dir} (null: not at all). */
+        public Options withSpillDirectory(Path dir) {
+            return new Options(role, name, host, fabricPort, advertise, coordinator, threads, memory, queryMemory,
+                    fabric, timeout, secret, controlTls, dir);
         }
 
         /** Without a cluster secret. */
@@ -407,7 +424,7 @@ public final class DataNode implements AutoCloseable {
             PlanNode.Scan shared = stealing == null ? null : scans.get(stealing.scan());
             StealingBlockSource[] stole = new StealingBlockSource[1];
             QueryContext ctx = new QueryContext(fragment.cancelled::get, request.timeoutMillis(),
-                    new QueryMemory(options.queryMemory(), EngineConfig.defaultSpillDirectory()))
+                    new QueryMemory(options.queryMemory(), options.spillDirectory()))
                     .withBinder((scan, sample) -> {
                         if (scan != shared) {
                             return bind(blocks.get(scan), scan.columns(), sample, request.prefetch());

@@ -5,33 +5,65 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.stream.Stream;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.sql.ResultComparison;
 import io.ferry.sql.SqlErrors;
 
 /**
  * A join whose build side does not fit a compute server's query memory (I-Store DPE section 4.2: each compute server
- * builds its own hash tables from the build partitions it streams in) fails with 53200 naming the compute server, the
- * table and the setting to raise — not with an OutOfMemoryError — and the cluster goes on answering.
+ * builds its own hash tables from the build partitions it streams in) spills on that server and answers as DuckDB
+ * does; with spilling off it fails with 53200 naming the compute server, the table and the setting to raise — not
+ * with an OutOfMemoryError — and the cluster goes on answering.
  */
 class BuildSideMemoryTest {
-    private static MemoryComputeCluster cluster;
-    private static Connection ferry;
-    private static Connection duck;
+    private static final String JOIN = "SELECT COUNT(*), SUM(y.g) FROM big x JOIN big y ON x.k = y.k";
 
-    @BeforeAll
-    static void start() throws Exception {
-        cluster = MemoryComputeCluster.start(1, 1, 2, 64L << 20, 4L << 20);
-        ferry = cluster.coordinator().engine().connect();
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+    @TempDir
+    Path spillDir;
+
+    @Test
+    void aBuildSideOverTheComputeServersLimitSpillsThereAndAnswers() throws Exception {
+        try (MemoryComputeCluster cluster = MemoryComputeCluster.start(1, 1, 2, 64L << 20, 4L << 20, 0, spillDir);
+                Connection ferry = cluster.coordinator().engine().connect();
+                Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+            load(ferry, duck);
+            ResultComparison.assertSameResult(ferry, duck, JOIN, false);
+            try (Stream<Path> left = Files.list(spillDir)) {
+                assertEquals(0, left.count(), "the compute server removed its spill files");
+            }
+        }
+    }
+
+    @Test
+    void withoutSpillingItFailsWith53200NamingTableAndSetting() throws Exception {
+        try (MemoryComputeCluster cluster = MemoryComputeCluster.start(1, 1, 2, 64L << 20, 4L << 20, 0, null);
+                Connection ferry = cluster.coordinator().engine().connect();
+                Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = ferry.createStatement()) {
+            load(ferry, duck);
+            SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(JOIN).close());
+            SqlErrors.Translated t = SqlErrors.translate(e);
+            assertEquals("53200", t.sqlState(), e.getMessage());
+            assertTrue(t.message().contains("build side of a join (reading big)"), t.message());
+            assertTrue(t.message().contains("--query-memory"), t.message());
+            assertTrue(t.message().contains("compute compute1"), "names the node whose limit it was: " + t.message());
+            assertFalse(t.message().contains("Exception"), t.message());
+            // the same join with a build side that fits answers as DuckDB does, on the same connection
+            ResultComparison.assertSameResult(ferry, duck, "SELECT COUNT(*), SUM(y.g) FROM big x "
+                    + "JOIN (SELECT k, g FROM big WHERE k < 20000) y ON x.k = y.k", false);
+        }
+    }
+
+    private static void load(Connection ferry, Connection duck) throws SQLException {
         try (Statement d = duck.createStatement(); Statement f = ferry.createStatement()) {
             d.execute("CREATE TABLE big AS SELECT i AS k, i % 100 AS g FROM range(400000) r(i)");
             f.execute("CREATE TABLE small (k BIGINT)");
@@ -44,35 +76,5 @@ class BuildSideMemoryTest {
                     + "FROM small x, small y WHERE x.k < 400");
             f.execute("SET shipping = 'function'");
         }
-    }
-
-    @AfterAll
-    static void stop() throws SQLException {
-        if (ferry != null) {
-            ferry.close();
-        }
-        if (duck != null) {
-            duck.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
-    @Test
-    void aBuildSideOverTheComputeServersLimitFailsWith53200NamingTableAndSetting() throws SQLException {
-        try (Statement s = ferry.createStatement()) {
-            SQLException e = assertThrows(SQLException.class, () -> s.executeQuery(
-                    "SELECT COUNT(*), SUM(y.g) FROM big x JOIN big y ON x.k = y.k").close());
-            SqlErrors.Translated t = SqlErrors.translate(e);
-            assertEquals("53200", t.sqlState(), e.getMessage());
-            assertTrue(t.message().contains("build side of a join (reading big)"), t.message());
-            assertTrue(t.message().contains("--query-memory"), t.message());
-            assertTrue(t.message().contains("compute compute1"), "names the node whose limit it was: " + t.message());
-            assertFalse(t.message().contains("Exception"), t.message());
-        }
-        // the same join with a build side that fits answers as DuckDB does, on the same connection
-        ResultComparison.assertSameResult(ferry, duck, "SELECT COUNT(*), SUM(y.g) FROM big x "
-                + "JOIN (SELECT k, g FROM big WHERE k < 20000) y ON x.k = y.k", false);
     }
 }

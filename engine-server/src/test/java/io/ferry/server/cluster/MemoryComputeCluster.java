@@ -40,6 +40,13 @@ final class MemoryComputeCluster implements AutoCloseable {
      */
     static MemoryComputeCluster start(int memory, int compute, int threads, long nodeMemory, long queryMemory,
             long slowReadsMicros) throws InterruptedException {
+        return start(memory, compute, threads, nodeMemory, queryMemory, slowReadsMicros,
+                EngineConfig.defaultSpillDirectory());
+    }
+
+    /** @param spill where the data nodes' fragments spill; null: they do not, and fail with 53200 */
+    static MemoryComputeCluster start(int memory, int compute, int threads, long nodeMemory, long queryMemory,
+            long slowReadsMicros, java.nio.file.Path spill) throws InterruptedException {
         EngineConfig config = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
                 .withMemoryLimit(256L << 20);
         MemoryComputeCluster cluster = new MemoryComputeCluster(Coordinator.start(new Coordinator.Options(config,
@@ -54,7 +61,8 @@ final class MemoryComputeCluster implements AutoCloseable {
                 }
                 try {
                     cluster.nodes.add(DataNode.start(new DataNode.Options(role, role.label() + i, "127.0.0.1", 0,
-                            null, control, threads, nodeMemory, queryMemory, Fabrics.Kind.TCP, TIMEOUT)));
+                            null, control, threads, nodeMemory, queryMemory, Fabrics.Kind.TCP, TIMEOUT)
+                            .withSpillDirectory(spill)));
                 } finally {
                     if (slow) {
                         System.clearProperty("ferry.fabric.readDelayUs");
