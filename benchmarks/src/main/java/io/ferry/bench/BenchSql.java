@@ -4,7 +4,9 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -49,6 +51,30 @@ final class BenchSql {
         }
         Arrays.sort(t);
         return t[repeat / 2];
+    }
+
+    /**
+     * The answer's rows as text, numbers to 9 significant digits: how two engines' answers are compared here; in the
+     * order they came, or sorted (for a query whose order SQL leaves open).
+     */
+    static List<String> answer(Connection c, String sql, boolean sorted) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int cols = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= cols; i++) {
+                    Object v = rs.getObject(i);
+                    row.append(v instanceof Number n ? String.format(Locale.ROOT, "%.9g", n.doubleValue())
+                            : String.valueOf(v)).append('|');
+                }
+                out.add(row.toString());
+            }
+        }
+        if (sorted) {
+            out.sort(Comparator.naturalOrder());
+        }
+        return out;
     }
 
     static String duckVersion(Connection duck) throws SQLException {

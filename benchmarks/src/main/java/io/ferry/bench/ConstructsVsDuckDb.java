@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -145,7 +144,7 @@ public final class ConstructsVsDuckDb {
                 log("timing %s", c.name());
                 boolean rowEngine = plan(ferry, c.ferry()).replace("FerryToEnumerableConverter", "")
                         .contains("Enumerable");
-                boolean same = rows(ferry, c.ferry()).equals(rows(duck, c.duck()));
+                boolean same = BenchSql.answer(ferry, c.ferry(), true).equals(BenchSql.answer(duck, c.duck(), true));
                 double f = BenchSql.medianMillis(ferry, c.ferry(), warmups, repeat);
                 double d = BenchSql.medianMillis(duck, c.duck(), warmups, repeat);
                 ratios.add(f / d);
@@ -172,25 +171,6 @@ public final class ConstructsVsDuckDb {
             }
         }
         return plan.toString();
-    }
-
-    /** The answer's rows, sorted, numbers to 9 significant digits: how two engines' answers are compared here. */
-    private static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            int cols = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= cols; i++) {
-                    Object v = rs.getObject(i);
-                    row.append(v instanceof Number n ? String.format(Locale.ROOT, "%.9g", n.doubleValue())
-                            : String.valueOf(v)).append('|');
-                }
-                out.add(row.toString());
-            }
-        }
-        out.sort(Comparator.naturalOrder());
-        return out;
     }
 
     private static void log(String format, Object... args) {

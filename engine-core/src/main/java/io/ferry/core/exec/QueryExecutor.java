@@ -565,10 +565,41 @@ public final class QueryExecutor implements AutoCloseable {
 
         /** Every input row in one batch, then the window functions over them ({@link WindowOperator}). */
         private List<Batch> window(PlanNode.Window window) {
+            return window(window, materialize(window.input()), 0);
+        }
+
+        /**
+         * The window functions over {@code input}; when it would take more than the query's memory can spare, it is
+         * split on disk by a hash of the PARTITION BY keys and each part computed alone (a partition is never split),
+         * a part still too large split again, up to three levels.
+         */
+        private List<Batch> window(PlanNode.Window window, List<Batch> input, int level) {
             List<FerryType> types = window.input().types();
-            Batch all = BatchConcat.concat(nonEmpty(materialize(window.input()), types), types);
             // the sorted copy, the frame and partition arrays and the calls' columns, roughly
-            long bytes = 16L * all.rowCount() * (types.size() + window.calls().size() + 6);
+            long bytes = 16L * Batch.totalRows(input) * (types.size() + window.calls().size() + 6);
+            // a part is split again only when it is large itself: when others hold the memory, splitting cannot help
+            long limit = ctx.memory().limit();
+            if (window.partitionKeys().length > 0 && level < 3 && spill.enabled()
+                    && ctx.memory().used() + bytes > limit / 2 && (level == 0 || bytes > limit / 8)) {
+                SpillPartitions parts = new SpillPartitions(spill, types, window.partitionKeys(), level);
+                try {
+                    parts.add(input);
+                    List<Batch> out = new ArrayList<>();
+                    for (int p = 0; p < SpillPartitions.PARTS; p++) {
+                        SpillFile f = parts.part(p);
+                        if (f != null) {
+                            List<Batch> rows = new ArrayList<>();
+                            f.batches().forEachRemaining(rows::add);
+                            f.delete();
+                            out.addAll(window(window, rows, level + 1));
+                        }
+                    }
+                    return out;
+                } finally {
+                    parts.delete();
+                }
+            }
+            Batch all = BatchConcat.concat(nonEmpty(input, types), types);
             ctx.memory().reserve(bytes);
             try {
                 return List.of(new WindowOperator(window, ctx::check).apply(all));

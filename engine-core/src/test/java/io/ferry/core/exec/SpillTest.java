@@ -85,6 +85,19 @@ class SpillTest {
     }
 
     @Test
+    void windowOverMoreRowsThanMemoryRunsPartitionByPartition() {
+        // ROW_NUMBER and a running SUM per b: 1000 partitions of 300 rows (a partition is never split, so this table
+        // has no NULL b, whose 43,000 rows would be one partition past the limit)
+        fixture.close();
+        fixture = new ExecFixture(16 * 1024);
+        r = fixture.keyed(ROWS, 1000, 0);
+        PlanNode plan = new PlanNode.Window(scan(), new int[] {1}, List.of(new SortKey(0, false, false)),
+                WindowFrame.RUNNING, List.of(new WindowCall(WindowCall.Kind.ROW_NUMBER, -1, FerryType.BIGINT, 0, -1),
+                        new WindowCall(WindowCall.Kind.SUM, 0, FerryType.BIGINT, 0, -1)));
+        assertSpillsAndAgrees(plan, false);
+    }
+
+    @Test
     void spillFilesAreRemovedWhenTheQueryFails() throws IOException {
         QueryMemory memory = new QueryMemory(LIMIT, spillDir);
         // cancelled as soon as something was written to disk

@@ -19,8 +19,9 @@ import io.ferry.sql.FerryEngine;
 import io.ferry.sql.ResultComparison;
 
 /**
- * Queries whose hash tables, sorts and join build sides are many times their query memory (8 MiB here) give DuckDB's
- * answers: they spill to disk, EXPLAIN ANALYZE says how much, and the spill directory is empty once they end.
+ * Queries whose hash tables, sorts, join build sides and window inputs are many times their query memory (8 MiB here)
+ * give DuckDB's answers: they spill to disk, EXPLAIN ANALYZE says how much, and the spill directory is empty once
+ * they end.
  */
 class SpillAgainstDuckDbTest {
     private static final long QUERY_MEMORY = 8 << 20;
@@ -41,7 +42,10 @@ class SpillAgainstDuckDbTest {
             "SELECT a.g, COUNT(*), MAX(b.s) FROM t a JOIN t b ON a.s = b.s GROUP BY a.g",
             "SELECT COUNT(*) FROM t a WHERE NOT EXISTS (SELECT 1 FROM t b WHERE b.k = a.k * 2)",
             "SELECT COUNT(*), SUM(k) FROM t a WHERE a.s IN (SELECT b.s FROM t b WHERE b.k % 3 = 0)",
-            "SELECT DISTINCT s FROM t WHERE k % 2 = 0");
+            "SELECT DISTINCT s FROM t WHERE k % 2 = 0",
+            "SELECT g, SUM(r), MAX(c), MIN(l) FROM (SELECT g, ROW_NUMBER() OVER (PARTITION BY g ORDER BY k) AS r, "
+                    + "SUM(d) OVER (PARTITION BY g ORDER BY k) AS c, LAG(s) OVER (PARTITION BY g ORDER BY k) AS l "
+                    + "FROM t WHERE g IS NOT NULL) x GROUP BY g");
 
     private static final List<String> ORDERED = List.of(
             "SELECT k, s, d FROM t ORDER BY s DESC NULLS LAST, k LIMIT 1000 OFFSET 300000",
