@@ -499,7 +499,7 @@ public final class QueryExecutor implements AutoCloseable {
                 all.addAll(s.drain());
             }
             Batch merged = BatchConcat.concat(nonEmpty(all, types), types);
-            int[] order = Sorter.order(merged, sort.keys());
+            int[] order = Sorter.order(merged, sort.keys(), pool);
             int from = (int) Math.min(sort.offset(), order.length);
             int to = (int) Math.min(limit, order.length);
             int[] picked = java.util.Arrays.copyOfRange(order, from, Math.max(from, to));
@@ -602,7 +602,7 @@ public final class QueryExecutor implements AutoCloseable {
             Batch all = BatchConcat.concat(nonEmpty(input, types), types);
             ctx.memory().reserve(bytes);
             try {
-                return List.of(new WindowOperator(window, ctx::check).apply(all));
+                return List.of(new WindowOperator(window, ctx::check, pool).apply(all));
             } finally {
                 ctx.memory().release(bytes);
             }

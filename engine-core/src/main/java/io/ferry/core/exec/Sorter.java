@@ -2,15 +2,27 @@ package io.ferry.core.exec;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
 
-/** Sorts the rows of a batch by ORDER BY keys: a stable merge sort of row indices, no boxing. */
+/**
+ * Sorts the rows of a batch by ORDER BY keys: a stable merge sort of row indices, no boxing. A large batch is sorted
+ * in two halves at once, one on another core, which are then merged.
+ */
 final class Sorter {
+    /** Rows below which a second core does not pay for handing it half. */
+    static final int PARALLEL_ROWS = 1 << 16;
+
     private Sorter() {
     }
 
@@ -19,13 +31,49 @@ final class Sorter {
     }
 
     static int[] order(Batch batch, List<SortKey> keys) {
+        return order(batch, keys, null);
+    }
+
+    /**
+     * The row order of {@code batch} by {@code keys}; with a {@code pool}, a large batch's second half is sorted there
+     * while this thread sorts the first. If no thread of the pool has taken the half by the time the first is done
+     * (a busy pool), this thread sorts it too, so a sort never waits on a queue.
+     */
+    static int[] order(Batch batch, List<SortKey> keys, Executor pool) {
         int n = batch.rowCount();
         int[] idx = new int[n];
         for (int i = 0; i < n; i++) {
             idx[i] = i;
         }
         RowComparator cmp = comparator(batch, keys);
-        mergeSort(idx, new int[n], 0, n, cmp);
+        int[] tmp = new int[n];
+        if (pool == null || n < PARALLEL_ROWS) {
+            mergeSort(idx, tmp, 0, n, cmp);
+            return idx;
+        }
+        int mid = n >>> 1;
+        // whoever claims the second half sorts it: a pool thread, or this one if none has started it by now
+        AtomicBoolean claimed = new AtomicBoolean();
+        FutureTask<Void> second = new FutureTask<>(() -> {
+            if (claimed.compareAndSet(false, true)) {
+                mergeSort(idx, tmp, mid, n, cmp);
+            }
+        }, null);
+        pool.execute(second);
+        mergeSort(idx, tmp, 0, mid, cmp);
+        if (claimed.compareAndSet(false, true)) {
+            mergeSort(idx, tmp, mid, n, cmp);
+        } else {
+            try {
+                second.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new FerryException(SqlStates.QUERY_CANCELED, "query interrupted while sorting");
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+        merge(idx, tmp, 0, mid, n, cmp);
         return idx;
     }
 
@@ -91,6 +139,11 @@ final class Sorter {
         int mid = (from + to) >>> 1;
         mergeSort(a, tmp, from, mid, cmp);
         mergeSort(a, tmp, mid, to, cmp);
+        merge(a, tmp, from, mid, to, cmp);
+    }
+
+    /** Merges the sorted {@code a[from .. mid)} and {@code a[mid .. to)}, stably, through {@code tmp}. */
+    private static void merge(int[] a, int[] tmp, int from, int mid, int to, RowComparator cmp) {
         if (cmp.compare(a[mid - 1], a[mid]) <= 0) {
             return;
         }

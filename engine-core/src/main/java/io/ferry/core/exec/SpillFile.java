@@ -19,13 +19,21 @@ import io.ferry.core.ipc.BatchIpc;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BatchConcat;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4FastDecompressor;
 
 /**
- * Batches on local disk, appended in chunks and read back in the order they were written: each chunk is a length and
- * an LZ4-compressed Arrow IPC stream with its checksum ({@link BatchIpc}), so what is read back is what was written or
- * an error. Threads may append at once; a chunk is encoded before the file's lock is taken.
+ * Batches on local disk, appended in chunks and read back in the order they were written: each chunk is its
+ * compressed and uncompressed lengths and an Arrow IPC stream with its checksum ({@link BatchIpc}), LZ4-compressed
+ * whole, so what is read back is what was written or an error. One LZ4 block per chunk, not Arrow's LZ4 frame per
+ * buffer: setting up a frame cost more than compressing a spilled part's small buffers. Threads may append at once;
+ * a chunk is encoded before the file's lock is taken.
  */
 public final class SpillFile {
+    private static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
+    private static final LZ4FastDecompressor DECOMPRESSOR = LZ4Factory.fastestInstance().fastDecompressor();
+
     private final Path path;
     private final List<FerryType> types;
     private final BufferAllocator allocator;
@@ -51,9 +59,11 @@ public final class SpillFile {
             return;
         }
         List<Batch> one = batches.size() == 1 ? batches : List.of(BatchConcat.concat(batches, types));
-        byte[] chunk = BatchIpc.write(one, types, true, allocator);
-        ByteBuffer buf = ByteBuffer.allocate(4 + chunk.length);
-        buf.putInt(chunk.length).put(chunk).flip();
+        byte[] stream = BatchIpc.write(one, types, false, allocator);
+        ByteBuffer buf = ByteBuffer.allocate(8 + COMPRESSOR.maxCompressedLength(stream.length));
+        int length = COMPRESSOR.compress(stream, 0, stream.length, buf.array(), 8);
+        buf.putInt(length).putInt(stream.length).position(8 + length).flip();
+        int chunkBytes = buf.remaining();
         synchronized (this) {
             try {
                 if (channel == null) {
@@ -64,13 +74,13 @@ public final class SpillFile {
                     size += channel.write(buf, size);
                 }
             } catch (IOException e) {
-                throw new FerryException(SqlStates.DISK_FULL, "cannot write " + chunk.length + " bytes to the spill "
+                throw new FerryException(SqlStates.DISK_FULL, "cannot write " + chunkBytes + " bytes to the spill "
                         + "file " + path + " (" + e.getMessage() + "); free space there, point --spill-dir at a "
                         + "larger disk, or raise --query-memory", e);
             }
             rows += n;
         }
-        memory.addSpilled(4L + chunk.length);
+        memory.addSpilled(chunkBytes);
     }
 
     public synchronized long rows() {
@@ -106,13 +116,16 @@ public final class SpillFile {
 
             private List<Batch> readChunk() {
                 try {
-                    ByteBuffer len = ByteBuffer.allocate(4);
-                    readFully(len, at);
-                    int length = len.flip().getInt();
+                    ByteBuffer lengths = ByteBuffer.allocate(8);
+                    readFully(lengths, at);
+                    int length = lengths.flip().getInt();
+                    int streamLength = lengths.getInt();
                     ByteBuffer chunk = ByteBuffer.allocate(length);
-                    readFully(chunk, at + 4);
-                    at += 4L + length;
-                    return BatchIpc.read(chunk.array(), 0, length, types, allocator);
+                    readFully(chunk, at + 8);
+                    at += 8L + length;
+                    byte[] stream = new byte[streamLength];
+                    DECOMPRESSOR.decompress(chunk.array(), 0, stream, 0, streamLength);
+                    return BatchIpc.read(stream, 0, streamLength, types, allocator);
                 } catch (IOException e) {
                     throw new FerryException(SqlStates.IO_ERROR, "cannot read the spill file " + path + " ("
                             + e.getMessage() + ")", e);

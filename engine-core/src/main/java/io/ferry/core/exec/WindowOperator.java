@@ -2,6 +2,7 @@ package io.ferry.core.exec;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.types.FerryType;
@@ -31,10 +32,17 @@ final class WindowOperator {
 
     private final PlanNode.Window window;
     private final Runnable check;
+    private final Executor pool;
 
     WindowOperator(PlanNode.Window window, Runnable check) {
+        this(window, check, null);
+    }
+
+    /** @param pool where half of a large sort may run ({@link Sorter#order(Batch, List, Executor)}); null: here */
+    WindowOperator(PlanNode.Window window, Runnable check, Executor pool) {
         this.window = window;
         this.check = check;
+        this.pool = pool;
     }
 
     Batch apply(Batch input) {
@@ -45,7 +53,7 @@ final class WindowOperator {
         }
         List<SortKey> all = new ArrayList<>(partitionKeys);
         all.addAll(window.orderKeys());
-        Batch sorted = all.isEmpty() ? input : input.gather(Sorter.order(input, all), n);
+        Batch sorted = all.isEmpty() ? input : input.gather(Sorter.order(input, all, pool), n);
         check.run();
         WindowPartitions p = new WindowPartitions(sorted, partitionKeys, window.orderKeys());
         int[] lo = new int[n];

@@ -24,7 +24,8 @@ import org.apache.calcite.util.ImmutableBitSet;
  * order they are joined in, which is what makes ordering a search over sets: {@link #order()} finds the left-deep
  * order with the fewest intermediate rows (the C_out cost) exactly by dynamic programming over connected sets up
  * to {@link #EXHAUSTIVE_LIMIT} factors, and greedily beyond. An equality of two factors' columns keeps
- * 1 / max(NDV) of their pairs, from Ferry's column sketches ({@link JoinSelectivity}).
+ * 1 / max(NDV) of their pairs, from Ferry's column sketches ({@link JoinSelectivity}); several between the same two
+ * factors are one compound key.
  */
 final class JoinGraph {
     /** Factors ordered exactly; 2^14 sets of a 14-way join are searched in about a millisecond. */
@@ -71,30 +72,48 @@ final class JoinGraph {
                             factors.get(f).getCluster().getRexBuilder(), shifted(local.get(f), -offsets[f])));
             rows[f] = Math.max(1, (r == null ? 100 : r) * (selectivity == null ? 0.25 : selectivity));
         }
-        // conjuncts over the same factors are one edge of the graph
+        // conjuncts over the same factors are one edge of the graph; an edge's equalities of two factors' columns
+        // with known counts are one compound key, the rest back off
         Map<Long, List<Double>> edges = new LinkedHashMap<>();
+        Map<Long, double[]> compound = new LinkedHashMap<>();
         for (int c = 0; c < conjuncts.size(); c++) {
             RexNode conjunct = conjuncts.get(c);
-            Double keys = conjunct.getKind() == SqlKind.EQUALS
+            double[] keys = conjunct.getKind() == SqlKind.EQUALS
                     ? equality((RexCall) conjunct, factors, factorOfField, offsets, mq) : null;
-            edges.computeIfAbsent(reads[c], set -> new ArrayList<>())
-                    .add(keys != null ? keys : RelMdUtil.guessSelectivity(conjunct));
+            List<Double> edge = edges.computeIfAbsent(reads[c], set -> new ArrayList<>());
+            if (keys != null) {
+                double[] product = compound.computeIfAbsent(reads[c], set -> new double[] {1, 1});
+                product[0] *= keys[0];
+                product[1] *= keys[1];
+            } else {
+                edge.add(RelMdUtil.guessSelectivity(conjunct));
+            }
         }
         long[] sets = new long[edges.size()];
         double[] selectivities = new double[edges.size()];
         int e = 0;
         for (Map.Entry<Long, List<Double>> edge : edges.entrySet()) {
-            sets[e] = edge.getKey();
-            selectivities[e++] = backedOff(edge.getValue());
+            long set = edge.getKey();
+            double[] keys = compound.get(set);
+            double selectivity = backedOff(edge.getValue());
+            if (keys != null) {
+                // the compound key has the product of its columns' distinct values, but no more than its side's rows
+                int low = Long.numberOfTrailingZeros(set);
+                int high = 63 - Long.numberOfLeadingZeros(set);
+                selectivity *= JoinSelectivity.keys(Math.min(keys[0], rows[low]), Math.min(keys[1], rows[high]));
+            }
+            sets[e] = set;
+            selectivities[e++] = selectivity;
         }
         return new JoinGraph(rows, sets, selectivities);
     }
 
     /**
-     * The selectivity of conjuncts over the same factors, which are rarely independent: the most selective counts
-     * whole, the next by its square root, the next by its fourth root. A composite key is the common case: TPC-DS
-     * joins store_sales to store_returns on ticket, item and customer, whose product of selectivities estimated one
-     * row, after which every order of the remaining joins looked alike and the selective date filters went last.
+     * The selectivity of conjuncts over the same factors other than key equalities, which are rarely independent:
+     * the most selective counts whole, the next by its square root, the next by its fourth root. Key equalities
+     * count as one compound key instead: TPC-DS joins store_sales to store_returns on ticket, item and customer, whose
+     * product of selectivities estimated one row (backing off still gave one), after which every order of the
+     * remaining joins looked alike and the selective date filters went last.
      */
     private static double backedOff(List<Double> selectivities) {
         List<Double> sorted = new ArrayList<>(selectivities);
@@ -125,16 +144,25 @@ final class JoinGraph {
         return set;
     }
 
-    /** 1 / max(NDV) for an equality of two factors' columns, or null when a side is not a column with a count. */
-    private static Double equality(RexCall equals, List<RelNode> factors, int[] factorOfField, int[] offsets,
+    /**
+     * The distinct counts of the two columns an equality compares, the lower-numbered factor's first; null when a
+     * side is not a column with a count.
+     */
+    private static double[] equality(RexCall equals, List<RelNode> factors, int[] factorOfField, int[] offsets,
             RelMetadataQuery mq) {
         RexNode a = RexUtil.removeCast(equals.getOperands().get(0));
         RexNode b = RexUtil.removeCast(equals.getOperands().get(1));
-        if (!(a instanceof RexInputRef left) || !(b instanceof RexInputRef right)) {
+        if (!(a instanceof RexInputRef left) || !(b instanceof RexInputRef right)
+                || factorOfField[left.getIndex()] == factorOfField[right.getIndex()]) {
             return null;
         }
-        return JoinSelectivity.keys(distinct(factors, factorOfField, offsets, left.getIndex(), mq),
-                distinct(factors, factorOfField, offsets, right.getIndex(), mq));
+        Double l = distinct(factors, factorOfField, offsets, left.getIndex(), mq);
+        Double r = distinct(factors, factorOfField, offsets, right.getIndex(), mq);
+        if (l == null || r == null) {
+            return null;
+        }
+        return factorOfField[left.getIndex()] < factorOfField[right.getIndex()] ? new double[] {l, r}
+                : new double[] {r, l};
     }
 
     private static Double distinct(List<RelNode> factors, int[] factorOfField, int[] offsets, int field,
