@@ -97,6 +97,7 @@ public final class TpcdsBenchmark {
         }
         List<QueryResult> results = new ArrayList<>();
         List<PlanningPasses.Pass> planning;
+        TpcdsRun.Memory memory;
         Instant started = Instant.now();
         String duckVersion;
         try (TpcdsRun run = TpcdsRun.start(data, config, settings.timeoutSeconds(), settings.cluster())) {
@@ -107,12 +108,14 @@ public final class TpcdsBenchmark {
                 listener.step(String.format(Locale.ROOT, "%s: %,d rows", t.getName(), rows));
             }
             run.warmUp();
+            run.resetMemoryPeaks();
             listener.phase("running TPC-DS at SF " + scale, queries.size());
             for (TpcdsQueries.Query q : queries) {
                 QueryResult r = run.run(q);
                 results.add(r);
                 listener.step("q" + q.name() + ": " + r.outcome().label());
             }
+            memory = run.memory();
             listener.phase("planning every statement again", 1);
             planning = run.planningPasses(queries, settings.planningPasses());
             listener.step(settings.planningPasses() + " passes");
@@ -129,7 +132,7 @@ public final class TpcdsBenchmark {
                         Runtime.getRuntime().availableProcessors(), settings.timeoutSeconds(),
                         config.queryMemoryLimit(), config.spillDirectory()),
                 "Planning: Ferry's prepareStatement on a fresh connection. Ferry/DuckDB: (planning + execution) / "
-                        + "DuckDB's time."));
+                        + "DuckDB's time.", memory.line()));
         String name = "tpcds-sf" + scale + (settings.cluster() == null ? "" : "-" + settings.cluster().name());
         if (!planning.isEmpty()) {
             about.add("First-execution planning of every statement again after the run, each pass under new texts "

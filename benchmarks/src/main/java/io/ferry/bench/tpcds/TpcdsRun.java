@@ -3,6 +3,9 @@ package io.ferry.bench.tpcds;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -147,6 +150,50 @@ public final class TpcdsRun implements AutoCloseable {
     /** Loads one table into both engines; returns its rows. */
     public long load(Table table) throws IOException, SQLException {
         return TpcdsLoader.load(data, table, shape == null ? 0 : shape.partitions(), ferry, duck);
+    }
+
+    /**
+     * What each engine held, for the report: Ferry's Arrow memory (its tables) now and at its peak, the JVM heap's
+     * peak since {@link #resetMemoryPeaks} (Ferry's working memory, and the rows of both engines' results that this
+     * harness holds to compare them), and DuckDB's memory as {@code duckdb_memory()} reports it now and at its most
+     * after any statement (DuckDB keeps no peak).
+     */
+    public record Memory(long ferryArrow, long ferryArrowPeak, long heapPeak, long duckNow, long duckMostAfter) {
+        public String line() {
+            return String.format(Locale.ROOT, "Memory: Ferry's tables take %.0f MiB of Arrow memory (peak "
+                    + "%.0f MiB); the JVM heap peaked at %.0f MiB while the statements ran (Ferry's operators, and "
+                    + "both engines' result rows held here to compare them); DuckDB holds %.0f MiB (duckdb_memory()), "
+                    + "at most %.0f MiB after any statement.", ferryArrow / MIB, ferryArrowPeak / MIB, heapPeak / MIB,
+                    duckNow / MIB, duckMostAfter / MIB);
+        }
+
+        private static final double MIB = 1 << 20;
+    }
+
+    private volatile long duckMostAfter;
+
+    /** Forgets the JVM heap's peaks so far (the load's), so that {@link #memory} reports the statements'. */
+    public void resetMemoryPeaks() {
+        heapPools().forEach(MemoryPoolMXBean::resetPeakUsage);
+    }
+
+    private static List<MemoryPoolMXBean> heapPools() {
+        return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
+                .toList();
+    }
+
+    public Memory memory() throws SQLException {
+        long heapPeak = heapPools().stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+        return new Memory(ferry.allocator().getAllocatedMemory(), ferry.allocator().getPeakMemoryAllocation(),
+                heapPeak, duckMemory(), duckMostAfter);
+    }
+
+    private long duckMemory() throws SQLException {
+        try (Statement s = duck.createStatement();
+                ResultSet rs = s.executeQuery("SELECT SUM(memory_usage_bytes) FROM duckdb_memory()")) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     public String duckDbVersion() throws SQLException {
@@ -341,6 +388,7 @@ public final class TpcdsRun implements AutoCloseable {
                     a.executionMs = millisSince(run);
                     a.rows = rows;
                 }
+                duckMostAfter = Math.max(duckMostAfter, duckMemory());
             }
         };
     }

@@ -160,15 +160,7 @@ public final class BatchIpc {
     private static void fill(FieldVector target, Vector v, int n) {
         target.reset();
         if (target instanceof BaseVariableWidthVector s) {
-            BytesVector b = (BytesVector) v;
-            s.allocateNew(Math.max(1, b.offsets()[n] - b.offsets()[0]), n);
-            for (int i = 0; i < n; i++) {
-                if (b.isNull(i)) {
-                    s.setNull(i);
-                } else {
-                    s.set(i, b.data(), b.start(i), b.length(i));
-                }
-            }
+            fillBytes(s, (BytesVector) v, n);
         } else if (target instanceof Float8Vector d) {
             d.allocateNew(n);
             DoubleVector dv = (DoubleVector) v;
@@ -184,6 +176,30 @@ public final class BatchIpc {
             fillLong(target, l, n);
         }
         target.setValueCount(n);
+    }
+
+    /**
+     * A BytesVector's rows lie one after another in its data, as Arrow's do: the bytes go over in one copy, the offsets
+     * rebased to start at 0, and only the validity bits row by row.
+     */
+    private static void fillBytes(BaseVariableWidthVector s, BytesVector b, int n) {
+        int[] off = b.offsets();
+        int first = off[0];
+        int bytes = off[n] - first;
+        s.allocateNew(Math.max(1, bytes), n); // zeroed validity: NULL rows stay invalid
+        s.getDataBuffer().setBytes(0, b.data(), first, bytes);
+        ArrowBuf offsets = s.getOffsetBuffer();
+        ArrowBuf validity = s.getValidityBuffer();
+        boolean[] nulls = b.nulls();
+        for (int i = 0; i <= n; i++) {
+            offsets.setInt(4L * i, off[i] - first);
+        }
+        for (int i = 0; i < n; i++) {
+            if (nulls == null || !nulls[i]) {
+                BitVectorHelper.setBit(validity, i);
+            }
+        }
+        s.setLastSet(n - 1);
     }
 
     /**
@@ -226,16 +242,26 @@ public final class BatchIpc {
             if ((v instanceof VarBinaryVector) != type.isWideDecimal()) {
                 throw corrupt("column of " + type + " arrived as " + v.getField().getType());
             }
+            // the data in one copy and the offsets rebased; a NULL row's bytes (none, in a valid stream) are kept
+            if (n == 0) {
+                return new BytesVector(new byte[0], new int[1], null, 0);
+            }
             BaseVariableWidthVector s = (BaseVariableWidthVector) v;
-            BytesVector.Builder b = new BytesVector.Builder(n);
-            for (int i = 0; i < n; i++) {
-                if (nulls != null && nulls[i]) {
-                    b.appendNull();
-                } else {
-                    b.append(s.get(i));
+            ArrowBuf offsets = s.getOffsetBuffer();
+            int[] off = new int[n + 1];
+            int first = offsets.getInt(0);
+            for (int i = 0; i <= n; i++) {
+                off[i] = offsets.getInt(4L * i) - first;
+                if (i > 0 && off[i] < off[i - 1]) {
+                    throw corrupt("its string offsets decrease at row " + i);
                 }
             }
-            return b.build();
+            if (off[0] != 0 || (long) first + off[n] > s.getDataBuffer().capacity()) {
+                throw corrupt("its string offsets point outside its data");
+            }
+            byte[] data = new byte[off[n]];
+            s.getDataBuffer().getBytes(first, data, 0, off[n]);
+            return new BytesVector(data, off, nulls, n);
         }
         if (v instanceof Float8Vector d) {
             double[] out = new double[n];
