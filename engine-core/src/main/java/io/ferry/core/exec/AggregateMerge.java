@@ -3,6 +3,7 @@ package io.ferry.core.exec;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
@@ -17,19 +18,29 @@ import io.ferry.core.vector.Batch;
 final class AggregateMerge {
     /** 32^4 parts at most: a million times the memory, beyond which the query fails with 53200 as before. */
     private static final int MAX_LEVEL = 4;
+    /** Groups below which merging on one thread beats splitting the states among threads. */
+    private static final long PARALLEL_GROUPS = 1 << 16;
+    /** The hash level of the in-memory split, unlike any spill level's, so a part's spill spreads over all files. */
+    private static final int SPLIT_LEVEL = 7;
 
     private final List<FerryType> stateTypes;
     private final int[] keys;
     private final List<AggCall> calls;
     private final QueryContext ctx;
     private final SpillSpace space;
+    private final Executor pool;
+    private final int threads;
     private SpillPartitions partials;
 
     /**
      * @param keys the group keys among the state columns
      * @param space where tables go when memory runs short; null or disabled: nowhere, the merge is all in memory
+     * @param pool where parts of a large merge run beside this thread, on up to {@code threads - 1} of its threads
      */
-    AggregateMerge(List<FerryType> stateTypes, int[] keys, List<AggCall> calls, QueryContext ctx, SpillSpace space) {
+    AggregateMerge(List<FerryType> stateTypes, int[] keys, List<AggCall> calls, QueryContext ctx, SpillSpace space,
+            Executor pool, int threads) {
+        this.pool = pool;
+        this.threads = threads;
         this.stateTypes = stateTypes;
         this.keys = keys;
         this.calls = calls;
@@ -66,6 +77,10 @@ final class AggregateMerge {
             }
             return mergeParts(partials, 1);
         }
+        long groups = sinks.stream().mapToLong(s -> s.aggregator().groupCount()).sum();
+        if (pool != null && threads > 1 && keys.length > 0 && groups >= PARALLEL_GROUPS) {
+            return mergeInParallel(sinks);
+        }
         Merger m = new Merger(0);
         try {
             for (AggregateSink s : sinks) {
@@ -82,6 +97,46 @@ final class AggregateMerge {
         } finally {
             m.close();
         }
+    }
+
+    /**
+     * The sinks' states split by a hash of the group keys into a few parts per thread, equal keys in one part, and
+     * the parts merged at once on all threads (radix-partitioned aggregation): the merge of a million groups is
+     * otherwise one thread's work after the threads have aggregated in parallel.
+     */
+    private List<Batch> mergeInParallel(List<AggregateSink> sinks) {
+        List<Batch> states = new ArrayList<>();
+        for (AggregateSink s : sinks) {
+            ctx.check();
+            try {
+                states.addAll(s.aggregator().result());
+            } finally {
+                s.aggregator().close();
+            }
+        }
+        int parts = 4 * threads;
+        List<List<Batch>> split = new HashPartitioner(keys, parts, SPLIT_LEVEL).split(states);
+        List<List<Batch>> merged = new ArrayList<>(java.util.Collections.nCopies(parts, List.<Batch>of()));
+        ParallelParts.run(parts, pool, threads - 1, p -> {
+            Merger m = new Merger(0);
+            try {
+                for (Batch b : split.get(p)) {
+                    ctx.check();
+                    m.add(b);
+                }
+                List<Batch> out = m.finish();
+                synchronized (merged) {
+                    merged.set(p, out);
+                }
+            } finally {
+                m.close();
+            }
+        });
+        List<Batch> out = new ArrayList<>();
+        synchronized (merged) {
+            merged.forEach(out::addAll);
+        }
+        return out;
     }
 
     private List<Batch> mergeParts(SpillPartitions parts, int level) {

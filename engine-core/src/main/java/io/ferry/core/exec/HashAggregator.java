@@ -199,6 +199,10 @@ public final class HashAggregator {
         return out;
     }
 
+    public int groupCount() {
+        return table.groupCount();
+    }
+
     /** What the groups take, roughly: the table's reservation, each group's state columns, DISTINCT calls' sets. */
     public long footprint() {
         long bytes = table.bytes() + 8L * stateColumns * table.groupCount();

@@ -452,7 +452,7 @@ public final class QueryExecutor implements AutoCloseable {
 
         private AggregateMerge merger(PlanNode.Aggregate agg, AggregatePlan plan) {
             return new AggregateMerge(plan.partialTypes(agg.input().types()), plan.finalKeys(), plan.finalCalls(), ctx,
-                    spill);
+                    spill, pool, threads);
         }
 
         /**

@@ -62,6 +62,26 @@ class ExecutorTest {
         }
     }
 
+    /** 200,000 groups: past the size where the threads' tables are split by hash and merged part by part at once. */
+    @Test
+    void manyGroupsMergeInParallelAndMatchArithmetic() {
+        PlanNode plan = new PlanNode.Aggregate(new PlanNode.Scan(r, new int[] {0, 1}, null), new int[] {0},
+                List.of(new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT),
+                        new AggCall(AggCall.AggKind.SUM, 1, FerryType.BIGINT)));
+        List<Batch> out = executor.execute(plan, QueryContext.unlimited());
+        assertEquals(ROWS, Batch.totalRows(out));
+        java.util.BitSet seen = new java.util.BitSet();
+        for (Batch b : out) {
+            for (int i = 0; i < b.rowCount(); i++) {
+                long a = ((LongVector) b.column(0)).get(i);
+                assertEquals(1, ((LongVector) b.column(1)).get(i));
+                assertEquals((a - 1) % 1000, ((LongVector) b.column(2)).get(i), "b of a = " + a);
+                seen.set((int) a);
+            }
+        }
+        assertEquals(ROWS, seen.cardinality(), "every a once");
+    }
+
     @Test
     void samplesAreRepeatableAndWithinBinomialBounds() {
         SampleSpec bernoulli = new SampleSpec(SampleSpec.Method.BERNOULLI, 10, 7);
