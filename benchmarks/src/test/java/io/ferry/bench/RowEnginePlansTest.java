@@ -19,9 +19,12 @@ import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 
 /**
- * The 13 SSB queries and the everyday constructs the side-by-side benchmark times ({@link ConstructsVsDuckDb}) plan
- * without Calcite's row engine: no Enumerable operator in EXPLAIN but the converter at the root. A construct that
- * falls back to the row-at-a-time path fails the test with its plan. (TPC-DS: {@code TpcdsRowEnginePlansTest}.)
+ * The 13 SSB queries, the everyday constructs the side-by-side benchmark times ({@link ConstructsVsDuckDb}) and a
+ * corpus of one statement per function and operator ({@code row-engine-corpus.sql}: arithmetic, comparisons, numeric,
+ * string, date and conditional functions, casts, aggregates, window functions, joins, subqueries, set operations,
+ * ordering, VALUES, table functions) plan without Calcite's row engine: no Enumerable operator in EXPLAIN but the
+ * converter at the root, and they run. A statement that falls back to the row-at-a-time path fails the test with its
+ * plan. (TPC-DS: {@code TpcdsRowEnginePlansTest}.)
  */
 class RowEnginePlansTest {
     @Test
@@ -31,6 +34,7 @@ class RowEnginePlansTest {
         for (ConstructsVsDuckDb.Construct c : ConstructsVsDuckDb.CONSTRUCTS) {
             statements.put(c.name(), c.ferry());
         }
+        corpus().forEach(sql -> statements.put(sql, sql));
         List<String> rowEngine = new ArrayList<>();
         // closing the engine fails the test if Ferry leaked Arrow memory
         try (FerryEngine ferry = FerryEngine.start(EngineConfig.defaults().withThreads(2));
@@ -52,5 +56,13 @@ class RowEnginePlansTest {
         }
         assertTrue(rowEngine.isEmpty(), () -> rowEngine.size() + " of " + statements.size() + " statements have a "
                 + "part in the row engine:\n" + String.join("\n", rowEngine));
+    }
+
+    /** The corpus's statements: its lines but comments and blank ones. */
+    private static List<String> corpus() throws java.io.IOException {
+        try (java.io.InputStream in = RowEnginePlansTest.class.getResourceAsStream("/row-engine-corpus.sql")) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+                    .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("--")).toList();
+        }
     }
 }

@@ -145,6 +145,25 @@ public final class JoinQueries {
      * FULL joins with no equality between the sides: their LEFT and ANTI halves run in Calcite's row engine as
      * nested loops, which must still answer right.
      */
+    /**
+     * INNER, LEFT, semi and anti joins without an equality — cross joins and joins on inequalities — which Ferry runs
+     * as a hash join on a constant key with the condition as its residual: NULLs in the compared columns, empty
+     * sides, under aggregates.
+     */
+    public static List<String> withoutEquality() {
+        return List.of(
+                "SELECT a.id, b.id FROM ja a JOIN jb b ON a.x < b.x AND a.id < 60 AND b.id < 60",
+                "SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k > b.k + 30",
+                "SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.d < b.d AND b.id < 5",
+                "SELECT COUNT(*), SUM(a.k * b.k), MIN(a.v || b.v) FROM ja a CROSS JOIN jb b",
+                "SELECT a.id, b.id FROM ja a, jb b WHERE a.id < 3 AND b.id < 4",
+                "SELECT a.id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b WHERE b.x > a.x + 2)",
+                "SELECT a.id FROM ja a WHERE NOT EXISTS (SELECT 1 FROM jb b WHERE b.d > a.d)",
+                "SELECT a.id, b.id FROM j_empty a JOIN jb b ON a.x < b.x",
+                "SELECT a.id, b.id FROM ja a LEFT JOIN j_empty b ON a.k < b.k",
+                "SELECT a.v, COUNT(b.id) FROM ja a LEFT JOIN jb b ON a.p > b.p + 9 GROUP BY a.v");
+    }
+
     public static List<String> fullWithoutEquality() {
         return List.of(
                 "SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.id < b.id - 790",

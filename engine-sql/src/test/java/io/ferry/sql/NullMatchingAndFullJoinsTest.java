@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Joins on keys compared with IS NOT DISTINCT FROM, and FULL joins, in Ferry's hash join ({@link JoinQueries}:
  * NULL keys, duplicates, several keys of every type, residual conditions, empty sides, nesting, aggregates), each
- * answered as DuckDB answers it and planned without Calcite's row engine; FULL joins without an equality answered
- * right in the row engine.
+ * answered as DuckDB answers it and planned without Calcite's row engine; so are inner, left, semi and anti joins
+ * without an equality; FULL joins without an equality answered right in the row engine.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NullMatchingAndFullJoinsTest {
@@ -47,6 +47,10 @@ class NullMatchingAndFullJoinsTest {
         return JoinQueries.full();
     }
 
+    static List<String> withoutEquality() {
+        return JoinQueries.withoutEquality();
+    }
+
     static List<String> fullWithoutEquality() {
         return JoinQueries.fullWithoutEquality();
     }
@@ -62,6 +66,13 @@ class NullMatchingAndFullJoinsTest {
     @MethodSource("full")
     void fullJoinsAnswerAsDuckDbInFerry(String sql) throws SQLException {
         ResultComparison.assertSameResult(ferry, duck, sql, sql.contains("ORDER BY"));
+        assertRunsInFerry(sql);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("withoutEquality")
+    void joinsWithoutAnEqualityAnswerAsDuckDbInFerry(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
         assertRunsInFerry(sql);
     }
 

@@ -57,6 +57,9 @@ class NullMatchingAndFullJoinsOnClusterTest {
             for (String sql : JoinQueries.full()) {
                 out.add(Arguments.of(mode, sql));
             }
+            for (String sql : JoinQueries.withoutEquality()) {
+                out.add(Arguments.of(mode, sql));
+            }
         }
         return out.stream();
     }

@@ -40,8 +40,9 @@ class ErrorsOverJdbcTest {
 
     @BeforeAll
     void start() throws Exception {
+        // spilling off, so that a query over its 8 MiB fails with 53200 (SpillAgainstDuckDbTest: the same with it on)
         engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withBlockSize(64 * 1024)
-                .withQueryMemoryLimit(8L << 20));
+                .withQueryMemoryLimit(8L << 20).withSpillDirectory(null));
         PaperTable.load(engine.catalog(), "r", 2_000_000, 1_000_000, ProgressListener.NONE);
         server = JdbcServer.start(engine, "127.0.0.1", 0, List.of());
         conn = DriverManager.getConnection(server.avaticaUrl());

@@ -25,6 +25,7 @@ import io.ferry.core.exec.JoinKind;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.InputRef;
+import io.ferry.core.expr.Literal;
 import io.ferry.core.types.FerryType;
 import io.ferry.sql.translate.RexTranslator;
 import io.ferry.sql.translate.UnsupportedExpression;
@@ -36,7 +37,9 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * than its left (join ordering put a dimension table on the left) builds on the left instead; EXPLAIN shows
  * which side is built. A key compared with {@code IS NOT DISTINCT FROM} is a hash key like one compared with
  * {@code =}, its NULLs matching NULLs ({@link PlanNode.Join#nullsMatch()}); EXPLAIN shows it in the condition. FULL
- * joins reach the planner as a LEFT and an ANTI join ({@code FullJoins}).
+ * joins reach the planner as a LEFT and an ANTI join ({@code FullJoins}). An inner, left, semi or anti join without
+ * an equality (a cross join, {@code ON a.x < b.y}) is a hash join on a constant key, every build row in one chain, the
+ * condition its residual: each probe row meets every build row, as a nested-loop join would, in batches.
  */
 public final class FerryJoin extends Join implements FerryRel {
     public FerryJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
@@ -64,6 +67,9 @@ public final class FerryJoin extends Join implements FerryRel {
         boolean inner = joinType == JoinRelType.INNER;
         double build = inner ? Math.min(left, right) : right;
         double rows = left + right + (inner ? 2 : 1) * build;
+        if (keyless()) {
+            rows += left * right; // every pair is looked at
+        }
         // Calcite prices its row engine's semi-join at a hundredth of its cost, so an IN subquery's semi-join always
         // went there, with every operator above it: the same discount keeps the choice between the two engines fair
         double factor = joinType == JoinRelType.SEMI ? COST_FACTOR * SEMI_JOIN_DISCOUNT : COST_FACTOR;
@@ -114,8 +120,8 @@ public final class FerryJoin extends Join implements FerryRel {
         List<RexNode> nonEqui = new ArrayList<>();
         RelOptUtil.splitJoinCondition(join.getLeft(), join.getRight(), join.getCondition(), lk, rk, filterNulls,
                 nonEqui);
-        if (lk.isEmpty()) {
-            throw new UnsupportedExpression("join without an equality");
+        if (lk.isEmpty() && join.getJoinType() == JoinRelType.RIGHT) {
+            throw new UnsupportedExpression("RIGHT join without an equality");
         }
         // Calcite lists a key compared with IS NOT DISTINCT FROM with filterNulls false: the hash table matches its
         // NULLs with NULLs
@@ -160,6 +166,15 @@ public final class FerryJoin extends Join implements FerryRel {
         }
     }
 
+    /** Whether the condition has no equality of the two inputs' columns. */
+    private boolean keyless() {
+        try {
+            return keys(this).left().length == 0;
+        } catch (UnsupportedExpression e) {
+            return true;
+        }
+    }
+
     @Override
     public PlanNode toPlan() {
         Keys k = keys(this);
@@ -167,6 +182,45 @@ public final class FerryJoin extends Join implements FerryRel {
         List<FerryType> rt = FerryRel.types(getRight().getRowType());
         PlanNode left = FerryRel.plan(getLeft());
         PlanNode right = FerryRel.plan(getRight());
+        if (k.left().length > 0) {
+            return plan(left, right, lt, rt, k);
+        }
+        // no equality: each input gets a constant column to join on, dropped again above the join; the right
+        // input's columns in the residual move past the left's constant
+        List<FerryType> lc = withConstant(lt);
+        List<FerryType> rc = withConstant(rt);
+        RexNode residual = k.residual() == null ? null : RexUtil.shift(k.residual(), lt.size(), 1);
+        PlanNode join = plan(constant(left, lt), constant(right, rt), lc, rc, new Keys(new int[] {lt.size()},
+                new int[] {rt.size()}, new boolean[] {false}, residual));
+        List<Expr> keep = new ArrayList<>();
+        for (int i = 0; i < lt.size(); i++) {
+            keep.add(new InputRef(i, lt.get(i)));
+        }
+        if (joinType == JoinRelType.INNER || joinType == JoinRelType.LEFT) {
+            for (int i = 0; i < rt.size(); i++) {
+                keep.add(new InputRef(lc.size() + i, rt.get(i)));
+            }
+        }
+        return new PlanNode.Project(join, keep);
+    }
+
+    private static List<FerryType> withConstant(List<FerryType> types) {
+        List<FerryType> out = new ArrayList<>(types);
+        out.add(FerryType.BIGINT);
+        return out;
+    }
+
+    /** {@code input}'s columns and a constant 0 after them. */
+    private static PlanNode constant(PlanNode input, List<FerryType> types) {
+        List<Expr> exprs = new ArrayList<>();
+        for (int i = 0; i < types.size(); i++) {
+            exprs.add(new InputRef(i, types.get(i)));
+        }
+        exprs.add(new Literal(0L, FerryType.BIGINT));
+        return new PlanNode.Project(input, exprs);
+    }
+
+    private PlanNode plan(PlanNode left, PlanNode right, List<FerryType> lt, List<FerryType> rt, Keys k) {
         int[] lk = k.left();
         int[] rk = k.right();
         if (joinType == JoinRelType.RIGHT) {

@@ -336,7 +336,7 @@ public final class RexTranslator {
                 return floorOrCeil(call, type);
             }
             case OTHER_FUNCTION, OTHER, POSITION, TRIM, CHAR_LENGTH, REVERSE, STARTS_WITH, ENDS_WITH,
-                    CONCAT_WS_POSTGRESQL -> {
+                    CONCAT_WS_POSTGRESQL, CONCAT_WITH_NULL -> {
                 return function(call, type);
             }
             default -> throw new UnsupportedExpression(kind.toString());
@@ -436,7 +436,11 @@ public final class RexTranslator {
             FerryType result = op == Op.DATE_TRUNC ? FerryType.TIMESTAMP : FerryType.BIGINT;
             return cast(new Call(op, args, result), type);
         }
-        Expr numericOrDate = numericOrDateFunction(name, operator, args, type, call.getType().isNullable());
+        // a call typed NOT NULL whose argument may be NULL (Calcite's DAYNAME) would answer NULL where its type says
+        // it cannot
+        boolean nullsTypedNotNull = !call.getType().isNullable()
+                && call.getOperands().stream().anyMatch(o -> o.getType().isNullable());
+        Expr numericOrDate = numericOrDateFunction(name, operator, args, type, nullsTypedNotNull);
         if (numericOrDate != null) {
             return numericOrDate;
         }
@@ -445,7 +449,9 @@ public final class RexTranslator {
             case "LOWER" -> Op.LOWER;
             case "CHAR_LENGTH", "CHARACTER_LENGTH" -> Op.CHAR_LENGTH;
             case "SUBSTRING" -> Op.SUBSTRING;
-            case "||", "CONCAT" -> Op.CONCAT;
+            case "||" -> Op.CONCAT;
+            // PostgreSQL's CONCAT skips NULLs, as CONCAT_WS does with an empty separator
+            case "CONCAT" -> null;
             case "ABS" -> Op.ABS;
             case "CONCAT_WS" -> Op.CONCAT_WS;
             case "REPEAT" -> Op.REPEAT;
@@ -481,6 +487,11 @@ public final class RexTranslator {
             case "PI" -> null;
             default -> throw new UnsupportedExpression(name);
         };
+        if (op == null && name.equals("CONCAT")) {
+            List<Expr> strings = new ArrayList<>(List.of(new Literal("", FerryType.VARCHAR)));
+            strings.addAll(all(args, FerryType.VARCHAR));
+            return new Call(Op.CONCAT_WS, strings, type);
+        }
         if (op == null) {
             return new Literal(Math.PI, FerryType.DOUBLE);
         }
@@ -529,7 +540,7 @@ public final class RexTranslator {
      * the DOUBLE functions take DOUBLEs; MySQL's {@code DATEDIFF(end, start)} is DATEDIFF('day', start, end).
      */
     private static Expr numericOrDateFunction(String name, SqlOperator operator, List<Expr> args, FerryType type,
-            boolean nullable) {
+            boolean nullsTypedNotNull) {
         if (operator == DateFunctions.DATEDIFF_DAYS) {
             return cast(new Call(Op.DATE_DIFF, List.of(unitLiteral(DatePart.DAY), args.get(1), args.get(0)),
                     FerryType.BIGINT), type);
@@ -560,10 +571,10 @@ public final class RexTranslator {
                 if (args.size() != 1 || !isTemporal(args.get(0).type())) {
                     throw new UnsupportedExpression(name + " of " + args.get(0).type());
                 }
-                if (op != Op.LAST_DAY && !nullable) {
+                if (op != Op.LAST_DAY && nullsTypedNotNull) {
                     // the JDBC escapes {fn DAYNAME(x)} reach Calcite's own operator, typed NOT NULL, whose NULLs
-                    // Ferry's output would write as ''
-                    throw new UnsupportedExpression(name + " typed NOT NULL");
+                    // (of a nullable date) Ferry's output would write as ''
+                    throw new UnsupportedExpression(name + " typed NOT NULL of a nullable date");
                 }
                 FerryType result = op == Op.LAST_DAY ? FerryType.DATE : FerryType.VARCHAR;
                 return cast(new Call(op, args, result), type);
