@@ -170,11 +170,14 @@ class MathFunctionsTest {
                 "SELECT k, STDDEV(a), STDDEV_POP(p), STDDEV_SAMP(b) FROM m GROUP BY k ORDER BY k");
     }
 
-    /** Folded while planning by the same kernels, so constants agree with columns. */
+    /**
+     * Folded while planning by the same kernels, so constants agree with columns. ROUND keeps its argument's type, as
+     * Calcite types it: DECIMAL(4, 3), so -2.680.
+     */
     @Test
     void constants() throws SQLException {
         assertEquals(List.of(List.of("2024-01-28T00:00", "2024-04-01", "2024-02-29", new BigDecimal("3.0"),
-                new BigDecimal("-3.0"), new BigDecimal("29"), "Thursday", new BigDecimal("-2.68"))),
+                new BigDecimal("-3.0"), new BigDecimal("29"), "Thursday", new BigDecimal("-2.680"))),
                 ResultComparison.rows(ferry, "SELECT FLOOR(TIMESTAMP '2024-01-31 10:00:00' TO WEEK), "
                         + "CEIL(DATE '2024-01-31' TO QUARTER), LAST_DAY(DATE '2024-02-10'), ROUND(2.5E0), "
                         + "ROUND(-2.5E0), DATEDIFF(DATE '2024-03-01', DATE '2024-02-01'), DAYNAME(DATE '2024-02-29'), "
@@ -183,7 +186,7 @@ class MathFunctionsTest {
 
     /**
      * Remainders of DOUBLEs that Calcite's MOD, which cast them to DECIMAL(18, 15), got wrong or refused: computed in
-     * the row engine too (above a non-equi join), and folded as constants.
+     * a join without an equality too (Ferry's hash join on a constant key), and folded as constants.
      */
     @Test
     void remaindersOfDoubles() throws SQLException {

@@ -103,7 +103,10 @@ class OrderedSetAggregatesTest {
      */
     @Test
     void groupingSetsOverTheRowEngineKeepTheGrandTotal() throws SQLException {
-        for (String from : List.of("q_empty", "(SELECT g, i FROM q WHERE id < 500)")) {
+        // a window Ferry's engine does not run (a RANGE frame with an offset) keeps the join and the rollup there
+        String window = ", COUNT(*) OVER (ORDER BY COALESCE(i, 0) RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) AS w";
+        for (String from : List.of("(SELECT * FROM (SELECT g, i" + window + " FROM q_empty) WHERE w > 0)",
+                "(SELECT * FROM (SELECT g, i" + window + " FROM q WHERE id < 500) WHERE w > 0)")) {
             String sql = "SELECT a.g, COUNT(*), SUM(a.i), GROUPING(a.g) FROM " + from + " a FULL JOIN " + from
                     + " b ON a.g < b.g AND a.i > b.i + 150 GROUP BY ROLLUP(a.g)";
             ResultComparison.assertSameResult(ferry, duck, sql, false);
