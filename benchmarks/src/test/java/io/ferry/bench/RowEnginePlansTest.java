@@ -2,6 +2,9 @@ package io.ferry.bench;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -59,9 +62,9 @@ class RowEnginePlansTest {
     }
 
     /** The corpus's statements: its lines but comments and blank ones. */
-    private static List<String> corpus() throws java.io.IOException {
-        try (java.io.InputStream in = RowEnginePlansTest.class.getResourceAsStream("/row-engine-corpus.sql")) {
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines()
+    private static List<String> corpus() throws IOException {
+        try (InputStream in = RowEnginePlansTest.class.getResourceAsStream("/row-engine-corpus.sql")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
                     .map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("--")).toList();
         }
     }

@@ -1,6 +1,7 @@
 package io.ferry.core.exec;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -116,7 +117,7 @@ final class AggregateMerge {
         }
         int parts = 4 * threads;
         List<List<Batch>> split = new HashPartitioner(keys, parts, SPLIT_LEVEL).split(states);
-        List<List<Batch>> merged = new ArrayList<>(java.util.Collections.nCopies(parts, List.<Batch>of()));
+        List<List<Batch>> merged = new ArrayList<>(Collections.nCopies(parts, List.<Batch>of()));
         ParallelParts.run(parts, pool, threads - 1, p -> {
             Merger m = new Merger(0);
             try {

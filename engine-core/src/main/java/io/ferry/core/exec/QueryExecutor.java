@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -486,7 +487,7 @@ public final class QueryExecutor implements AutoCloseable {
                     () -> new SortSink(sort.keys(), types, limit, ctx.memory(), spill), ctx);
             if (sinks.stream().anyMatch(s -> !s.runs().isEmpty())) {
                 // an external sort: the runs on disk and each sink's rest, merged
-                List<java.util.Iterator<Batch>> runs = new ArrayList<>();
+                List<Iterator<Batch>> runs = new ArrayList<>();
                 for (SortSink s : sinks) {
                     s.runs().forEach(f -> runs.add(f.batches()));
                     runs.add(s.sorted().iterator());
