@@ -35,7 +35,7 @@ final class AggregateMerge {
 
     /**
      * @param keys the group keys among the state columns
-     * @param space where tables go when memory runs short; null or disabled: nowhere, the merge is all in memory
+     * @param space where tables go when memory runs short (if the query's memory has a spill directory)
      * @param pool where parts of a large merge run beside this thread, on up to {@code threads - 1} of its threads
      */
     AggregateMerge(List<FerryType> stateTypes, int[] keys, List<AggCall> calls, QueryContext ctx, SpillSpace space,
@@ -46,11 +46,12 @@ final class AggregateMerge {
         this.keys = keys;
         this.calls = calls;
         this.ctx = ctx;
-        this.space = space != null && space.enabled() && keys.length > 0 ? space : null;
+        this.space = space;
     }
 
+    /** Whether a table should go to disk now; a grand total (no keys) is one row and never does. */
     boolean shouldSpill(HashAggregator table) {
-        return space != null && ctx.memory().shouldSpill(table.footprint());
+        return keys.length > 0 && ctx.memory().shouldSpill(table::footprint);
     }
 
     /** Writes a thread's partial states to disk by part, and closes its table. */
@@ -79,33 +80,16 @@ final class AggregateMerge {
             return mergeParts(partials, 1);
         }
         long groups = sinks.stream().mapToLong(s -> s.aggregator().groupCount()).sum();
-        if (pool != null && threads > 1 && keys.length > 0 && groups >= PARALLEL_GROUPS) {
-            return mergeInParallel(sinks);
-        }
-        Merger m = new Merger(0);
-        try {
-            for (AggregateSink s : sinks) {
-                ctx.check();
-                try {
-                    for (Batch b : s.aggregator().result()) {
-                        m.add(b);
-                    }
-                } finally {
-                    s.aggregator().close();
-                }
-            }
-            return m.finish();
-        } finally {
-            m.close();
-        }
+        boolean parallel = pool != null && threads > 1 && keys.length > 0 && groups >= PARALLEL_GROUPS;
+        return mergeInMemory(sinks, parallel ? 4 * threads : 1);
     }
 
     /**
-     * The sinks' states split by a hash of the group keys into a few parts per thread, equal keys in one part, and
-     * the parts merged at once on all threads (radix-partitioned aggregation): the merge of a million groups is
-     * otherwise one thread's work after the threads have aggregated in parallel.
+     * The sinks' states split by a hash of the group keys into {@code parts}, equal keys in one part, and the parts
+     * merged at once on all threads (radix-partitioned aggregation): the merge of a million groups is otherwise one
+     * thread's work after the threads have aggregated in parallel. One part is the plain merge on this thread.
      */
-    private List<Batch> mergeInParallel(List<AggregateSink> sinks) {
+    private List<Batch> mergeInMemory(List<AggregateSink> sinks, int parts) {
         List<Batch> states = new ArrayList<>();
         for (AggregateSink s : sinks) {
             ctx.check();
@@ -115,8 +99,8 @@ final class AggregateMerge {
                 s.aggregator().close();
             }
         }
-        int parts = 4 * threads;
         List<List<Batch>> split = new HashPartitioner(keys, parts, SPLIT_LEVEL).split(states);
+        // each part's slot is written by one thread before ParallelParts.run returns, which orders it before the reads
         List<List<Batch>> merged = new ArrayList<>(Collections.nCopies(parts, List.<Batch>of()));
         ParallelParts.run(parts, pool, threads - 1, p -> {
             Merger m = new Merger(0);
@@ -125,18 +109,13 @@ final class AggregateMerge {
                     ctx.check();
                     m.add(b);
                 }
-                List<Batch> out = m.finish();
-                synchronized (merged) {
-                    merged.set(p, out);
-                }
+                merged.set(p, m.finish());
             } finally {
                 m.close();
             }
         });
         List<Batch> out = new ArrayList<>();
-        synchronized (merged) {
-            merged.forEach(out::addAll);
-        }
+        merged.forEach(out::addAll);
         return out;
     }
 

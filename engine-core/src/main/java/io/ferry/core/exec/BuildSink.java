@@ -3,6 +3,7 @@ package io.ferry.core.exec;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 
 /**
@@ -17,15 +18,19 @@ public final class BuildSink implements Sink {
     private final GraceJoin grace;
     private long reserved;
 
-    public BuildSink(QueryMemory memory, long perRow) {
-        this(memory, perRow, null);
-    }
-
-    /** @param grace where the rows go when memory runs short; null: they stay, and 53200 when they do not fit */
+    /**
+     * @param perRow what a row is reckoned to take ({@link #bytesPerRow})
+     * @param grace where the rows go when memory runs short (if the memory has a spill directory)
+     */
     BuildSink(QueryMemory memory, long perRow, GraceJoin grace) {
         this.memory = memory;
         this.perRow = perRow;
         this.grace = grace;
+    }
+
+    /** What a build row of these columns is reckoned to take in memory, hash table included. */
+    static long bytesPerRow(List<FerryType> types) {
+        return 16L * Math.max(1, types.size());
     }
 
     @Override
@@ -34,7 +39,7 @@ public final class BuildSink implements Sink {
         memory.reserve(bytes);
         reserved += bytes;
         batches.add(batch);
-        if (grace != null && grace.shouldSpill(reserved)) {
+        if (memory.shouldSpill(() -> reserved)) {
             spill();
         }
     }

@@ -25,20 +25,20 @@ final class GraceJoin {
     private final QueryContext ctx;
     private final SpillSpace space;
     private final PipelineDriver driver;
+    /** What one build row is reckoned to take in memory, as the build side reserves it. */
     private final long perRow;
     private SpillPartitions build;
 
-    /** @param perRow what one build row is reckoned to take in memory, as the build side reserves it */
-    GraceJoin(PlanNode.Join join, QueryContext ctx, SpillSpace space, PipelineDriver driver, long perRow) {
+    GraceJoin(PlanNode.Join join, QueryContext ctx, SpillSpace space, PipelineDriver driver) {
         this.join = join;
         this.ctx = ctx;
-        this.space = space != null && space.enabled() ? space : null;
+        this.space = space;
         this.driver = driver;
-        this.perRow = perRow;
+        this.perRow = BuildSink.bytesPerRow(join.right().types());
     }
 
-    boolean shouldSpill(long holding) {
-        return space != null && ctx.memory().shouldSpill(holding);
+    long perRow() {
+        return perRow;
     }
 
     /** Writes build rows to disk by part. */
@@ -61,9 +61,10 @@ final class GraceJoin {
     List<Batch> run(Pipeline probeSide) {
         SpillPartitions probe = new SpillPartitions(space, join.left().types(), join.leftKeys(), 0);
         try {
-            driver.run(probeSide, () -> new PartitionSink(probe), ctx).forEach(PartitionSink::flush);
+            driver.run(probeSide, () -> new PartitionSink(probe), ctx);
+            Evaluator residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
             List<Batch> out = new ArrayList<>();
-            joinParts(build, probe, 0, out);
+            joinParts(build, probe, residual, 0, out);
             return out;
         } finally {
             probe.delete();
@@ -71,8 +72,8 @@ final class GraceJoin {
         }
     }
 
-    private void joinParts(SpillPartitions buildParts, SpillPartitions probeParts, int level, List<Batch> out) {
-        Evaluator residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
+    private void joinParts(SpillPartitions buildParts, SpillPartitions probeParts, Evaluator residual, int level,
+            List<Batch> out) {
         List<FerryType> buildTypes = join.right().types();
         for (int p = 0; p < SpillPartitions.PARTS; p++) {
             ctx.check();
@@ -88,26 +89,21 @@ final class GraceJoin {
                 try {
                     copy(buildRows, b);
                     copy(probeRows, q);
-                    joinParts(b, q, level + 1, out);
+                    joinParts(b, q, residual, level + 1, out);
                 } finally {
                     b.delete();
                     q.delete();
                 }
                 continue;
             }
-            List<Batch> buildBatches = new ArrayList<>();
-            if (buildRows != null) {
-                buildRows.batches().forEachRemaining(buildBatches::add);
-            }
+            List<Batch> buildBatches = buildRows == null ? List.of() : buildRows.readAll();
             long bytes = perRow * rows;
             ctx.memory().reserve(bytes);
             try {
                 Batch all = BatchConcat.concat(QueryExecutor.nonEmpty(buildBatches, buildTypes), buildTypes);
                 JoinHashTable table = new JoinHashTable(all, join.rightKeys(), join.nullsMatch(), ctx.memory());
                 try {
-                    List<Batch> probeBatches = new ArrayList<>();
-                    probeRows.batches().forEachRemaining(probeBatches::add);
-                    Pipeline part = Pipeline.of(Source.of(probeBatches))
+                    Pipeline part = Pipeline.of(Source.of(probeRows.readAll()))
                             .then(new HashJoinProbe(table, join.leftKeys(), join.kind(), residual));
                     out.addAll(CollectSink.all(driver.run(part, CollectSink::new, ctx)));
                 } finally {
@@ -128,35 +124,16 @@ final class GraceJoin {
         }
     }
 
-    /** A thread's probe rows, written by part a few batches at a time. */
-    private static final class PartitionSink implements Sink {
-        private static final int ROWS_PER_WRITE = 1 << 16;
-        private final SpillPartitions parts;
-        private final List<Batch> pending = new ArrayList<>();
-        private long rows;
-
-        PartitionSink(SpillPartitions parts) {
-            this.parts = parts;
-        }
-
+    /** A thread's probe rows, split by part (each part gathers them into chunks: {@link SpillPartitions}). */
+    private record PartitionSink(SpillPartitions parts) implements Sink {
         @Override
         public void consume(Batch batch) {
-            pending.add(batch);
-            rows += batch.rowCount();
-            if (rows >= ROWS_PER_WRITE) {
-                flush();
-            }
+            parts.add(List.of(batch));
         }
 
         @Override
         public boolean keepsRows() {
-            return true;
-        }
-
-        void flush() {
-            parts.add(pending);
-            pending.clear();
-            rows = 0;
+            return true; // a part holds the rows until its chunk is full
         }
     }
 }

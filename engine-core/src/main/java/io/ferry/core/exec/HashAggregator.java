@@ -21,6 +21,7 @@ public final class HashAggregator {
     private final GroupTable table;
     private final Accumulator[] accumulators;
     private final int stateColumns;
+    private final boolean wholeBetweenBatches;
     private int[] groupIds = new int[Vector.MAX_ROWS];
     private int[] selected = new int[Vector.MAX_ROWS];
     private int[] selectedGroups = new int[Vector.MAX_ROWS];
@@ -42,6 +43,7 @@ public final class HashAggregator {
             width += accumulators[i].width();
         }
         this.stateColumns = width;
+        this.wholeBetweenBatches = java.util.Arrays.stream(accumulators).noneMatch(Accumulator::holdsUnit);
         if (groupKeys.length == 0) {
             table.findOrInsert(new Vector[0], 1, new int[1]);
             for (Accumulator a : accumulators) {
@@ -161,12 +163,7 @@ public final class HashAggregator {
      * morsels (a block's sums under cluster sampling wait for {@link #endUnit}).
      */
     public boolean wholeBetweenBatches() {
-        for (Accumulator a : accumulators) {
-            if (a.holdsUnit()) {
-                return false;
-            }
-        }
-        return true;
+        return wholeBetweenBatches;
     }
 
     /** The morsel being added is done (a block under cluster sampling: see {@link Accumulator#endUnit}). */

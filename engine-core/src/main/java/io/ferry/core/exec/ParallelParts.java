@@ -18,7 +18,10 @@ final class ParallelParts {
     private ParallelParts() {
     }
 
-    /** Runs {@code work} for parts {@code 0 .. parts}, on up to {@code helpers} pool threads and this one. */
+    /**
+     * Runs {@code work} for parts {@code 0 .. parts}, on up to {@code helpers} pool threads and this one; returns when
+     * every part is done, so what the parts wrote is visible to the caller.
+     */
     static void run(int parts, Executor pool, int helpers, IntConsumer work) {
         AtomicInteger next = new AtomicInteger();
         CountDownLatch done = new CountDownLatch(parts);

@@ -359,7 +359,7 @@ public final class QueryExecutor implements AutoCloseable {
 
             @Override
             public Pipeline join(PlanNode.Join join) {
-                GraceJoin grace = new GraceJoin(join, ctx, spill, driver, perRow(join.right().types()));
+                GraceJoin grace = new GraceJoin(join, ctx, spill, driver);
                 Batch build = buildSide(join.right(), grace);
                 if (build == null) {
                     return Pipeline.of(Source.of(grace.run(pipeline(join.left()))));
@@ -513,14 +513,14 @@ public final class QueryExecutor implements AutoCloseable {
          */
         private Batch buildSide(PlanNode build, GraceJoin grace) {
             List<FerryType> types = build.types();
-            long perRow = perRow(types);
+            long perRow = grace.perRow();
             List<Batch> batches = new ArrayList<>();
             try {
                 if (build instanceof PlanNode.Aggregate || build instanceof PlanNode.MergeAggregate
                         || build instanceof PlanNode.Sort || build instanceof PlanNode.Window) {
                     batches.addAll(materialize(build));
                     long bytes = perRow * Batch.totalRows(batches);
-                    if (grace.shouldSpill(bytes)) {
+                    if (ctx.memory().shouldSpill(() -> bytes)) {
                         grace.spillBuild(batches);
                         return null;
                     }
@@ -542,10 +542,6 @@ public final class QueryExecutor implements AutoCloseable {
                 throw buildTooLarge(build, e);
             }
             return BatchConcat.concat(nonEmpty(batches, types), types);
-        }
-
-        private static long perRow(List<FerryType> types) {
-            return 16L * Math.max(1, types.size());
         }
 
         /** 53200 naming the tables a build side reads and the setting to raise; any other error as it is. */
@@ -589,8 +585,7 @@ public final class QueryExecutor implements AutoCloseable {
                     for (int p = 0; p < SpillPartitions.PARTS; p++) {
                         SpillFile f = parts.part(p);
                         if (f != null) {
-                            List<Batch> rows = new ArrayList<>();
-                            f.batches().forEachRemaining(rows::add);
+                            List<Batch> rows = f.readAll();
                             f.delete();
                             out.addAll(window(window, rows, level + 1));
                         }

@@ -2,6 +2,7 @@ package io.ferry.core.exec;
 
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -36,10 +37,11 @@ public final class QueryMemory {
     /**
      * Whether an operator holding {@code holding} bytes should move them to disk now: the query is past half its limit
      * (so that a hash table's next doubling still fits) and the operator holds a sixteenth of it (so that a small
-     * one does not write many tiny files while something else holds the memory).
+     * one does not write many tiny files while something else holds the memory). The operator's bytes are asked for
+     * only past half the limit: operators ask after every batch they take.
      */
-    public boolean shouldSpill(long holding) {
-        return spillDirectory != null && used.get() > limit / 2 && holding >= limit / 16;
+    public boolean shouldSpill(LongSupplier holding) {
+        return spillDirectory != null && used.get() > limit / 2 && holding.getAsLong() >= limit / 16;
     }
 
     public void reserve(long bytes) {

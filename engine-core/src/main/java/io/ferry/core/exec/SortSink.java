@@ -1,7 +1,6 @@
 package io.ferry.core.exec;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import io.ferry.core.types.FerryType;
@@ -16,6 +15,9 @@ import io.ferry.core.vector.Vector;
  * ({@link RunMerger}), an external merge sort.
  */
 public final class SortSink implements Sink {
+    /** Rows per chunk of a run on disk, and per batch of a run merged: one chunk of each run is read at a time. */
+    private static final int RUN_BATCH_ROWS = 16 * Vector.MAX_ROWS;
+
     private final List<SortKey> keys;
     private final List<FerryType> types;
     private final long limit;
@@ -28,14 +30,14 @@ public final class SortSink implements Sink {
 
     /**
      * @param limit the rows the sort keeps at most (offset and fetch), or Long.MAX_VALUE
-     * @param spill where sorted runs go when memory runs short; null or disabled: nowhere
+     * @param spill where sorted runs go when memory runs short (if the memory has a spill directory)
      */
     public SortSink(List<SortKey> keys, List<FerryType> types, long limit, QueryMemory memory, SpillSpace spill) {
         this.keys = keys;
         this.types = types;
         this.limit = limit;
         this.memory = memory;
-        this.spill = spill != null && spill.enabled() ? spill : null;
+        this.spill = spill;
     }
 
     @Override
@@ -46,23 +48,14 @@ public final class SortSink implements Sink {
         memory.reserve(bytes);
         reserved += bytes;
         if (limit < Integer.MAX_VALUE && rows > Math.max(2 * limit, 8192)) {
-            Batch merged = BatchConcat.concat(batches, types);
-            int[] order = Sorter.order(merged, keys);
-            int keep = (int) Math.min(limit, order.length);
-            Batch top = merged.gather(Arrays.copyOf(order, keep), keep);
+            Batch top = best();
             batches = new ArrayList<>(List.of(top));
-            rows = keep;
-        } else if (spill != null && memory.shouldSpill(reserved)) {
+            rows = top.rowCount();
+        } else if (memory.shouldSpill(() -> reserved)) {
             SpillFile run = spill.create(types);
-            List<Batch> chunk = new ArrayList<>();
             for (Batch b : sorted()) {
-                chunk.add(b);
-                if (chunk.size() == 16) {
-                    run.append(chunk);
-                    chunk.clear();
-                }
+                run.append(List.of(b));
             }
-            run.append(chunk);
             runs.add(run);
             batches = new ArrayList<>();
             rows = 0;
@@ -71,17 +64,22 @@ public final class SortSink implements Sink {
         }
     }
 
-    /** The rows held (the best {@code limit}), sorted, in batches of at most {@link Vector#MAX_ROWS} rows. */
+    /** The rows held, sorted, the best {@code limit} of them. */
+    private Batch best() {
+        Batch merged = BatchConcat.concat(batches, types);
+        int keep = (int) Math.min(limit, merged.rowCount());
+        return merged.gather(Sorter.order(merged, keys), keep);
+    }
+
+    /** {@link #best} as a sorted run, in batches of at most {@link #RUN_BATCH_ROWS} rows. */
     List<Batch> sorted() {
         if (rows == 0) {
             return List.of();
         }
-        Batch merged = BatchConcat.concat(batches, types);
-        int keep = (int) Math.min(limit, merged.rowCount());
-        Batch sorted = merged.gather(Sorter.order(merged, keys), keep);
+        Batch sorted = best();
         List<Batch> out = new ArrayList<>();
-        for (int from = 0; from < sorted.rowCount(); from += Vector.MAX_ROWS) {
-            out.add(sorted.slice(from, Vector.MAX_ROWS));
+        for (int from = 0; from < sorted.rowCount(); from += RUN_BATCH_ROWS) {
+            out.add(sorted.slice(from, RUN_BATCH_ROWS));
         }
         return out;
     }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -50,8 +51,8 @@ public final class SpillFile {
     }
 
     /**
-     * Writes {@code batches} as one chunk at the end of the file, in one Arrow record batch: each record batch costs
-     * an LZ4 frame per buffer, which for the small batches a partitioning makes costs more than the data.
+     * Writes {@code batches} as one chunk at the end of the file, in one Arrow record batch: the small batches a
+     * partitioning makes would each cost a record batch's metadata and buffers.
      */
     public void append(List<Batch> batches) {
         long n = Batch.totalRows(batches);
@@ -90,6 +91,13 @@ public final class SpillFile {
     /** The bytes written, compressed. */
     public synchronized long bytes() {
         return size;
+    }
+
+    /** Every batch written, read at once: a part that is to fit in memory. */
+    public List<Batch> readAll() {
+        List<Batch> out = new ArrayList<>();
+        batches().forEachRemaining(out::add);
+        return out;
     }
 
     /** The batches written, read one chunk at a time as the iterator advances. */

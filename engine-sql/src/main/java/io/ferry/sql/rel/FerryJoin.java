@@ -42,6 +42,9 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * condition its residual: each probe row meets every build row, as a nested-loop join would, in batches.
  */
 public final class FerryJoin extends Join implements FerryRel {
+    /** {@link #keyless()}, once asked. */
+    private Boolean keyless;
+
     public FerryJoin(RelOptCluster cluster, RelTraitSet traits, RelNode left, RelNode right, RexNode condition,
             JoinRelType joinType) {
         super(cluster, traits, List.of(), left, right, condition, Set.<CorrelationId>of(), joinType);
@@ -166,13 +169,16 @@ public final class FerryJoin extends Join implements FerryRel {
         }
     }
 
-    /** Whether the condition has no equality of the two inputs' columns. */
+    /** Whether the condition has no equality of the two inputs' columns: found once, the planner prices a join often. */
     private boolean keyless() {
-        try {
-            return keys(this).left().length == 0;
-        } catch (UnsupportedExpression e) {
-            return true;
+        if (keyless == null) {
+            try {
+                keyless = keys(this).left().length == 0;
+            } catch (UnsupportedExpression e) {
+                keyless = true;
+            }
         }
+        return keyless;
     }
 
     @Override

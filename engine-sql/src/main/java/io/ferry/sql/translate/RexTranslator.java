@@ -444,14 +444,18 @@ public final class RexTranslator {
         if (numericOrDate != null) {
             return numericOrDate;
         }
+        if (name.equals("CONCAT")) {
+            // PostgreSQL's CONCAT skips NULLs, as CONCAT_WS does with an empty separator
+            List<Expr> strings = new ArrayList<>(List.of(new Literal("", FerryType.VARCHAR)));
+            strings.addAll(all(args, FerryType.VARCHAR));
+            return new Call(Op.CONCAT_WS, strings, type);
+        }
         Op op = switch (name) {
             case "UPPER" -> Op.UPPER;
             case "LOWER" -> Op.LOWER;
             case "CHAR_LENGTH", "CHARACTER_LENGTH" -> Op.CHAR_LENGTH;
             case "SUBSTRING" -> Op.SUBSTRING;
             case "||" -> Op.CONCAT;
-            // PostgreSQL's CONCAT skips NULLs, as CONCAT_WS does with an empty separator
-            case "CONCAT" -> null;
             case "ABS" -> Op.ABS;
             case "CONCAT_WS" -> Op.CONCAT_WS;
             case "REPEAT" -> Op.REPEAT;
@@ -487,11 +491,6 @@ public final class RexTranslator {
             case "PI" -> null;
             default -> throw new UnsupportedExpression(name);
         };
-        if (op == null && name.equals("CONCAT")) {
-            List<Expr> strings = new ArrayList<>(List.of(new Literal("", FerryType.VARCHAR)));
-            strings.addAll(all(args, FerryType.VARCHAR));
-            return new Call(Op.CONCAT_WS, strings, type);
-        }
         if (op == null) {
             return new Literal(Math.PI, FerryType.DOUBLE);
         }
