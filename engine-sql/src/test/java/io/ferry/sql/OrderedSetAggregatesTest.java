@@ -103,8 +103,9 @@ class OrderedSetAggregatesTest {
      */
     @Test
     void groupingSetsOverTheRowEngineKeepTheGrandTotal() throws SQLException {
-        // a window Ferry's engine does not run (a RANGE frame with an offset) keeps the join and the rollup there
-        String window = ", COUNT(*) OVER (ORDER BY COALESCE(i, 0) RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) AS w";
+        // a window Ferry's engine does not run (a frame with EXCLUDE) keeps the join and the rollup there
+        String window = ", COUNT(*) OVER (ORDER BY COALESCE(i, 0) ROWS BETWEEN 1 PRECEDING AND CURRENT ROW EXCLUDE "
+                + "TIES) AS w";
         for (String from : List.of("(SELECT * FROM (SELECT g, i" + window + " FROM q_empty) WHERE w > 0)",
                 "(SELECT * FROM (SELECT g, i" + window + " FROM q WHERE id < 500) WHERE w > 0)")) {
             String sql = "SELECT a.g, COUNT(*), SUM(a.i), GROUPING(a.g) FROM " + from + " a FULL JOIN " + from

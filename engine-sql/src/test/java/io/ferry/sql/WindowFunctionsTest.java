@@ -70,10 +70,37 @@ class WindowFunctionsTest {
     /** A window Ferry does not compute stays in the row engine, and still answers. */
     @Test
     void whatFerryDoesNotRunStaysInTheRowEngine() throws SQLException {
-        String sql = "SELECT id, SUM(x) OVER (ORDER BY id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) FROM wn";
+        String sql = "SELECT id, SUM(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT "
+                + "ROW) FROM wn";
         ResultComparison.assertSameResult(ferry, duck, sql, false);
         assertTrue(ResultComparison.plan(ferry, sql).contains("Window"), ResultComparison.plan(ferry, sql));
         assertFalse(ResultComparison.plan(ferry, sql).contains("FerryWindow"), ResultComparison.plan(ferry, sql));
+    }
+
+    /**
+     * IGNORE NULLS on FIRST_VALUE, LAST_VALUE, NTH_VALUE, LAG and LEAD, in Ferry (Calcite's row engine failed LAG's
+     * with XX000 "Unable to implement"). DuckDB writes it inside the call's parentheses.
+     */
+    @Test
+    void valueFunctionsIgnoreNulls() throws SQLException {
+        String[] calls = {"FIRST_VALUE(x)", "LAST_VALUE(b)", "NTH_VALUE(s, 2)", "LAG(p)", "LEAD(o, 2)", "LAG(d, 3, "
+                + "DATE '2000-01-01')"};
+        String[] windows = {"(ORDER BY id)", "(PARTITION BY g ORDER BY id DESC ROWS BETWEEN 2 PRECEDING AND 2 "
+                + "FOLLOWING)", "(ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)"};
+        for (String window : windows) {
+            StringBuilder ferrySql = new StringBuilder("SELECT id");
+            StringBuilder duckSql = new StringBuilder("SELECT id");
+            for (String call : calls) {
+                if (call.startsWith("L") && window.contains("ROWS")) {
+                    continue; // LAG and LEAD take no frame
+                }
+                ferrySql.append(", ").append(call).append(" IGNORE NULLS OVER ").append(window);
+                duckSql.append(", ").append(call, 0, call.length() - 1).append(" IGNORE NULLS) OVER ").append(window);
+            }
+            String sql = ferrySql.append(" FROM wn").toString();
+            ResultComparison.assertSameResult(ferry, sql, duck, duckSql.append(" FROM wn").toString(), false);
+            assertWindowsInFerry(sql);
+        }
     }
 
     /** Calcite's row engine ignores DISTINCT in a window aggregate (it counted 3 where DuckDB counts 1): refused. */

@@ -118,6 +118,31 @@ public final class WindowQueries {
                         + "MAX(d) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), "
                         + "COUNT(*) OVER (ORDER BY o RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), "
                         + "MIN(p) OVER (ORDER BY o RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM wn",
+                // RANGE frames with offsets: integer keys with NULLs and peers, either direction, bounds that
+                // reach past the partition, an UNBOUNDED end that takes the NULLs in
+                "SELECT id, COUNT(*) OVER (ORDER BY o RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
+                        + "SUM(b) OVER (PARTITION BY g ORDER BY o RANGE BETWEEN 5 PRECEDING AND CURRENT ROW), "
+                        + "MIN(s) OVER (ORDER BY o DESC NULLS FIRST RANGE BETWEEN 3 PRECEDING AND 2 FOLLOWING), "
+                        + "COUNT(*) OVER (ORDER BY o NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), "
+                        + "MAX(id) OVER (ORDER BY o RANGE BETWEEN 2 FOLLOWING AND UNBOUNDED FOLLOWING), "
+                        + "SUM(p) OVER (ORDER BY id DESC RANGE BETWEEN 2 FOLLOWING AND 4 FOLLOWING) FROM wn",
+                // DOUBLE keys (-0.0 beside 0.0, 1e300), DECIMAL keys with offsets finer than their scale
+                "SELECT id, SUM(b) OVER (ORDER BY x RANGE BETWEEN 1.5 PRECEDING AND 0.5 FOLLOWING), "
+                        + "COUNT(*) OVER (ORDER BY x DESC NULLS LAST RANGE BETWEEN 1e300 PRECEDING AND CURRENT ROW), "
+                        + "COUNT(*) OVER (ORDER BY p RANGE BETWEEN 2.5 PRECEDING AND 1.005 FOLLOWING), "
+                        + "SUM(p) OVER (PARTITION BY g ORDER BY p DESC NULLS LAST RANGE BETWEEN CURRENT ROW AND 10 "
+                        + "FOLLOWING) FROM wn",
+                // DATE and TIMESTAMP keys: days, hours, calendar months (2024-01-31 plus a month is 2024-02-29)
+                "SELECT id, COUNT(*) OVER (ORDER BY d RANGE BETWEEN INTERVAL '1' DAY PRECEDING AND INTERVAL '2' DAY "
+                        + "FOLLOWING), MAX(s) OVER (ORDER BY d RANGE BETWEEN INTERVAL '1' MONTH PRECEDING AND CURRENT "
+                        + "ROW), MIN(id) OVER (ORDER BY d DESC NULLS FIRST RANGE BETWEEN INTERVAL '1' YEAR PRECEDING "
+                        + "AND INTERVAL '2' MONTH FOLLOWING), COUNT(*) OVER (ORDER BY CAST(d AS TIMESTAMP) RANGE "
+                        + "BETWEEN INTERVAL '36' HOUR PRECEDING AND INTERVAL '12' HOUR FOLLOWING), SUM(o) OVER "
+                        + "(ORDER BY CAST(d AS TIMESTAMP) RANGE BETWEEN CURRENT ROW AND INTERVAL '1' MONTH FOLLOWING) "
+                        + "FROM wn",
+                "SELECT id, SUM(x) OVER (PARTITION BY g ORDER BY o RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
+                        + "COUNT(*) OVER (PARTITION BY o ORDER BY id RANGE BETWEEN 100 PRECEDING AND 50 FOLLOWING), "
+                        + "MAX(s) OVER (ORDER BY b DESC RANGE BETWEEN 3 PRECEDING AND 3 FOLLOWING) FROM wn_big",
                 // value functions
                 "SELECT id, LAG(b) OVER (PARTITION BY g ORDER BY id), LEAD(s, 2) OVER (ORDER BY id), "
                         + "LAG(x, 1, -1.5) OVER (ORDER BY id), LEAD(d, 1, "
@@ -130,6 +155,10 @@ public final class WindowQueries {
                         + "FIRST_VALUE(x) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING), "
                         + "LAST_VALUE(p) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND "
                         + "UNBOUNDED FOLLOWING) FROM wn",
+                // NTH_VALUE: NULL where the frame has fewer rows (Calcite's row engine gave 0.0)
+                "SELECT id, NTH_VALUE(x, 2) OVER (ORDER BY id), NTH_VALUE(s, 3) OVER (PARTITION BY g ORDER BY id "
+                        + "ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING), NTH_VALUE(p, 1) OVER (PARTITION BY g ORDER BY o "
+                        + "RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) FROM wn",
                 "SELECT id, NTILE(3) OVER (PARTITION BY g ORDER BY id), NTILE(5) OVER (ORDER BY id) FROM wn",
                 // several windows, different partitions, one SELECT; window values used in expressions
                 "SELECT id, b - AVG(b) OVER (PARTITION BY g), SUM(o) OVER (PARTITION BY g) * 2, "

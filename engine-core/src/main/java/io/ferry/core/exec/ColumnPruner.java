@@ -205,7 +205,7 @@ public final class ColumnPruner {
         List<WindowCall> calls = new ArrayList<>();
         for (WindowCall c : window.calls()) {
             calls.add(new WindowCall(c.kind(), c.arg() < 0 ? -1 : m[c.arg()], c.type(), c.offset(),
-                    c.defaultArg() < 0 ? -1 : m[c.defaultArg()]));
+                    c.defaultArg() < 0 ? -1 : m[c.defaultArg()], c.ignoreNulls()));
         }
         PlanNode out = new PlanNode.Window(in.node(), keys, order, window.frame(), calls);
         int newWidth = in.node().types().size();

@@ -297,10 +297,12 @@ public final class PlanCodec {
                     bool(k.nullsFirst());
                 }
                 bool(w.frame().rows());
-                name(w.frame().lower().kind());
-                i64(w.frame().lower().offset());
-                name(w.frame().upper().kind());
-                i64(w.frame().upper().offset());
+                name(w.frame().unit());
+                for (WindowFrame.Bound b : List.of(w.frame().lower(), w.frame().upper())) {
+                    name(b.kind());
+                    i64(b.offset());
+                    f64(b.realOffset());
+                }
                 i32(w.calls().size());
                 for (WindowCall c : w.calls()) {
                     name(c.kind());
@@ -308,6 +310,7 @@ public final class PlanCodec {
                     type(c.type());
                     i64(c.offset());
                     i32(c.defaultArg());
+                    bool(c.ignoreNulls());
                 }
             } else if (node instanceof PlanNode.Values v) {
                 u8(VALUES);
@@ -846,12 +849,16 @@ public final class PlanCodec {
                         bool("the nulls-first flag")));
             }
             boolean rows = bool("the rows flag");
+            WindowFrame.RangeUnit unit = name(WindowFrame.RangeUnit.class);
             WindowFrame.BoundKind lowerKind = name(WindowFrame.BoundKind.class);
             long lowerOffset = i64();
+            double lowerReal = f64();
             WindowFrame.BoundKind upperKind = name(WindowFrame.BoundKind.class);
             long upperOffset = i64();
+            double upperReal = f64();
             WindowFrame frame = checked("window frame", () -> new WindowFrame(rows,
-                    new WindowFrame.Bound(lowerKind, lowerOffset), new WindowFrame.Bound(upperKind, upperOffset)));
+                    new WindowFrame.Bound(lowerKind, lowerOffset, lowerReal),
+                    new WindowFrame.Bound(upperKind, upperOffset, upperReal), unit));
             int calls = count("window call count", 1);
             List<WindowCall> list = new ArrayList<>();
             for (int i = 0; i < calls; i++) {
@@ -860,7 +867,9 @@ public final class PlanCodec {
                 FerryType type = type();
                 long offset = i64();
                 int defaultArg = column(kind + " default", width);
-                list.add(checked(kind + " call", () -> new WindowCall(kind, arg, type, offset, defaultArg)));
+                boolean ignoreNulls = bool("the ignore-nulls flag");
+                list.add(checked(kind + " call", () -> new WindowCall(kind, arg, type, offset, defaultArg,
+                        ignoreNulls)));
             }
             return new PlanNode.Window(input, partitionKeys, orderKeys, frame, list);
         }

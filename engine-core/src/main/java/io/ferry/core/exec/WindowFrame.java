@@ -2,21 +2,32 @@ package io.ferry.core.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
+
+import io.ferry.core.vector.Batch;
+
 /**
  * The rows a window aggregate sees for each row: ROWS frames count rows from the current one, RANGE frames take
- * whole groups of peers (rows equal in every ORDER BY key). A RANGE frame's bounds are UNBOUNDED or CURRENT ROW:
- * a RANGE offset compares order-key values, which the operator does not do.
+ * whole groups of peers (rows equal in every ORDER BY key) or, with an offset, the rows whose single ORDER BY value
+ * lies within the offset of the current row's ({@link RangeBounds}).
+ *
+ * @param unit what a RANGE offset counts: the key's own units, or calendar months of a DATE or TIMESTAMP key
  */
-public record WindowFrame(boolean rows, Bound lower, Bound upper) {
+public record WindowFrame(boolean rows, Bound lower, Bound upper, RangeUnit unit) {
     public WindowFrame {
         requireNonNull(lower, "lower is null");
         requireNonNull(upper, "upper is null");
+        requireNonNull(unit, "unit is null");
         if (lower.kind() == BoundKind.UNBOUNDED_FOLLOWING || upper.kind() == BoundKind.UNBOUNDED_PRECEDING) {
             throw new IllegalArgumentException("frame from " + lower + " to " + upper);
         }
-        if (!rows && (lower.offsetBound() || upper.offsetBound())) {
-            throw new IllegalArgumentException("a RANGE frame with an offset: " + lower + " to " + upper);
+        if (rows && unit != RangeUnit.KEY) {
+            throw new IllegalArgumentException("a ROWS frame counts rows, not " + unit);
         }
+    }
+
+    public WindowFrame(boolean rows, Bound lower, Bound upper) {
+        this(rows, lower, upper, RangeUnit.KEY);
     }
 
     /** SQL's default with ORDER BY: RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW. */
@@ -26,21 +37,41 @@ public record WindowFrame(boolean rows, Bound lower, Bound upper) {
     public static final WindowFrame PARTITION = new WindowFrame(true, Bound.UNBOUNDED_PRECEDING_BOUND,
             Bound.UNBOUNDED_FOLLOWING_BOUND);
 
+    /** What a RANGE frame's offsets count. */
+    public enum RangeUnit {
+        /** The ORDER BY key's own units: numbers, DECIMALs unscaled, days of a DATE, milliseconds of a TIMESTAMP. */
+        KEY,
+        /** Calendar months of a DATE key. */
+        DATE_MONTHS,
+        /** Calendar months of a TIMESTAMP key. */
+        TIMESTAMP_MONTHS
+    }
+
     public enum BoundKind {
         UNBOUNDED_PRECEDING, PRECEDING, CURRENT_ROW, FOLLOWING, UNBOUNDED_FOLLOWING
     }
 
-    /** One end of a frame; {@code offset} (rows, at least 0) only for PRECEDING and FOLLOWING. */
-    public record Bound(BoundKind kind, long offset) {
+    /**
+     * One end of a frame; offsets (at least 0) only for PRECEDING and FOLLOWING: {@code offset} in rows or, in a
+     * RANGE frame, in the {@link RangeUnit}; {@code realOffset} for a RANGE frame over a DOUBLE key.
+     */
+    public record Bound(BoundKind kind, long offset, double realOffset) {
         public static final Bound UNBOUNDED_PRECEDING_BOUND = new Bound(BoundKind.UNBOUNDED_PRECEDING, 0);
         public static final Bound CURRENT_ROW_BOUND = new Bound(BoundKind.CURRENT_ROW, 0);
         public static final Bound UNBOUNDED_FOLLOWING_BOUND = new Bound(BoundKind.UNBOUNDED_FOLLOWING, 0);
 
         public Bound {
             requireNonNull(kind, "kind is null");
-            if (offset < 0 || (offset != 0 && !(kind == BoundKind.PRECEDING || kind == BoundKind.FOLLOWING))) {
-                throw new IllegalArgumentException("offset " + offset + " of a " + kind + " bound");
+            boolean offsetBound = kind == BoundKind.PRECEDING || kind == BoundKind.FOLLOWING;
+            if (offset < 0 || !(realOffset >= 0) || Double.isInfinite(realOffset)
+                    || (!offsetBound && (offset != 0 || realOffset != 0))) {
+                throw new IllegalArgumentException("offset " + offset + " (" + realOffset + ") of a " + kind
+                        + " bound");
             }
+        }
+
+        public Bound(BoundKind kind, long offset) {
+            this(kind, offset, offset);
         }
 
         boolean offsetBound() {
@@ -61,12 +92,26 @@ public record WindowFrame(boolean rows, Bound lower, Bound upper) {
     /**
      * Writes each row's frame as sorted positions {@code [lo[i], hi[i])} (empty where {@code hi[i] <= lo[i]}). Both
      * ends never decrease along a partition, which is what lets aggregates slide over them.
+     *
+     * @param sorted the rows, sorted by partition and {@code order}, whose first key a RANGE offset reads
      */
-    void bounds(WindowPartitions p, int[] lo, int[] hi) {
-        int n = lo.length;
-        for (int i = 0; i < n; i++) {
-            lo[i] = position(lower, p, i, false);
-            hi[i] = position(upper, p, i, true);
+    void bounds(WindowPartitions p, Batch sorted, List<SortKey> order, int[] lo, int[] hi) {
+        fill(lower, false, p, sorted, order, lo);
+        fill(upper, true, p, sorted, order, hi);
+    }
+
+    private void fill(Bound b, boolean end, WindowPartitions p, Batch sorted, List<SortKey> order, int[] out) {
+        if (!rows && b.offsetBound()) {
+            if (order.size() != 1) {
+                throw new IllegalArgumentException("a RANGE frame with an offset needs one ORDER BY key, not "
+                        + order.size());
+            }
+            SortKey key = order.get(0);
+            RangeBounds.fill(b, end, p, sorted.column(key.column()), key.descending(), unit, out);
+            return;
+        }
+        for (int i = 0; i < out.length; i++) {
+            out[i] = position(b, p, i, end);
         }
     }
 

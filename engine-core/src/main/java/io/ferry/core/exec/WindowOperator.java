@@ -20,8 +20,8 @@ import io.ferry.core.vector.Vector;
  * move forward along a partition: each row is added once and removed once (sums and counts), or kept in a
  * monotonic queue of candidates (MIN and MAX), so a frame of any width costs O(rows), not O(rows × width); only a
  * DOUBLE sum over a frame that moves at both ends is summed row by row ({@link #sumDouble}). Value
- * functions (MIN, MAX, FIRST_VALUE, LAST_VALUE, LAG, LEAD) pick a row position per row and gather the argument
- * column once by those positions.
+ * functions (MIN, MAX, FIRST_VALUE, LAST_VALUE, NTH_VALUE, LAG, LEAD) pick a row position per row and gather the
+ * argument column once by those positions.
  *
  * <p>The output is the sorted input followed by one column per call: rows stay with their values, and a window
  * promises no order to the query.
@@ -58,7 +58,7 @@ final class WindowOperator {
         WindowPartitions p = new WindowPartitions(sorted, partitionKeys, window.orderKeys());
         int[] lo = new int[n];
         int[] hi = new int[n];
-        window.frame().bounds(p, lo, hi);
+        window.frame().bounds(p, sorted, window.orderKeys(), lo, hi);
         int width = sorted.columnCount();
         Vector[] out = new Vector[width + window.calls().size()];
         for (int c = 0; c < width; c++) {
@@ -81,8 +81,8 @@ final class WindowOperator {
                     hi) : call.type().isWideDecimal() ? sumWide(arg, call.kind() == WindowCall.Kind.SUM0, call.type(),
                     lo, hi) : sumLong((LongVector) arg, call.kind() == WindowCall.Kind.SUM0, call.type(), lo, hi);
             case MIN, MAX -> arg.gather(best(arg, call.kind() == WindowCall.Kind.MAX, lo, hi), lo.length);
-            case FIRST_VALUE, LAST_VALUE -> arg.gather(edge(call.kind() == WindowCall.Kind.LAST_VALUE, lo, hi),
-                    lo.length);
+            case FIRST_VALUE, LAST_VALUE, NTH_VALUE -> arg.gather(call.ignoreNulls()
+                    ? new NonNullRows(arg).inFrames(call, lo, hi) : inFrames(call, lo, hi), lo.length);
             case LAG, LEAD -> shifted(call, arg, rows, p);
         };
     }
@@ -393,16 +393,77 @@ final class WindowOperator {
         return out;
     }
 
-    private static int[] edge(boolean last, int[] lo, int[] hi) {
-        int n = lo.length;
-        int[] out = new int[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = hi[i] <= lo[i] ? -1 : last ? hi[i] - 1 : lo[i];
+    /** FIRST_VALUE, LAST_VALUE, NTH_VALUE: the position of each frame's row, -1 where the frame has no such row. */
+    private static int[] inFrames(WindowCall call, int[] lo, int[] hi) {
+        int[] out = new int[lo.length];
+        for (int i = 0; i < out.length; i++) {
+            long at = switch (call.kind()) {
+                case FIRST_VALUE -> lo[i];
+                case LAST_VALUE -> hi[i] - 1L;
+                default -> lo[i] + call.offset() - 1;
+            };
+            out[i] = at >= lo[i] && at < hi[i] ? (int) at : -1;
         }
         return out;
     }
 
-    /** LAG and LEAD: the value {@code offset} rows back or ahead in the partition, else the default (or NULL). */
+    /**
+     * The rows whose value is not NULL, for IGNORE NULLS: their positions in order, and how many come before each
+     * row, so that the k-th of them in a frame or before a row is found in O(1).
+     */
+    private static final class NonNullRows {
+        private final int[] positions;
+        private final int[] before;
+
+        NonNullRows(Vector arg) {
+            int n = arg.size();
+            before = new int[n + 1];
+            int[] found = new int[n];
+            int count = 0;
+            for (int i = 0; i < n; i++) {
+                before[i] = count;
+                if (!arg.isNull(i)) {
+                    found[count++] = i;
+                }
+            }
+            before[n] = count;
+            positions = found;
+        }
+
+        /** The {@code k}-th non-NULL row (from 0) if it lies in {@code [from, to)}, else -1. */
+        private int at(long k, int from, int to) {
+            if (k < 0 || k >= before[before.length - 1]) {
+                return -1;
+            }
+            int p = positions[(int) k];
+            return p >= from && p < to ? p : -1;
+        }
+
+        int[] inFrames(WindowCall call, int[] lo, int[] hi) {
+            int[] out = new int[lo.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = switch (call.kind()) {
+                    case FIRST_VALUE -> at(before[lo[i]], lo[i], hi[i]);
+                    case LAST_VALUE -> at(before[hi[i]] - 1L, lo[i], hi[i]);
+                    default -> at(before[lo[i]] + call.offset() - 1, lo[i], hi[i]);
+                };
+            }
+            return out;
+        }
+
+        /** The non-NULL row {@code step} such rows after row {@code i} (before it where negative), in its partition. */
+        int shifted(int i, long step, int partitionStart, int partitionEnd) {
+            if (step == 0) {
+                return i;
+            }
+            return at(step > 0 ? before[i + 1] + step - 1 : before[i] + step, partitionStart, partitionEnd);
+        }
+    }
+
+    /**
+     * LAG and LEAD: the value {@code offset} rows back or ahead in the partition (rows with a value, IGNORE NULLS),
+     * else the default (or NULL).
+     */
     private static Vector shifted(WindowCall call, Vector arg, Batch rows, WindowPartitions p) {
         int n = p.rowCount();
         // clamped so that i + step cannot wrap: no partition is longer than an int anyway
@@ -412,9 +473,11 @@ final class WindowOperator {
         int[] pe = p.partitionEnds();
         int[] at = new int[n];
         boolean outside = false;
+        NonNullRows nonNull = call.ignoreNulls() ? new NonNullRows(arg) : null;
         for (int i = 0; i < n; i++) {
             long j = i + step;
-            at[i] = j >= ps[i] && j < pe[i] ? (int) j : -1;
+            at[i] = nonNull != null ? nonNull.shifted(i, step, ps[i], pe[i])
+                    : j >= ps[i] && j < pe[i] ? (int) j : -1;
             outside |= at[i] < 0;
         }
         Vector values = arg.gather(at, n);

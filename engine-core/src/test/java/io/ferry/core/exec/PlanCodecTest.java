@@ -187,12 +187,22 @@ class PlanCodecTest {
         for (WindowCall.Kind kind : WindowCall.Kind.values()) {
             boolean fraction = kind == WindowCall.Kind.PERCENT_RANK || kind == WindowCall.Kind.CUME_DIST;
             windowCalls.add(new WindowCall(kind, kind.ranking() ? -1 : 0, fraction ? FerryType.DOUBLE
-                    : FerryType.BIGINT, kind.shifts() ? 2 : 0, kind.shifts() ? 1 : -1));
+                    : FerryType.BIGINT, kind.shifts() || kind == WindowCall.Kind.NTH_VALUE ? 2 : 0,
+                    kind.shifts() ? 1 : -1, kind.picksValues()));
         }
         PlanNode windowed = new PlanNode.Window(limited, new int[] {1}, List.of(new SortKey(0, true, false)),
                 new WindowFrame(true, new WindowFrame.Bound(WindowFrame.BoundKind.PRECEDING, 3),
                         new WindowFrame.Bound(WindowFrame.BoundKind.FOLLOWING, 2)), windowCalls);
-        PlanNode ranked = new PlanNode.Window(windowed, new int[] {}, List.of(), WindowFrame.RUNNING,
+        // a RANGE frame with offsets in months, and one over DOUBLEs
+        PlanNode monthly = new PlanNode.Window(windowed, new int[] {}, List.of(new SortKey(1, false, true)),
+                new WindowFrame(false, new WindowFrame.Bound(WindowFrame.BoundKind.PRECEDING, 3),
+                        WindowFrame.Bound.CURRENT_ROW_BOUND, WindowFrame.RangeUnit.DATE_MONTHS),
+                List.of(new WindowCall(WindowCall.Kind.COUNT, -1, FerryType.BIGINT)));
+        PlanNode real = new PlanNode.Window(monthly, new int[] {}, List.of(new SortKey(0, true, false)),
+                new WindowFrame(false, WindowFrame.Bound.UNBOUNDED_PRECEDING_BOUND,
+                        new WindowFrame.Bound(WindowFrame.BoundKind.FOLLOWING, 0, 2.5)),
+                List.of(new WindowCall(WindowCall.Kind.COUNT, -1, FerryType.BIGINT)));
+        PlanNode ranked = new PlanNode.Window(real, new int[] {}, List.of(), WindowFrame.RUNNING,
                 List.of(new WindowCall(WindowCall.Kind.COUNT, -1, FerryType.BIGINT)));
         // keys compared with = and with IS NOT DISTINCT FROM side by side
         PlanNode last = new PlanNode.Join(ranked, new PlanNode.Join(values(), wideScan(null), JoinKind.SEMI,

@@ -92,8 +92,8 @@ class SpillTest {
         fixture = new ExecFixture(16 * 1024);
         r = fixture.keyed(ROWS, 1000, 0);
         PlanNode plan = new PlanNode.Window(scan(), new int[] {1}, List.of(new SortKey(0, false, false)),
-                WindowFrame.RUNNING, List.of(new WindowCall(WindowCall.Kind.ROW_NUMBER, -1, FerryType.BIGINT, 0, -1),
-                        new WindowCall(WindowCall.Kind.SUM, 0, FerryType.BIGINT, 0, -1)));
+                WindowFrame.RUNNING, List.of(new WindowCall(WindowCall.Kind.ROW_NUMBER, -1, FerryType.BIGINT),
+                        new WindowCall(WindowCall.Kind.SUM, 0, FerryType.BIGINT)));
         assertSpillsAndAgrees(plan, false);
     }
 

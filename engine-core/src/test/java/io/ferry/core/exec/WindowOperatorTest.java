@@ -3,6 +3,7 @@ package io.ferry.core.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,8 +20,9 @@ import io.ferry.core.vector.Vector;
 
 /**
  * The sliding computations of {@link WindowOperator} (sums and counts added and taken away, MIN and MAX from a queue
- * of candidates, DOUBLE sums grown forwards or backwards) against each row's frame recomputed from scratch, over
- * random rows with NULLs and ties in every column and random frames of every supported shape.
+ * of candidates, DOUBLE sums grown forwards or backwards, RANGE offsets found by moving pointers, IGNORE NULLS by
+ * counting) against each row's frame recomputed from scratch, over random rows with NULLs and ties in every column
+ * and random frames of every shape.
  */
 class WindowOperatorTest {
     private static final int ROWS = 300;
@@ -33,6 +35,12 @@ class WindowOperatorTest {
             Batch input = randomRows(rnd);
             WindowFrame frame = randomFrame(rnd);
             List<WindowCall> calls = new ArrayList<>();
+            for (WindowCall.Kind kind : List.of(WindowCall.Kind.FIRST_VALUE, WindowCall.Kind.LAST_VALUE,
+                    WindowCall.Kind.NTH_VALUE)) {
+                long nth = kind == WindowCall.Kind.NTH_VALUE ? 1 + rnd.nextInt(4) : 0;
+                calls.add(new WindowCall(kind, 2, FerryType.BIGINT, nth, -1, true));
+                calls.add(new WindowCall(kind, 4, FerryType.VARCHAR, nth, -1, rnd.nextBoolean()));
+            }
             for (WindowCall.Kind kind : List.of(WindowCall.Kind.COUNT, WindowCall.Kind.SUM, WindowCall.Kind.SUM0,
                     WindowCall.Kind.MIN, WindowCall.Kind.MAX, WindowCall.Kind.FIRST_VALUE,
                     WindowCall.Kind.LAST_VALUE)) {
@@ -44,13 +52,14 @@ class WindowOperatorTest {
                 }
             }
             calls.add(new WindowCall(WindowCall.Kind.COUNT, -1, FerryType.BIGINT));
+            SortKey order = new SortKey(1, rnd.nextBoolean(), rnd.nextBoolean());
             PlanNode.Window window = new PlanNode.Window(new PlanNode.Values(List.of(FerryType.BIGINT,
                     FerryType.BIGINT, FerryType.BIGINT, FerryType.DOUBLE, FerryType.VARCHAR), input), new int[] {0},
-                    List.of(new SortKey(1, rnd.nextBoolean(), rnd.nextBoolean())), frame, calls);
+                    List.of(order), frame, calls);
             Batch out = new WindowOperator(window, () -> { }).apply(input);
             assertEquals(ROWS, out.rowCount());
             for (int i = 0; i < ROWS; i++) {
-                int[] range = frameOf(out, frame, i);
+                int[] range = frameOf(out, frame, order, i);
                 for (int k = 0; k < calls.size(); k++) {
                     WindowCall call = calls.get(k);
                     int row = i;
@@ -102,15 +111,13 @@ class WindowOperatorTest {
     private static WindowFrame.Bound randomBound(Random rnd, boolean rows) {
         WindowFrame.BoundKind kind = KINDS[rnd.nextInt(KINDS.length)];
         boolean offset = kind == WindowFrame.BoundKind.PRECEDING || kind == WindowFrame.BoundKind.FOLLOWING;
-        if (offset && !rows) {
-            kind = WindowFrame.BoundKind.CURRENT_ROW;
-            offset = false;
-        }
-        return new WindowFrame.Bound(kind, offset ? rnd.nextInt(6) : 0);
+        // RANGE offsets over order keys 0 to 7: some reach past every key, one beyond BIGINT's range
+        long far = rnd.nextInt(20) == 0 ? Long.MAX_VALUE : rnd.nextInt(rows ? 6 : 10);
+        return new WindowFrame.Bound(kind, offset ? far : 0);
     }
 
     /** Row i's frame in the sorted output, found by comparing keys directly: [from, to). */
-    private static int[] frameOf(Batch out, WindowFrame frame, int i) {
+    private static int[] frameOf(Batch out, WindowFrame frame, SortKey order, int i) {
         int start = i;
         while (start > 0 && Objects.equals(value(out.column(0), start - 1), value(out.column(0), i))) {
             start--;
@@ -134,8 +141,51 @@ class WindowOperatorTest {
         }
         int from = bound(frame.lower(), frame.rows(), i, start, end, peerStart, peerEnd, false);
         int to = bound(frame.upper(), frame.rows(), i, start, end, peerStart, peerEnd, true);
+        Long key = (Long) value(out.column(1), i);
+        if (!frame.rows() && key == null) {
+            // a NULL key's offset bounds are its peers'
+            from = offset(frame.lower()) ? peerStart : from;
+            to = offset(frame.upper()) ? peerEnd : to;
+        }
+        if (!frame.rows() && key != null && offset(frame.lower())) {
+            from = end;
+            for (int j = end - 1; j >= start; j--) {
+                if (withinRange(frame.lower(), order, key, (Long) value(out.column(1), j), false)) {
+                    from = j;
+                }
+            }
+        }
+        if (!frame.rows() && key != null && offset(frame.upper())) {
+            to = start;
+            for (int j = start; j < end; j++) {
+                if (withinRange(frame.upper(), order, key, (Long) value(out.column(1), j), true)) {
+                    to = j + 1;
+                }
+            }
+        }
         assertTrue(from >= start && to <= end);
         return new int[] {from, to};
+    }
+
+    private static boolean offset(WindowFrame.Bound b) {
+        return b.kind() == WindowFrame.BoundKind.PRECEDING || b.kind() == WindowFrame.BoundKind.FOLLOWING;
+    }
+
+    /**
+     * Whether a row with order key {@code other} is on the frame's side of a RANGE bound around {@code key}: at or
+     * after the bound's value for a frame's start, at or before it for its end, in the order's direction; a NULL
+     * key is where the order puts it, before or after every value. Exact arithmetic, with no overflow.
+     */
+    private static boolean withinRange(WindowFrame.Bound b, SortKey order, long key, Long other, boolean upper) {
+        if (other == null) {
+            return upper == order.nullsFirst();
+        }
+        boolean descending = order.descending();
+        BigInteger delta = BigInteger.valueOf(b.offset());
+        BigInteger target = BigInteger.valueOf(key).add((b.kind() == WindowFrame.BoundKind.PRECEDING) == descending
+                ? delta : delta.negate());
+        int c = BigInteger.valueOf(other).compareTo(target) * (descending ? -1 : 1);
+        return upper ? c <= 0 : c >= 0;
     }
 
     private static int bound(WindowFrame.Bound b, boolean rows, int i, int start, int end, int peerStart,
@@ -144,8 +194,8 @@ class WindowOperatorTest {
             case UNBOUNDED_PRECEDING -> start;
             case UNBOUNDED_FOLLOWING -> end;
             case CURRENT_ROW -> rows ? i + (upper ? 1 : 0) : upper ? peerEnd : peerStart;
-            case PRECEDING -> i - b.offset() + (upper ? 1 : 0);
-            case FOLLOWING -> i + b.offset() + (upper ? 1 : 0);
+            case PRECEDING -> i - Math.min(b.offset(), ROWS) + (upper ? 1 : 0);
+            case FOLLOWING -> i + Math.min(b.offset(), ROWS) + (upper ? 1 : 0);
         };
         return (int) Math.max(start, Math.min(end, at));
     }
@@ -163,8 +213,12 @@ class WindowOperatorTest {
                     : (Object) present.stream().mapToDouble(v -> (Double) v).sum();
             case MIN, MAX -> present.stream().min((a, c) -> (call.kind() == WindowCall.Kind.MAX ? -1 : 1)
                     * compare(a, c)).orElse(null);
-            case FIRST_VALUE -> values.isEmpty() ? null : values.get(0);
-            case LAST_VALUE -> values.isEmpty() ? null : values.get(values.size() - 1);
+            case FIRST_VALUE -> call.ignoreNulls() ? (present.isEmpty() ? null : present.get(0))
+                    : values.isEmpty() ? null : values.get(0);
+            case LAST_VALUE -> call.ignoreNulls() ? (present.isEmpty() ? null : present.get(present.size() - 1))
+                    : values.isEmpty() ? null : values.get(values.size() - 1);
+            case NTH_VALUE -> (call.ignoreNulls() ? present : values).size() < call.offset() ? null
+                    : (call.ignoreNulls() ? present : values).get((int) call.offset() - 1);
             default -> throw new IllegalArgumentException(call.kind().name());
         };
     }

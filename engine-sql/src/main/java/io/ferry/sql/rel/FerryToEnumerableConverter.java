@@ -82,7 +82,7 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
         RelWriter w = super.explainTerms(pw);
         FerrySchema schema = pw instanceof RelWriterImpl ? schemaOf(getInput()) : null;
         if (schema != null) {
-            PlanNode plan = ColumnPruner.prune(FerryRel.plan(getInput()));
+            PlanNode plan = ColumnPruner.prune(FerryRel.planTree(getInput()));
             List<String> lines = schema.engine().runner().explain(plan, schema.session());
             for (int i = 0; i < lines.size(); i++) {
                 w.item("shipping" + i, lines.get(i));
@@ -112,7 +112,7 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
                 pref.prefer(JavaRowFormat.ARRAY));
-        PlanNode plan = ColumnPruner.prune(FerryRel.plan(getInput()));
+        PlanNode plan = ColumnPruner.prune(FerryRel.planTree(getInput()));
         FerryQuery query = new FerryQuery(plan, getRowType(), physType.getFormat(), streamed, root);
         Expression stashed = implementor.stash(query, FerryQuery.class);
         BlockBuilder block = new BlockBuilder();

@@ -1,6 +1,7 @@
 package io.ferry.sql.rel;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexWindowBound;
 import org.apache.calcite.rex.RexWindowExclusion;
 import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.SortKey;
@@ -35,11 +37,12 @@ import io.ferry.sql.translate.UnsupportedExpression;
 
 /**
  * Window functions in Ferry's window operator ({@link PlanNode.Window}, one per window of the SELECT): ROW_NUMBER,
- * RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, COUNT, SUM, MIN, MAX, FIRST_VALUE, LAST_VALUE, LAG and LEAD, over
- * frames whose RANGE bounds are UNBOUNDED or CURRENT ROW and whose ROWS bounds are anything. (NTILE arrives as
- * arithmetic over ROW_NUMBER and COUNT, AVG as SUM over COUNT: {@code WindowCallsRule} and Calcite's conversion.)
- * What else a window asks for — DISTINCT, IGNORE NULLS, EXCLUDE, RANGE offsets, NTH_VALUE, statistics — keeps the
- * whole window in Calcite's row engine.
+ * RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, COUNT, SUM, MIN, MAX, FIRST_VALUE, LAST_VALUE, NTH_VALUE, LAG and
+ * LEAD (the value functions with IGNORE NULLS too), over ROWS and RANGE frames with any bounds (a RANGE offset over
+ * one numeric, DATE or TIMESTAMP key, an interval in months too). (NTILE arrives as arithmetic over ROW_NUMBER and
+ * COUNT, AVG and the statistics as sums and counts: {@code WindowCallsRule} and Calcite's conversion.) What else a
+ * window asks for — EXCLUDE, a RANGE offset over a DECIMAL wider than 18 digits or in two units — keeps the whole
+ * window in Calcite's row engine (DISTINCT is refused before planning).
  *
  * <p>Constants a call reads (the default of a LAG, the 1 of a SUM(1)) are Calcite's extra inputs past the input's
  * columns, and a LAG's default may have another type than its value: the plan computes such columns in a
@@ -111,7 +114,7 @@ public final class FerryWindow extends Window implements FerryRel {
                 }
                 keys.add(g.keys.toArray());
                 orders.add(orderKeys(g));
-                frames.add(new WindowFrame(g.isRows, bound(g.lowerBound, g.isRows), bound(g.upperBound, g.isRows)));
+                frames.add(frame(g));
                 List<WindowCall> list = new ArrayList<>();
                 for (RexWinAggCall c : g.aggCalls) {
                     list.add(call(c));
@@ -160,7 +163,31 @@ public final class FerryWindow extends Window implements FerryRel {
             return out;
         }
 
-        private WindowFrame.Bound bound(RexWindowBound b, boolean rows) {
+        private WindowFrame frame(Group g) {
+            if (g.isRows || !(offset(g.lowerBound) || offset(g.upperBound))) {
+                return new WindowFrame(g.isRows, bound(g.lowerBound), bound(g.upperBound));
+            }
+            List<RelFieldCollation> order = g.orderKeys.getFieldCollations();
+            if (order.size() != 1) {
+                throw new UnsupportedExpression("a RANGE frame with an offset over " + order.size()
+                        + " ORDER BY keys");
+            }
+            FerryType key = inputTypes.get(order.get(0).getFieldIndex());
+            WindowFrame.RangeUnit unit = WindowFrame.RangeUnit.KEY;
+            for (RexWindowBound b : List.of(g.lowerBound, g.upperBound)) {
+                if (offset(b) && SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(constant(b.getOffset()).getType())) {
+                    unit = switch (key.kind()) {
+                        case DATE -> WindowFrame.RangeUnit.DATE_MONTHS;
+                        case TIMESTAMP -> WindowFrame.RangeUnit.TIMESTAMP_MONTHS;
+                        default -> throw new UnsupportedExpression("a RANGE offset in months over " + key);
+                    };
+                }
+            }
+            return new WindowFrame(false, rangeBound(g.lowerBound, key, unit), rangeBound(g.upperBound, key, unit),
+                    unit);
+        }
+
+        private WindowFrame.Bound bound(RexWindowBound b) {
             if (b.isUnboundedPreceding()) {
                 return WindowFrame.Bound.UNBOUNDED_PRECEDING_BOUND;
             }
@@ -170,16 +197,58 @@ public final class FerryWindow extends Window implements FerryRel {
             if (b.isCurrentRow()) {
                 return WindowFrame.Bound.CURRENT_ROW_BOUND;
             }
-            if (!rows) {
-                // a RANGE offset compares order-key values (numbers, dates with intervals): not the operator's
-                throw new UnsupportedExpression("a RANGE frame with an offset");
-            }
             long offset = constantLong(b.getOffset());
             if (offset < 0) {
                 throw new UnsupportedExpression("a negative frame offset");
             }
-            return new WindowFrame.Bound(b.isPreceding() ? WindowFrame.BoundKind.PRECEDING
-                    : WindowFrame.BoundKind.FOLLOWING, offset);
+            return new WindowFrame.Bound(offsetKind(b), offset);
+        }
+
+        private static boolean offset(RexWindowBound b) {
+            return b.getOffset() != null;
+        }
+
+        private static WindowFrame.BoundKind offsetKind(RexWindowBound b) {
+            return b.isPreceding() ? WindowFrame.BoundKind.PRECEDING : WindowFrame.BoundKind.FOLLOWING;
+        }
+
+        /**
+         * A RANGE offset in the ORDER BY key's units. Keys lie on a grid (whole numbers, a DECIMAL's last digit,
+         * whole days), so an offset between two grid points selects what the lower one does: {@code x >= v - 1.5}
+         * over integers is {@code x >= v - 1}.
+         */
+        private WindowFrame.Bound rangeBound(RexWindowBound b, FerryType key, WindowFrame.RangeUnit unit) {
+            if (!offset(b)) {
+                return bound(b);
+            }
+            RexLiteral lit = constant(b.getOffset());
+            BigDecimal value = lit.getValueAs(BigDecimal.class);
+            if (value == null || value.signum() < 0) {
+                throw new UnsupportedExpression("a RANGE offset that is NULL or negative: " + lit);
+            }
+            boolean interval = SqlTypeFamily.DATETIME_INTERVAL.contains(lit.getType());
+            BigDecimal units = switch (key.kind()) {
+                case INTEGER, BIGINT -> interval ? null : value;
+                case DECIMAL -> interval || key.isWideDecimal() ? null : value.movePointRight(key.scale());
+                // an interval's value is milliseconds, or months for a year-month one
+                case DATE -> !interval ? null : unit == WindowFrame.RangeUnit.KEY
+                        ? value.divide(BigDecimal.valueOf(86_400_000L), 0, RoundingMode.FLOOR) : value;
+                case TIMESTAMP -> interval ? value : null;
+                case DOUBLE -> interval ? null : BigDecimal.ZERO;
+                default -> null;
+            };
+            if (units == null || (interval && (unit == WindowFrame.RangeUnit.KEY)
+                    == SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(lit.getType()))) {
+                throw new UnsupportedExpression("a RANGE offset of " + lit.getType() + " over " + key);
+            }
+            BigDecimal whole = units.setScale(0, RoundingMode.FLOOR);
+            long offset = whole.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0 ? Long.MAX_VALUE
+                    : whole.longValueExact();
+            double real = key.kind() == TypeKind.DOUBLE ? value.doubleValue() : offset;
+            if (Double.isInfinite(real)) {
+                throw new UnsupportedExpression("a RANGE offset beyond DOUBLE: " + lit);
+            }
+            return new WindowFrame.Bound(offsetKind(b), offset, real);
         }
 
         private RexLiteral constant(RexNode node) {
@@ -206,13 +275,16 @@ public final class FerryWindow extends Window implements FerryRel {
         }
 
         private WindowCall call(RexWinAggCall c) {
-            if (c.distinct || c.ignoreNulls) {
-                throw new UnsupportedExpression("DISTINCT or IGNORE NULLS in a window");
+            if (c.distinct) {
+                throw new UnsupportedExpression("DISTINCT in a window");
             }
             FerryType type = RexTranslator.type(c.getType());
             SqlAggFunction fn = (SqlAggFunction) c.getOperator();
             List<RexNode> args = c.getOperands();
             WindowCall.Kind kind = kind(fn, c.getType().isNullable());
+            if (c.ignoreNulls && !kind.picksValues()) {
+                throw new UnsupportedExpression(kind + " IGNORE NULLS");
+            }
             switch (kind) {
                 case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST -> {
                     expectArgs(kind, args, 0);
@@ -237,6 +309,16 @@ public final class FerryWindow extends Window implements FerryRel {
                     }
                     return new WindowCall(kind, arg, type);
                 }
+                case NTH_VALUE -> {
+                    expectArgs(kind, args, 2);
+                    int arg = column(args.get(0), null);
+                    sameType(kind, argType(arg), type);
+                    long nth = constantLong(args.get(1));
+                    if (nth < 1) {
+                        throw new UnsupportedExpression("NTH_VALUE of row " + nth);
+                    }
+                    return new WindowCall(kind, arg, type, nth, -1, c.ignoreNulls);
+                }
                 case LAG, LEAD -> {
                     if (args.isEmpty() || args.size() > 3) {
                         throw new UnsupportedExpression(kind + " of " + args.size() + " arguments");
@@ -248,13 +330,13 @@ public final class FerryWindow extends Window implements FerryRel {
                     if (dflt >= 0) {
                         sameType(kind, argType(dflt), type);
                     }
-                    return new WindowCall(kind, arg, type, offset, dflt);
+                    return new WindowCall(kind, arg, type, offset, dflt, c.ignoreNulls);
                 }
                 default -> {
                     expectArgs(kind, args, 1);
                     int arg = column(args.get(0), null);
                     sameType(kind, argType(arg), type);
-                    return new WindowCall(kind, arg, type);
+                    return new WindowCall(kind, arg, type, 0, -1, c.ignoreNulls);
                 }
             }
         }
@@ -277,6 +359,7 @@ public final class FerryWindow extends Window implements FerryRel {
                 case MAX -> WindowCall.Kind.MAX;
                 case FIRST_VALUE -> WindowCall.Kind.FIRST_VALUE;
                 case LAST_VALUE -> WindowCall.Kind.LAST_VALUE;
+                case NTH_VALUE -> WindowCall.Kind.NTH_VALUE;
                 case LAG -> WindowCall.Kind.LAG;
                 case LEAD -> WindowCall.Kind.LEAD;
                 default -> throw new UnsupportedExpression("window function " + fn.getName());

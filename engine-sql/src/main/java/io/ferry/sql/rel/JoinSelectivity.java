@@ -2,6 +2,7 @@ package io.ferry.sql.rel;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
@@ -58,8 +59,24 @@ public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Se
      * dimensions above an unfiltered fact table, and built the fact table).
      */
     public static RelMetadataQuery query() {
-        return new RelMetadataQuery(HANDLERS);
+        RelMetadataQuery shared = SHARED.get();
+        return shared != null ? shared : new RelMetadataQuery(HANDLERS);
     }
+
+    /** The query {@link #query()} gives on this thread while {@code work} runs over a plan that no longer changes. */
+    static <T> T sharingQuery(Supplier<T> work) {
+        if (SHARED.get() != null) {
+            return work.get();
+        }
+        SHARED.set(new RelMetadataQuery(HANDLERS));
+        try {
+            return work.get();
+        } finally {
+            SHARED.remove();
+        }
+    }
+
+    private static final ThreadLocal<RelMetadataQuery> SHARED = new ThreadLocal<>();
 
     @Override
     public MetadataDef<BuiltInMetadata.Selectivity> getDef() {

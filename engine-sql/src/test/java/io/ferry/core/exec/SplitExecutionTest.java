@@ -121,7 +121,7 @@ class SplitExecutionTest {
         PlanNode.Window window = new PlanNode.Window(filtered, new int[] {1}, List.of(new SortKey(0, false, false)),
                 WindowFrame.RUNNING, List.of(new WindowCall(WindowCall.Kind.ROW_NUMBER, -1, FerryType.BIGINT),
                         new WindowCall(WindowCall.Kind.SUM, 0, FerryType.BIGINT),
-                        new WindowCall(WindowCall.Kind.LAG, 0, FerryType.BIGINT, 1, -1)));
+                        new WindowCall(WindowCall.Kind.LAG, 0, FerryType.BIGINT, 1, -1, false)));
         PlanNode split = Fragments.split(window);
         assertTrue(split instanceof PlanNode.Window w && w.input() instanceof PlanNode.Gather, split.toString());
         AtomicInteger runs = new AtomicInteger();
