@@ -18,9 +18,12 @@ import java.time.Duration;
  * @param spillDirectory   where a query's hash aggregations, sorts and hash joins spill once they pass half of
  *                         {@code queryMemoryLimit} (each execution in a directory of its own, removed when it ends);
  *                         null: they do not spill, and a query that does not fit fails with 53200
+ * @param plannerWarmup    whether the first engine of the JVM plans a corpus of statements in the background when it
+ *                         starts, so that the first statements clients send find the planner compiled
+ *                         ({@link PlannerWarmup})
  */
 public record EngineConfig(int threads, int blockSize, long memoryLimit, long queryMemoryLimit,
-        Duration clientTimeout, Duration queryTimeout, Path spillDirectory) {
+        Duration clientTimeout, Duration queryTimeout, Path spillDirectory, boolean plannerWarmup) {
     public static final Duration DEFAULT_CLIENT_TIMEOUT = Duration.ofMinutes(5);
     public static final int DEFAULT_BLOCK_SIZE = 1 << 20;
 
@@ -53,35 +56,47 @@ public record EngineConfig(int threads, int blockSize, long memoryLimit, long qu
         long heap = Runtime.getRuntime().maxMemory();
         return new EngineConfig(Runtime.getRuntime().availableProcessors(), DEFAULT_BLOCK_SIZE,
                 io.netty.util.internal.PlatformDependent.maxDirectMemory(), Math.max(256L << 20, heap / 2), DEFAULT_CLIENT_TIMEOUT,
-                Duration.ZERO, defaultSpillDirectory());
+                Duration.ZERO, defaultSpillDirectory(), true);
     }
 
     public EngineConfig withThreads(int n) {
-        return new EngineConfig(n, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout, spillDirectory);
+        return new EngineConfig(n, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout, spillDirectory,
+                plannerWarmup);
     }
 
     public EngineConfig withBlockSize(int n) {
-        return new EngineConfig(threads, n, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout, spillDirectory);
+        return new EngineConfig(threads, n, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout, spillDirectory,
+                plannerWarmup);
     }
 
     public EngineConfig withMemoryLimit(long n) {
-        return new EngineConfig(threads, blockSize, n, queryMemoryLimit, clientTimeout, queryTimeout, spillDirectory);
+        return new EngineConfig(threads, blockSize, n, queryMemoryLimit, clientTimeout, queryTimeout, spillDirectory,
+                plannerWarmup);
     }
 
     public EngineConfig withQueryMemoryLimit(long n) {
-        return new EngineConfig(threads, blockSize, memoryLimit, n, clientTimeout, queryTimeout, spillDirectory);
+        return new EngineConfig(threads, blockSize, memoryLimit, n, clientTimeout, queryTimeout, spillDirectory,
+                plannerWarmup);
     }
 
     public EngineConfig withClientTimeout(Duration d) {
-        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, d, queryTimeout, spillDirectory);
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, d, queryTimeout, spillDirectory,
+                plannerWarmup);
     }
 
     public EngineConfig withQueryTimeout(Duration d) {
-        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, d, spillDirectory);
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, d, spillDirectory,
+                plannerWarmup);
     }
 
     /** @param dir where queries spill; null: nowhere */
     public EngineConfig withSpillDirectory(Path dir) {
-        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout, dir);
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout, dir,
+                plannerWarmup);
+    }
+
+    public EngineConfig withPlannerWarmup(boolean warmup) {
+        return new EngineConfig(threads, blockSize, memoryLimit, queryMemoryLimit, clientTimeout, queryTimeout,
+                spillDirectory, warmup);
     }
 }

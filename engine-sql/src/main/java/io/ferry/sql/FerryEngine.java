@@ -83,6 +83,9 @@ public final class FerryEngine implements AutoCloseable {
         String name = "ferry" + IDS.incrementAndGet();
         FerryEngine engine = new FerryEngine(name, config, storage);
         ENGINES.put(name, engine);
+        if (config.plannerWarmup()) {
+            PlannerWarmup.startOnce();
+        }
         return engine;
     }
 

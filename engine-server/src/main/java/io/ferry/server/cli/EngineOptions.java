@@ -35,6 +35,12 @@ final class EngineOptions {
                     + "(default: 0, no limit; clients may set a shorter one with setQueryTimeout).")
     Integer queryTimeoutSeconds;
 
+    @Option(names = "--planner-warmup", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Plan a corpus of everyday statements in the background at start, so that the first "
+                    + "statements clients send are planned by a compiled planner (default: on; --no-planner-warmup "
+                    + "to skip it).")
+    boolean plannerWarmup;
+
     /** {@code --spill-dir}'s value as a directory; null for {@code none}. */
     static Path spillDirectory(String option) {
         return option.equalsIgnoreCase("none") ? null : Path.of(option);
@@ -42,7 +48,7 @@ final class EngineOptions {
 
     /** The defaults with these options applied. */
     EngineConfig config(CommandLine commandLine) {
-        EngineConfig config = EngineConfig.defaults();
+        EngineConfig config = EngineConfig.defaults().withPlannerWarmup(plannerWarmup);
         if (threads != null) {
             config = config.withThreads(threads);
         }

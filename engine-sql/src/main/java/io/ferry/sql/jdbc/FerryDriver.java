@@ -133,6 +133,8 @@ public final class FerryDriver extends Driver {
         props.setProperty("locale", "en_US");
         props.setProperty("typeSystem", "io.ferry.sql.FerryTypeSystem#INSTANCE");
         props.setProperty("parserFactory", "io.ferry.sql.ddl.FerryParserFactory#FACTORY");
+        // no materialized views: the cost-based phase then does not look for any to use
+        props.setProperty("materializationsEnabled", "false");
         Connection conn = super.connect(PREFIX, props);
         CalciteConnection calcite = conn.unwrap(CalciteConnection.class);
         calcite.getRootSchema().add(FerrySchema.NAME, new FerrySchema(engine, principal)).setCacheEnabled(false);

@@ -348,27 +348,24 @@ final class PlanningProgram {
      * inner join by estimated cardinality.
      */
     private static Program joinOrder() {
-        HepProgram gather = new HepProgramBuilder()
+        // one heuristic planner for the three steps: one graph of the plan built, not three
+        HepProgram steps = new HepProgramBuilder()
+                // gathered into multi-way joins
                 .addRuleInstance(CoreRules.FILTER_INTO_JOIN)
                 .addMatchOrder(HepMatchOrder.BOTTOM_UP)
                 .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-                .build();
-        // Ferry's ordering of inner joins; Calcite's for those with outer joins
-        HepProgram order = new HepProgramBuilder()
-                // an outer multi-way join before the ones among its factors, which JoinOrderRule may splice in
+                // Ferry's ordering of inner joins; Calcite's for those with outer joins: an outer multi-way join
+                // before the ones among its factors, which JoinOrderRule may splice in
                 .addMatchOrder(HepMatchOrder.TOP_DOWN)
                 .addRuleInstance(JoinOrderRule.INSTANCE)
                 .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
-                .build();
-        // Ordering may swap an outer join's inputs into a RIGHT join, which Calcite's nested-loop join gets wrong
-        // without an equality: those become LEFT joins again
-        HepProgram leftAgain = new HepProgramBuilder()
+                // Ordering may swap an outer join's inputs into a RIGHT join, which Calcite's nested-loop join gets
+                // wrong without an equality: those become LEFT joins again
+                .addMatchOrder(HepMatchOrder.DEPTH_FIRST)
                 .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
                 .build();
         // join order from estimates that know distinct counts (JoinSelectivity)
-        Program ordering = Programs.sequence(Programs.of(gather, false, JoinSelectivity.PROVIDER),
-                Programs.of(order, false, JoinSelectivity.PROVIDER),
-                Programs.of(leftAgain, false, JoinSelectivity.PROVIDER));
+        Program ordering = Programs.of(steps, false, JoinSelectivity.PROVIDER);
         return (planner, rel, traits, materializations, lattices) -> RelOptUtil.countJoins(rel) < 2 ? rel
                 : ordering.run(planner, rel, traits, materializations, lattices);
     }

@@ -23,7 +23,8 @@ public final class LogicalRewrites {
         HepProgram rewrites = new HepProgramBuilder()
                 .addMatchOrder(HepMatchOrder.BOTTOM_UP)
                 // Conditions folded first: a comparison with a NULL literal left in a filter (as decorrelation
-                // leaves CASE WHEN NULL THEN x END <> y) fails Calcite's predicate pull-up with an AssertionError
+                // leaves CASE WHEN NULL THEN x END <> y) fails Calcite's predicate pull-up with an AssertionError.
+                // Folded alone, without the predicates of their inputs (NoPredicates)
                 .addRuleCollection(List.of(CoreRules.FILTER_REDUCE_EXPRESSIONS, CoreRules.JOIN_REDUCE_EXPRESSIONS))
                 .addRuleInstance(CorrelatedNullMatchingRule.INSTANCE)
                 .addRuleInstance(FactorDisjunctionsRule.FILTER)
@@ -37,7 +38,17 @@ public final class LogicalRewrites {
                 .addRuleInstance(ProjectedAggCallsRule.INSTANCE)
                 .addRuleInstance(NonEquiOuterJoinRule.INSTANCE)
                 .build();
-        return Programs.sequence(Programs.of(rewrites, false, DefaultRelMetadataProvider.INSTANCE),
+        // A cluster keeps its metadata query, and the provider it was made with, until told to forget it: the
+        // rewrites get one without predicates, the phases after Calcite's again, as the rewrites had before
+        Program forget = (planner, rel, traits, materializations, lattices) -> {
+            rel.getCluster().invalidateMetadataQuery();
+            return rel;
+        };
+        Program calciteMetadata = (planner, rel, traits, materializations, lattices) -> {
+            rel.getCluster().setMetadataProvider(DefaultRelMetadataProvider.INSTANCE);
+            return forget.run(planner, rel, traits, materializations, lattices);
+        };
+        return Programs.sequence(forget, Programs.of(rewrites, false, NoPredicates.PROVIDER), calciteMetadata,
                 CodePointStrings.PROGRAM);
     }
 }
