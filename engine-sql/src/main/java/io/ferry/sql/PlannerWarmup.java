@@ -80,7 +80,28 @@ public final class PlannerWarmup {
             "SELECT DISTINCT t.name FROM store t FULL JOIN sales s ON t.id = s.store AND s.quantity > 5 WHERE "
                     + "t.name IS NOT NULL OR s.id IS NULL",
             "SELECT s1.item, s2.item, COUNT(*) FROM sales s1 JOIN sales s2 ON s1.customer = s2.customer AND "
-                    + "s1.item < s2.item GROUP BY s1.item, s2.item ORDER BY 3 DESC LIMIT 10");
+                    + "s1.item < s2.item GROUP BY s1.item, s2.item ORDER BY 3 DESC LIMIT 10",
+            // the large ones: report-style CTEs over channels, a join of eight, EXISTS beside NOT EXISTS with ORs
+            "WITH web AS (SELECT t.id AS store, SUM(s.price) AS sales, SUM(s.discount) AS returns FROM sales s, "
+                    + "store t, item i WHERE s.store = t.id AND s.item = i.id AND s.channel = 'web' AND i.price > 50 "
+                    + "GROUP BY t.id), shop AS (SELECT t.id AS store, SUM(s.price) AS sales, SUM(s.discount) AS "
+                    + "returns FROM sales s, store t, customer c WHERE s.store = t.id AND s.customer = c.id AND "
+                    + "s.channel = 'store' GROUP BY t.id), mail AS (SELECT s.store, SUM(s.price) AS sales, 0.0 AS "
+                    + "returns FROM sales s WHERE s.channel = 'mail' GROUP BY s.store) SELECT channel, store, "
+                    + "SUM(sales), SUM(returns) FROM (SELECT 'web' AS channel, store, sales, returns FROM web UNION "
+                    + "ALL SELECT 'store', store, sales, returns FROM shop UNION ALL SELECT 'mail', store, sales, "
+                    + "returns FROM mail) x GROUP BY ROLLUP(channel, store) ORDER BY channel, store LIMIT 100",
+            "SELECT i.brand, c1.city, c2.city, t1.state, COUNT(*), SUM(s1.price), SUM(s2.price) FROM sales s1, "
+                    + "sales s2, item i, customer c1, customer c2, store t1, store t2, item j WHERE s1.item = i.id "
+                    + "AND s1.customer = c1.id AND s2.customer = c2.id AND s1.store = t1.id AND s2.store = t2.id "
+                    + "AND s2.item = j.id AND s1.item = s2.item AND c1.born < c2.born AND t1.state <> t2.state AND "
+                    + "i.category = 'Books' AND j.price BETWEEN 10 AND 20 GROUP BY i.brand, c1.city, c2.city, "
+                    + "t1.state",
+            "SELECT c.city, COUNT(*) FROM customer c WHERE EXISTS (SELECT 1 FROM sales s WHERE s.customer = c.id "
+                    + "AND s.sold > DATE '2024-01-01') AND (EXISTS (SELECT 1 FROM sales s WHERE s.customer = c.id "
+                    + "AND s.channel = 'web') OR EXISTS (SELECT 1 FROM sales s WHERE s.customer = c.id AND "
+                    + "s.channel = 'mail')) AND NOT EXISTS (SELECT 1 FROM sales s JOIN store t ON s.store = t.id "
+                    + "WHERE s.customer = c.id AND t.state = 'TN') GROUP BY c.city ORDER BY 2 DESC");
 
     private PlannerWarmup() {
     }

@@ -17,6 +17,7 @@ import org.apache.calcite.adapter.enumerable.EnumerableProject;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
@@ -69,6 +70,7 @@ import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.AggregatingSelectScope;
@@ -579,31 +581,71 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         }
 
         /**
-         * A DATE plus or minus an interval of hours, minutes or seconds is a TIMESTAMP, as in PostgreSQL and DuckDB:
-         * Calcite types it DATE, and {@code DATE '2024-01-01' + INTERVAL '2' HOUR} lost its hours. The DATE operand
-         * is cast to TIMESTAMP before the sum is typed.
+         * Date arithmetic as PostgreSQL and DuckDB write it, which Calcite refuses (42804) or types otherwise:
+         * <ul>
+         *   <li>a DATE plus or minus an interval of hours, minutes or seconds is a TIMESTAMP: Calcite types it DATE,
+         *       and {@code DATE '2024-01-01' + INTERVAL '2' HOUR} lost its hours. The DATE is cast to TIMESTAMP;</li>
+         *   <li>{@code date - date} is the days between them, a BIGINT ({@code DATEDIFF(end, start)});</li>
+         *   <li>{@code date + n}, {@code n + date} and {@code date - n} for an integer n are n days later or
+         *       earlier: n becomes {@code n * INTERVAL '1' DAY}.</li>
+         * </ul>
+         * And {@code CAST(b AS INTEGER)} (or any numeric type) of a BOOLEAN is 1 or 0, NULL for NULL, as in
+         * PostgreSQL and DuckDB, where Calcite refuses the cast.
          */
         @Override
         public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
             if (expr instanceof SqlBasicCall call && call.operandCount() == 2
                     && (call.getKind() == SqlKind.PLUS
                     || call.getKind() == SqlKind.MINUS)) {
-                for (int i = 0; i < 2; i++) {
-                    SqlNode date = call.operand(i);
-                    SqlNode other = call.operand(1 - i);
-                    if (i == 1 && call.getKind() == SqlKind.MINUS) {
-                        break; // interval - date is no sum
-                    }
-                    if (super.deriveType(scope, date).getSqlTypeName() == SqlTypeName.DATE
-                            && subDayInterval(super.deriveType(scope, other))) {
-                        SqlParserPos pos = date.getParserPosition();
-                        call.setOperand(i, SqlStdOperatorTable.CAST.createCall(pos, date,
-                                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos)));
-                    }
-                }
+                dateArithmetic(scope, call);
+            } else if (expr instanceof SqlBasicCall cast && cast.getKind() == SqlKind.CAST
+                    && cast.operandCount() == 2 && cast.operand(1) instanceof SqlDataTypeSpec target) {
+                booleanToNumber(scope, cast, target);
             }
             nullableLagDefault(scope, expr);
             return super.deriveType(scope, expr);
+        }
+
+        private void dateArithmetic(SqlValidatorScope scope, SqlBasicCall call) {
+            boolean minus = call.getKind() == SqlKind.MINUS;
+            SqlTypeName left = deriveType(scope, call.operand(0)).getSqlTypeName();
+            SqlTypeName right = deriveType(scope, call.operand(1)).getSqlTypeName();
+            if (minus && left == SqlTypeName.DATE && right == SqlTypeName.DATE) {
+                call.setOperator(DateFunctions.DATEDIFF_DAYS);
+                castToTimestamps(call, 0);
+                return;
+            }
+            for (int i = 0; i < 2; i++) {
+                if (i == 1 && minus) {
+                    break; // interval - date is no sum
+                }
+                SqlTypeName date = i == 0 ? left : right;
+                RelDataType other = deriveType(scope, call.operand(1 - i));
+                SqlNode operand = call.operand(i);
+                SqlParserPos pos = operand.getParserPosition();
+                if (date == SqlTypeName.DATE && subDayInterval(other)) {
+                    call.setOperand(i, SqlStdOperatorTable.CAST.createCall(pos, operand,
+                            new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos)));
+                } else if (date == SqlTypeName.DATE && SqlTypeName.INT_TYPES.contains(other.getSqlTypeName())) {
+                    SqlNode days = call.operand(1 - i);
+                    SqlParserPos at = days.getParserPosition();
+                    call.setOperand(1 - i, SqlStdOperatorTable.MULTIPLY.createCall(at, days,
+                            SqlLiteral.createInterval(1, "1", new SqlIntervalQualifier(TimeUnit.DAY, null, at), at)));
+                }
+            }
+        }
+
+        private void booleanToNumber(SqlValidatorScope scope, SqlBasicCall cast, SqlDataTypeSpec target) {
+            SqlNode value = cast.operand(0);
+            if (deriveType(scope, value).getSqlTypeName() != SqlTypeName.BOOLEAN
+                    || !SqlTypeUtil.isNumeric(target.deriveType(this))) {
+                return;
+            }
+            SqlParserPos pos = value.getParserPosition();
+            cast.setOperand(0, new SqlCase(pos, null,
+                    SqlNodeList.of(value, SqlStdOperatorTable.NOT.createCall(pos, value)),
+                    SqlNodeList.of(SqlLiteral.createExactNumeric("1", pos), SqlLiteral.createExactNumeric("0", pos)),
+                    SqlLiteral.createNull(pos)));
         }
 
         /**
