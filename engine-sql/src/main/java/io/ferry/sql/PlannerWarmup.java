@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * planner had seen a few hundred statements. The corpus is not any benchmark's: a star schema of its own, in a
  * private engine that is closed after (its tables never appear in the users' catalog), with the shapes analysts
  * write — star joins, CTEs, subqueries of every kind, windows, set operations, grouping sets, string and date
- * functions. It runs at the lowest thread priority, and not at all with {@code --planner-warmup=false}
- * ({@link EngineConfig#plannerWarmup()}).
+ * functions. It takes 5–8 s of one core (at the lowest thread priority, which Linux ignores: statements sent in those
+ * seconds share the cores with it), and does not run with {@code --no-planner-warmup}
+ * ({@link EngineConfig#plannerWarmup()}). docs/sql.md (Planning) has the measurements.
  */
 public final class PlannerWarmup {
     private static final Logger LOG = LoggerFactory.getLogger(PlannerWarmup.class);

@@ -140,6 +140,13 @@ public final class WindowQueries {
                         + "BETWEEN INTERVAL '36' HOUR PRECEDING AND INTERVAL '12' HOUR FOLLOWING), SUM(o) OVER "
                         + "(ORDER BY CAST(d AS TIMESTAMP) RANGE BETWEEN CURRENT ROW AND INTERVAL '1' MONTH FOLLOWING) "
                         + "FROM wn",
+                // RANGE offsets over a constant key: every row a peer, the frame the partition or nothing (XX000 in
+                // Calcite before, fuzzer seed 20240601 query 1254)
+                "SELECT id, COUNT(*) OVER (ORDER BY 5 RANGE BETWEEN 10 PRECEDING AND CURRENT ROW), COUNT(*) OVER "
+                        + "(ORDER BY 5 DESC RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), SUM(x) OVER (PARTITION "
+                        + "BY g ORDER BY 7 RANGE BETWEEN 0 FOLLOWING AND 2 FOLLOWING), MAX(b) OVER (ORDER BY CAST(NULL "
+                        + "AS INTEGER) RANGE BETWEEN 3 FOLLOWING AND 5 FOLLOWING), MIN(s) OVER (ORDER BY CAST(NULL AS "
+                        + "DECIMAL(12, 2)) - p RANGE BETWEEN 10 PRECEDING AND UNBOUNDED FOLLOWING) FROM wn",
                 "SELECT id, SUM(x) OVER (PARTITION BY g ORDER BY o RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
                         + "COUNT(*) OVER (PARTITION BY o ORDER BY id RANGE BETWEEN 100 PRECEDING AND 50 FOLLOWING), "
                         + "MAX(s) OVER (ORDER BY b DESC RANGE BETWEEN 3 PRECEDING AND 3 FOLLOWING) FROM wn_big",
@@ -155,8 +162,10 @@ public final class WindowQueries {
                         + "FIRST_VALUE(x) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING), "
                         + "LAST_VALUE(p) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND "
                         + "UNBOUNDED FOLLOWING) FROM wn",
-                // NTH_VALUE: NULL where the frame has fewer rows (Calcite's row engine gave 0.0)
-                "SELECT id, NTH_VALUE(x, 2) OVER (ORDER BY id), NTH_VALUE(s, 3) OVER (PARTITION BY g ORDER BY id "
+                // NTH_VALUE: NULL where the frame has fewer rows (Calcite's row engine gave 0.0; Calcite typed it NOT
+                // NULL over a NOT NULL argument, and Ferry gave 0: fuzzer seed 20240601 query 185)
+                "SELECT id, NTH_VALUE(x, 2) OVER (ORDER BY id), NTH_VALUE(id + 10, 2) OVER (PARTITION BY g ORDER BY "
+                        + "id), NTH_VALUE(s, 3) OVER (PARTITION BY g ORDER BY id "
                         + "ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING), NTH_VALUE(p, 1) OVER (PARTITION BY g ORDER BY o "
                         + "RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) FROM wn",
                 "SELECT id, NTILE(3) OVER (PARTITION BY g ORDER BY id), NTILE(5) OVER (ORDER BY id) FROM wn",

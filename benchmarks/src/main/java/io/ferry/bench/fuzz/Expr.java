@@ -182,8 +182,8 @@ public sealed interface Expr permits Expr.Column, Expr.Literal, Expr.Call, Expr.
      * the partition keys are children: the ordering is fixed, since ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE and ROWS
      * frames are deterministic only under a total order (the ids of every table in FROM), and RANK and SUM OVER with
      * the default RANGE frame only when the order stays as built. {@code constants} (NTILE's bucket count, LAG's
-     * offset and default) are not children either: both dialects want constants there. {@code frame} is a ROWS
-     * clause or empty.
+     * offset and default) are not children either: both dialects want constants there. {@code frame} is a ROWS or
+     * RANGE clause, or empty.
      */
     record Window(Call function, List<Expr> partitionBy, List<SortItem> orderBy, List<String> constants,
             String frame) implements Expr {

@@ -41,9 +41,9 @@ import io.ferry.bench.fuzz.Query.TableRef;
  * <li>SUBSTRING's start is at least 1 and its length at least 0: both dialects define other bounds differently.</li>
  * <li>Bare NULL has no type in Calcite's validator: NULLs are typed (CAST(NULL AS t)).</li>
  * <li>EXTRACT: YEAR, MONTH, DAY, HOUR, MINUTE, SECOND only (DOW and friends number days differently).</li>
- * <li>Window functions: ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE and aggregates over a ROWS frame order by the
- * ids of every table in FROM (a total order); RANK, DENSE_RANK and aggregates over the default RANGE frame are
- * deterministic under any order.</li>
+ * <li>Window functions: ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE, NTH_VALUE and aggregates over a ROWS frame order
+ * by the ids of every table in FROM (a total order); RANK, DENSE_RANK and aggregates over the default RANGE frame or a
+ * RANGE frame with offsets (over one numeric key) are deterministic under any order.</li>
  * </ul>
  */
 public final class QueryGenerator {
@@ -580,9 +580,19 @@ public final class QueryGenerator {
             "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING");
 
     /**
+     * RANGE frames with offsets, over one numeric ORDER BY key: peers share their frame, so any order of ties gives
+     * the same answers. Whole offsets: DuckDB wants an offset of the key's type.
+     */
+    private static final List<String> RANGE_FRAMES = List.of("RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING",
+            "RANGE BETWEEN 5 PRECEDING AND CURRENT ROW", "RANGE BETWEEN CURRENT ROW AND 3 FOLLOWING",
+            "RANGE BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING", "RANGE BETWEEN 2 FOLLOWING AND 100 FOLLOWING",
+            "RANGE BETWEEN 10 PRECEDING AND UNBOUNDED FOLLOWING");
+
+    /**
      * A window function. Functions whose answer depends on the order of ties (ROW_NUMBER, NTILE, LAG, LEAD,
-     * FIRST_VALUE, and any aggregate over a ROWS frame) order by the ids of every table in FROM after their own key,
-     * a total order; RANK, DENSE_RANK and aggregates over the default RANGE frame are deterministic under any order.
+     * FIRST_VALUE, NTH_VALUE, and any aggregate over a ROWS frame) order by the ids of every table in FROM after their
+     * own key, a total order; RANK, DENSE_RANK and aggregates over the default RANGE frame or one with offsets are
+     * deterministic under any order.
      */
     private Expr window(Scope s) {
         Scope rows = s.rows();
@@ -620,9 +630,11 @@ public final class QueryGenerator {
                     SqlType.DOUBLE, Construct.WINDOWS);
             case 5, 6 -> {
                 SqlType t = anyType();
-                String name = pick(List.of("LAG", "LEAD", "FIRST_VALUE"));
+                String name = pick(List.of("LAG", "LEAD", "FIRST_VALUE", "NTH_VALUE"));
                 function = new Call(name, Form.FUNCTION, List.of(expr(t, rows, 2)), t, Construct.WINDOWS);
-                if (!name.equals("FIRST_VALUE") && chance(0.6)) {
+                if (name.equals("NTH_VALUE")) {
+                    constants.add(pick(List.of("1", "2", "3")));
+                } else if (!name.equals("FIRST_VALUE") && chance(0.6)) {
                     constants.add(pick(List.of("1", "2", "3")));
                     // a default only of a type whose literals both dialects type alike
                     if ((t == SqlType.INTEGER || t == SqlType.VARCHAR) && chance(0.5)) {
@@ -638,9 +650,16 @@ public final class QueryGenerator {
             }
         }
         boolean aggregate = function.form() == Form.AGGREGATE;
-        if ((aggregate || function.name().equals("FIRST_VALUE")) && chance(0.3)) {
+        boolean framed = aggregate || function.name().equals("FIRST_VALUE") || function.name().equals("NTH_VALUE");
+        if (framed && chance(0.3)) {
             frame = pick(ROWS_FRAMES);
             total = true;
+        } else if (aggregate && !total && order.isEmpty() && chance(0.3)) {
+            Expr key = plainOperand(numericType(), rows, 2);
+            if (!Expr.positionLike(key)) {
+                order.add(new SortItem(key, chance(0.3), chance(0.5)));
+                frame = pick(RANGE_FRAMES);
+            }
         }
         if (total) {
             if (chance(0.5)) {

@@ -602,7 +602,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                     && cast.operandCount() == 2 && cast.operand(1) instanceof SqlDataTypeSpec target) {
                 booleanToNumber(scope, cast, target);
             }
-            nullableLagDefault(scope, expr);
+            nullableWindowValues(scope, expr);
             return super.deriveType(scope, expr);
         }
 
@@ -652,20 +652,33 @@ public final class FerryPrepare extends CalcitePrepareImpl {
          * {@code LAG(x, n, d)} and LEAD are NULL where the row n away has a NULL x, but Calcite types them NOT NULL
          * when d is, and its row engine then failed with "Cannot convert null to int". Such a default is written
          * {@code CASE WHEN FALSE THEN NULL ELSE d END}, which is d, typed nullable: the call is typed as x and d are.
+         * So is NTH_VALUE's argument: the call is NULL where the frame is shorter (fuzzer seed 20240601, query 185).
          */
-        private void nullableLagDefault(SqlValidatorScope scope, SqlNode expr) {
+        private void nullableWindowValues(SqlValidatorScope scope, SqlNode expr) {
             if (!(expr instanceof SqlBasicCall over) || over.getKind() != SqlKind.OVER
-                    || !(over.operand(0) instanceof SqlBasicCall call) || call.operandCount() != 3
-                    || (call.getKind() != SqlKind.LAG
-                    && call.getKind() != SqlKind.LEAD)) {
+                    || !(over.operand(0) instanceof SqlBasicCall call)) {
                 return;
             }
-            SqlNode d = call.operand(2);
-            if (super.deriveType(scope, call.operand(0)).isNullable() && !super.deriveType(scope, d).isNullable()) {
-                SqlParserPos pos = d.getParserPosition();
-                call.setOperand(2, new SqlCase(pos, null, SqlNodeList.of(SqlLiteral.createBoolean(false, pos)),
-                        SqlNodeList.of(SqlLiteral.createNull(pos)), d));
+            if (call.getKind() == SqlKind.NTH_VALUE && call.operandCount() == 2) {
+                // NULL where the frame has fewer rows, but Calcite types it as its argument: a NOT NULL one gave 0
+                nullable(call, 0);
+                return;
             }
+            if (call.operandCount() != 3 || (call.getKind() != SqlKind.LAG && call.getKind() != SqlKind.LEAD)) {
+                return;
+            }
+            if (super.deriveType(scope, call.operand(0)).isNullable() && !super.deriveType(scope, call.operand(2))
+                    .isNullable()) {
+                nullable(call, 2);
+            }
+        }
+
+        /** Operand {@code i} of {@code call} as {@code CASE WHEN FALSE THEN NULL ELSE x END}: x, typed nullable. */
+        private static void nullable(SqlBasicCall call, int i) {
+            SqlNode x = call.operand(i);
+            SqlParserPos pos = x.getParserPosition();
+            call.setOperand(i, new SqlCase(pos, null, SqlNodeList.of(SqlLiteral.createBoolean(false, pos)),
+                    SqlNodeList.of(SqlLiteral.createNull(pos)), x));
         }
 
         private static boolean subDayInterval(RelDataType type) {
