@@ -132,6 +132,11 @@ public final class WindowQueries {
                         + "COUNT(*) OVER (ORDER BY p RANGE BETWEEN 2.5 PRECEDING AND 1.005 FOLLOWING), "
                         + "SUM(p) OVER (PARTITION BY g ORDER BY p DESC NULLS LAST RANGE BETWEEN CURRENT ROW AND 10 "
                         + "FOLLOWING) FROM wn",
+                // DECIMAL keys wider than a long (fuzzer seed 1703 query 725: the row engine's code did not compile)
+                "SELECT id, COUNT(*) OVER (ORDER BY CAST(p AS DECIMAL(30, 2)) RANGE BETWEEN 5 PRECEDING AND 2.5 "
+                        + "FOLLOWING), SUM(b) OVER (ORDER BY p * 100000000000 DESC NULLS LAST RANGE BETWEEN "
+                        + "1000000000000 PRECEDING AND CURRENT ROW), AVG(0) OVER (ORDER BY 42 * CAST(p AS DECIMAL(30, "
+                        + "2)) ASC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) FROM wn",
                 // DATE and TIMESTAMP keys: days, hours, calendar months (2024-01-31 plus a month is 2024-02-29)
                 "SELECT id, COUNT(*) OVER (ORDER BY d RANGE BETWEEN INTERVAL '1' DAY PRECEDING AND INTERVAL '2' DAY "
                         + "FOLLOWING), MAX(s) OVER (ORDER BY d RANGE BETWEEN INTERVAL '1' MONTH PRECEDING AND CURRENT "
@@ -147,6 +152,10 @@ public final class WindowQueries {
                         + "BY g ORDER BY 7 RANGE BETWEEN 0 FOLLOWING AND 2 FOLLOWING), MAX(b) OVER (ORDER BY CAST(NULL "
                         + "AS INTEGER) RANGE BETWEEN 3 FOLLOWING AND 5 FOLLOWING), MIN(s) OVER (ORDER BY CAST(NULL AS "
                         + "DECIMAL(12, 2)) - p RANGE BETWEEN 10 PRECEDING AND UNBOUNDED FOLLOWING) FROM wn",
+                // ... and keys constant only once an empty input is pruned (fuzzer seed 1701 query 499)
+                "SELECT c.id, COUNT(*) OVER (ORDER BY a.o RANGE BETWEEN 1 PRECEDING AND CURRENT ROW), AVG(a.x) OVER "
+                        + "(PARTITION BY c.g ORDER BY a.p RANGE BETWEEN 2 FOLLOWING AND 100 FOLLOWING) FROM wn a RIGHT "
+                        + "JOIN wn c ON FALSE",
                 "SELECT id, SUM(x) OVER (PARTITION BY g ORDER BY o RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
                         + "COUNT(*) OVER (PARTITION BY o ORDER BY id RANGE BETWEEN 100 PRECEDING AND 50 FOLLOWING), "
                         + "MAX(s) OVER (ORDER BY b DESC RANGE BETWEEN 3 PRECEDING AND 3 FOLLOWING) FROM wn_big",

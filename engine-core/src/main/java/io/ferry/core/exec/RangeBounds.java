@@ -1,10 +1,11 @@
 package io.ferry.core.exec;
 
+import java.time.DateTimeException;
 import java.time.LocalDate;
 
 import io.ferry.core.vector.DoubleVector;
-import io.ferry.core.vector.LongVector;
 import io.ferry.core.vector.Vector;
+import io.ferry.core.vector.WideDecimal;
 
 /**
  * The ends of RANGE frames with an offset ({@code RANGE BETWEEN 7 PRECEDING AND CURRENT ROW}): a row's frame holds
@@ -13,8 +14,9 @@ import io.ferry.core.vector.Vector;
  * forward: O(rows) for any offset.
  *
  * <p>As in PostgreSQL and DuckDB: a row whose value is NULL (or NaN) has its group of peers for an offset bound, and
- * a row with a value never has NULL or NaN rows within an offset of it; an UNBOUNDED end still reaches them. A
- * target beyond BIGINT's range is beyond every value (DuckDB fails the statement there with an overflow).
+ * a row with a value never has NULL or NaN rows within an offset of it; an UNBOUNDED end still reaches them. Exact
+ * keys are compared as 128-bit values, so a target beyond BIGINT's range is simply beyond every value (DuckDB fails
+ * the statement there with an overflow).
  */
 final class RangeBounds {
     private RangeBounds() {
@@ -24,8 +26,8 @@ final class RangeBounds {
      * Writes each row's position for {@code bound} (an offset bound): the frame's first row where {@code end} is
      * false, one past its last row otherwise.
      *
-     * @param key the single ORDER BY column, sorted; integers, DECIMALs (unscaled), DATEs and TIMESTAMPs as longs,
-     *            DOUBLEs as doubles
+     * @param key the single ORDER BY column, sorted; integers, DECIMALs (unscaled, long or wide), DATEs and
+     *            TIMESTAMPs, or DOUBLEs
      * @param unit what the bound's offset counts in the key's terms
      */
     static void fill(WindowFrame.Bound bound, boolean end, WindowPartitions p, Vector key, boolean descending,
@@ -33,6 +35,7 @@ final class RangeBounds {
         // asc: PRECEDING subtracts, FOLLOWING adds; desc the other way around
         boolean add = (bound.kind() == WindowFrame.BoundKind.PRECEDING) == descending;
         int n = p.rowCount();
+        long[][] halves = key instanceof DoubleVector ? null : WideDecimal.halves(key, n);
         for (int s = 0; s < n; s = p.partitionEnd(s)) {
             int e = p.partitionEnd(s);
             int valuesFrom = s;
@@ -47,8 +50,7 @@ final class RangeBounds {
                 fillDouble(d.values(), add ? bound.realOffset() : -bound.realOffset(), end, descending, s, e,
                         valuesFrom, valuesTo, p, out);
             } else {
-                fillLong(((LongVector) key).values(), bound.offset(), add, unit, end, descending, s, e, valuesFrom,
-                        valuesTo, p, out);
+                fillExact(halves, bound.offset(), add, unit, end, descending, s, e, valuesFrom, valuesTo, p, out);
             }
         }
     }
@@ -75,34 +77,46 @@ final class RangeBounds {
         }
     }
 
-    private static void fillLong(long[] v, long offset, boolean add, WindowFrame.RangeUnit unit, boolean end,
-            boolean descending, int s, int e, int valuesFrom, int valuesTo, WindowPartitions p, int[] out) {
+    /**
+     * Exact keys (integers, DECIMALs long or wide, DATEs, TIMESTAMPs) as 128-bit values: a key plus or minus a
+     * BIGINT offset cannot overflow there.
+     */
+    private static void fillExact(long[][] halves, long offset, boolean add, WindowFrame.RangeUnit unit,
+            boolean end, boolean descending, int s, int e, int valuesFrom, int valuesTo, WindowPartitions p,
+            int[] out) {
+        long[] hi = halves[0];
+        long[] lo = halves[1];
         int j = valuesFrom;
         for (int i = s; i < e; i++) {
             if (i < valuesFrom || i >= valuesTo) {
                 out[i] = end ? p.peerEnd(i) : p.peerStart(i);
                 continue;
             }
-            long target;
-            switch (unit) {
-                case DATE_MONTHS -> target = plusMonths(v[i], add ? offset : -offset);
-                case TIMESTAMP_MONTHS -> target = plusMonthsToMillis(v[i], add ? offset : -offset);
-                default -> {
-                    target = add ? v[i] + offset : v[i] - offset;
-                    boolean overflow = add ? ((v[i] ^ target) & (offset ^ target)) < 0
-                            : ((v[i] ^ offset) & (v[i] ^ target)) < 0;
-                    if (overflow) {
-                        // beyond every value: past the partition's values one way, before them the other
-                        out[i] = add != descending ? valuesTo : Math.max(j, valuesFrom);
-                        if (add != descending) {
-                            j = valuesTo;
-                        }
-                        continue;
-                    }
+            long targetHi;
+            long targetLo;
+            if (unit == WindowFrame.RangeUnit.KEY) {
+                targetLo = add ? lo[i] + offset : lo[i] - offset;
+                targetHi = add ? hi[i] + (Long.compareUnsigned(targetLo, lo[i]) < 0 ? 1 : 0)
+                        : hi[i] - (Long.compareUnsigned(lo[i], offset) < 0 ? 1 : 0);
+            } else {
+                long months = add ? offset : -offset;
+                try {
+                    targetLo = unit == WindowFrame.RangeUnit.DATE_MONTHS ? plusMonths(lo[i], months)
+                            : plusMonthsToMillis(lo[i], months);
+                    targetHi = targetLo >> 63;
+                } catch (DateTimeException | ArithmeticException beyondCalendar) {
+                    // past any date there is: beyond every value
+                    targetHi = add ? Long.MAX_VALUE : Long.MIN_VALUE;
+                    targetLo = add ? -1 : 0;
                 }
             }
-            while (j < valuesTo && (descending ? (end ? v[j] >= target : v[j] > target)
-                    : (end ? v[j] <= target : v[j] < target))) {
+            // the first row at or past the target (a frame's start), or past it (one beyond a frame's end)
+            while (j < valuesTo) {
+                int c = Long.compare(hi[j], targetHi);
+                c = c != 0 ? c : Long.compareUnsigned(lo[j], targetLo);
+                if (descending ? (end ? c < 0 : c <= 0) : (end ? c > 0 : c >= 0)) {
+                    break;
+                }
                 j++;
             }
             out[i] = j;

@@ -46,6 +46,7 @@ import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.CoalesceCasts;
 import io.ferry.sql.rewrite.ConstantGroupJoinRule;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
+import io.ferry.sql.rewrite.ConstantRangeKeysRule;
 import io.ferry.sql.rewrite.ConstantRows;
 import io.ferry.sql.rewrite.CorrelationKeyBuilder;
 import io.ferry.sql.rewrite.DmlRewrite;
@@ -136,11 +137,12 @@ final class PlanningProgram {
     /**
      * What {@link #simplify()} runs: {@link #HEURISTIC}, the pruning of empty inputs, sorts pushed below
      * projections (which the cost-based phase also does, where its reduced aggregates put a projection under a
-     * sort), and the semi-joins for uncorrelated EXISTS and IN that {@link ConstantGroupJoinRule} left for after
-     * decorrelation.
+     * sort), the semi-joins for uncorrelated EXISTS and IN that {@link ConstantGroupJoinRule} left for after
+     * decorrelation, and window keys that pruning made constants ({@link ConstantRangeKeysRule}).
      */
     private static final List<RelOptRule> SIMPLIFY = Stream.of(HEURISTIC, PRUNE_EMPTY,
-            List.<RelOptRule>of(SortBelowProjectRule.INSTANCE, ConstantGroupJoinRule.INSTANCE))
+            List.<RelOptRule>of(SortBelowProjectRule.INSTANCE, ConstantGroupJoinRule.INSTANCE,
+                    ConstantRangeKeysRule.INSTANCE))
             .flatMap(List::stream).toList();
 
     /**

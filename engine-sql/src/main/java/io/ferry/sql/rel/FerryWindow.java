@@ -41,8 +41,8 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * LEAD (the value functions with IGNORE NULLS too), over ROWS and RANGE frames with any bounds (a RANGE offset over
  * one numeric, DATE or TIMESTAMP key, an interval in months too). (NTILE arrives as arithmetic over ROW_NUMBER and
  * COUNT, AVG and the statistics as sums and counts: {@code WindowCallsRule} and Calcite's conversion.) What else a
- * window asks for — EXCLUDE, a RANGE offset over a DECIMAL wider than 18 digits or in two units — keeps the whole
- * window in Calcite's row engine (DISTINCT is refused before planning).
+ * window asks for — EXCLUDE, a RANGE frame with bounds in two units or an offset beyond BIGINT in the key's units —
+ * keeps the whole window in Calcite's row engine (DISTINCT is refused before planning).
  *
  * <p>Constants a call reads (the default of a LAG, the 1 of a SUM(1)) are Calcite's extra inputs past the input's
  * columns, and a LAG's default may have another type than its value: the plan computes such columns in a
@@ -229,7 +229,7 @@ public final class FerryWindow extends Window implements FerryRel {
             boolean interval = SqlTypeFamily.DATETIME_INTERVAL.contains(lit.getType());
             BigDecimal units = switch (key.kind()) {
                 case INTEGER, BIGINT -> interval ? null : value;
-                case DECIMAL -> interval || key.isWideDecimal() ? null : value.movePointRight(key.scale());
+                case DECIMAL -> interval ? null : value.movePointRight(key.scale());
                 // an interval's value is milliseconds, or months for a year-month one
                 case DATE -> !interval ? null : unit == WindowFrame.RangeUnit.KEY
                         ? value.divide(BigDecimal.valueOf(86_400_000L), 0, RoundingMode.FLOOR) : value;
@@ -242,8 +242,10 @@ public final class FerryWindow extends Window implements FerryRel {
                 throw new UnsupportedExpression("a RANGE offset of " + lit.getType() + " over " + key);
             }
             BigDecimal whole = units.setScale(0, RoundingMode.FLOOR);
-            long offset = whole.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0 ? Long.MAX_VALUE
-                    : whole.longValueExact();
+            if (whole.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                throw new UnsupportedExpression("a RANGE offset beyond BIGINT in the key's units: " + lit);
+            }
+            long offset = whole.longValueExact();
             double real = key.kind() == TypeKind.DOUBLE ? value.doubleValue() : offset;
             if (Double.isInfinite(real)) {
                 throw new UnsupportedExpression("a RANGE offset beyond DOUBLE: " + lit);

@@ -32,6 +32,7 @@ public final class LogicalRewrites {
                 .addRuleInstance(AggregateArgumentsRule.INSTANCE)
                 .addRuleInstance(QuantileCallsRule.INSTANCE)
                 .addRuleInstance(WindowCallsRule.INSTANCE)
+                .addRuleInstance(ConstantRangeKeysRule.INSTANCE)
                 .addRuleInstance(SignedZeros.SortRule.INSTANCE)
                 .addRuleInstance(ConstantGroupJoinRule.INSTANCE)
                 .addRuleInstance(SingleRowJoinRule.INSTANCE)

@@ -19,7 +19,6 @@ import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexWindow;
-import org.apache.calcite.rex.RexWindowBound;
 import org.apache.calcite.rex.RexWindowBounds;
 import org.apache.calcite.rex.RexWindowExclusion;
 import org.apache.calcite.sql.SqlAggFunction;
@@ -55,11 +54,6 @@ import io.ferry.sql.rel.CheckedSums;
  *       0), so the call becomes that constant. Of another literal, MIN and MAX
  *       ({@code MAX(TIMESTAMP '2999-12-31 23:59:59') OVER ()} failed with a ClassCastException) are the literal
  *       wherever the frame holds the current row, so it is never empty: the call becomes the literal.</li>
- *   <li>A RANGE frame with an offset over ORDER BY keys that are all constants ({@code ORDER BY CAST(NULL AS
- *       INTEGER) RANGE BETWEEN 10 PRECEDING AND CURRENT ROW}, which constant folding can make of any key): every row
- *       is a peer of every other, so the frame is the whole partition, or nothing where a bound lies an offset away
- *       from the (non-NULL) value; written as ROWS frames, since Calcite drops constant order keys and could then
- *       build no window at all (XX000 "Unable to implement", fuzzer seed 20240601 query 1254).</li>
  *   <li>NTILE: Calcite's row engine spreads the larger buckets over the partition, and skips buckets when there are
  *       fewer rows than buckets ({@code NTILE(7)} of 3 rows gave 1, 3, 5; SQL gives 1, 2, 3, larger buckets
  *       first). It becomes that arithmetic over ROW_NUMBER and the partition's COUNT(*) ({@link #ntile}).</li>
@@ -127,39 +121,14 @@ public final class WindowCallsRule extends RelOptRule {
                 changed = true;
                 return ntile(visited, partition, ImmutableList.copyOf(order));
             }
-            RexWindowBound lower = w.getLowerBound();
-            RexWindowBound upper = w.getUpperBound();
-            boolean rows = w.isRows();
-            if (!rows && (lower.getOffset() != null || upper.getOffset() != null) && !order.isEmpty()
-                    && order.stream().allMatch(k -> k.left instanceof RexLiteral)) {
-                // every row is a peer of every other, and reaches all of them or none
-                boolean nullKey = order.stream().anyMatch(k -> ((RexLiteral) k.left).isNull());
-                boolean all = nullKey || (reachesPeers(lower, true) && reachesPeers(upper, false));
-                RexNode one = rex.makeExactLiteral(BigDecimal.ONE);
-                lower = all ? RexWindowBounds.UNBOUNDED_PRECEDING : RexWindowBounds.following(one);
-                upper = all ? RexWindowBounds.UNBOUNDED_FOLLOWING : RexWindowBounds.preceding(one);
-                rows = true;
-            }
             if (function == visited.getAggOperator() && partition.equals(w.partitionKeys)
-                    && order.equals(w.orderKeys) && rows == w.isRows()) {
+                    && order.equals(w.orderKeys)) {
                 return visited;
             }
             changed = true;
             return rex.makeOver(visited.getType(), function, visited.getOperands(), partition,
-                    ImmutableList.copyOf(order), lower, upper, w.getExclude(), rows,
+                    ImmutableList.copyOf(order), w.getLowerBound(), w.getUpperBound(), w.getExclude(), w.isRows(),
                     true, false, visited.isDistinct(), visited.ignoreNulls());
-        }
-
-        /**
-         * Whether a RANGE bound around a constant ORDER BY value v reaches v itself: all but an offset away from the
-         * current row (a start n FOLLOWING, an end n PRECEDING, n above 0) do.
-         */
-        private static boolean reachesPeers(RexWindowBound b, boolean start) {
-            if (b.getOffset() == null || (start ? b.isPreceding() : b.isFollowing())) {
-                return true;
-            }
-            return b.getOffset() instanceof RexLiteral offset
-                    && offset.getValueAs(BigDecimal.class).signum() == 0;
         }
 
         /**
