@@ -81,6 +81,18 @@ class ExplainAnalyzeTest {
         }
     }
 
+    /** PostgreSQL's, DuckDB's and Trino's EXPLAIN without PLAN FOR shows the plan EXPLAIN PLAN FOR does. */
+    @Test
+    void explainAloneIsExplainPlanFor() throws SQLException {
+        assertEquals(text("EXPLAIN PLAN FOR " + QUERY), text("EXPLAIN " + QUERY));
+        assertEquals(text("EXPLAIN PLAN FOR " + QUERY), text(" -- the plan\n explain " + QUERY));
+        long before = count("SELECT COUNT(*) FROM u");
+        assertTrue(text("EXPLAIN INSERT INTO u VALUES (1)").contains("TableModify"));
+        assertEquals(before, count("SELECT COUNT(*) FROM u"), "EXPLAIN only shows an INSERT");
+        SQLException e = assertThrows(SQLException.class, () -> text("EXPLAIN SELECT nothing FROM t"));
+        assertEquals("42703", e.getSQLState(), e.getMessage());
+    }
+
     @Test
     void theWordsMayBeWrittenAnyWay() throws SQLException {
         String analyze = text("  /* why */ explain\n-- slow?\n analyse " + QUERY);

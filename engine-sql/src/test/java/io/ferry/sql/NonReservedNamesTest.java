@@ -37,7 +37,7 @@ class NonReservedNamesTest {
         return Stream.of("value", "year", "month", "day", "hour", "minute", "second", "count", "position", "result",
                 "name", "type", "language", "source", "size", "start", "rank", "sum", "min", "max", "avg", "date",
                 "time", "timestamp", "percent", "element", "method", "open", "close", "output", "scope", "upper",
-                "lower", "global", "local", "module", "level", "key", "first", "last");
+                "lower", "global", "local", "module", "level", "key", "first", "last", "one");
     }
 
     @ParameterizedTest(name = "{0}")

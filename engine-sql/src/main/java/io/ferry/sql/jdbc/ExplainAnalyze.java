@@ -77,6 +77,25 @@ final class ExplainAnalyze {
         return new String(chars);
     }
 
+    /**
+     * PostgreSQL's, DuckDB's and Trino's {@code EXPLAIN <statement>} as Calcite's {@code EXPLAIN PLAN FOR
+     * <statement>}; null when {@code sql} is not such a statement (EXPLAIN PLAN and EXPLAIN ANALYZE are left as they
+     * are). An error's column on the first line then counts the nine characters added.
+     */
+    static String planFor(String sql) {
+        int afterExplain = word(sql, StatementText.afterBlanks(sql, 0), "EXPLAIN");
+        if (afterExplain < 0) {
+            return null;
+        }
+        int next = StatementText.afterBlanks(sql, afterExplain);
+        for (String kept : new String[] {"PLAN", "ANALYZE", "ANALYSE"}) {
+            if (word(sql, next, kept) >= 0) {
+                return null;
+            }
+        }
+        return sql.substring(0, afterExplain) + " PLAN FOR" + sql.substring(afterExplain);
+    }
+
     /** The index past {@code word} (in any case) at {@code i}, or -1 if it is not there as a whole word. */
     private static int word(String sql, int i, String word) {
         int end = i + word.length();

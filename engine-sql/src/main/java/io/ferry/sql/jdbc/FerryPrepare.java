@@ -128,6 +128,10 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         if (engine == null) {
             return super.prepareSql(context, query, elementType, maxRowCount);
         }
+        String planFor = ExplainAnalyze.planFor(query.sql);
+        if (planFor != null) {
+            return prepareSql(context, CalcitePrepare.Query.of(planFor), elementType, maxRowCount);
+        }
         long start = System.nanoTime();
         String analyzed = ExplainAnalyze.query(query.sql);
         if (analyzed != null) {
