@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -293,11 +294,23 @@ public final class DataNode implements AutoCloseable {
                 channel.reply(m, job.get());
             } catch (FerryException e) {
                 channel.fail(m, e.sqlState(), e.getMessage());
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof FerryException f) {
+                    // a call this node made failed, such as a read from a memory server that died: its own SQLSTATE
+                    // (08006), not an internal error (NamClusterIT, a memory server killed mid-query)
+                    channel.fail(m, f.sqlState(), f.getMessage());
+                } else {
+                    internalError(channel, m, e);
+                }
             } catch (RuntimeException | Error e) {
-                LOG.error("control request {} failed", m.type(), e);
-                channel.fail(m, SqlStates.INTERNAL_ERROR, "node " + options.name() + " failed: " + e);
+                internalError(channel, m, e);
             }
         });
+    }
+
+    private void internalError(ControlChannel channel, ControlChannel.Message m, Throwable e) {
+        LOG.error("control request {} failed", m.type(), e);
+        channel.fail(m, SqlStates.INTERNAL_ERROR, "node " + options.name() + " failed: " + e);
     }
 
     private WireWriter allocate(WireReader r) {
