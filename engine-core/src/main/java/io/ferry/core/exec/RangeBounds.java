@@ -19,23 +19,34 @@ import io.ferry.core.vector.WideDecimal;
  * the statement there with an overflow).
  */
 final class RangeBounds {
-    private RangeBounds() {
+    private final WindowPartitions p;
+    private final Vector key;
+    private final boolean descending;
+    private final WindowFrame.RangeUnit unit;
+    /** An exact key's values as 128-bit halves, made once for both ends of the frame; null for DOUBLEs. */
+    private final long[][] halves;
+
+    /**
+     * @param key        the single ORDER BY column, sorted; integers, DECIMALs (unscaled, long or wide), DATEs and
+     *                   TIMESTAMPs, or DOUBLEs
+     * @param unit       what the bounds' offsets count in the key's terms
+     */
+    RangeBounds(WindowPartitions p, Vector key, boolean descending, WindowFrame.RangeUnit unit) {
+        this.p = p;
+        this.key = key;
+        this.descending = descending;
+        this.unit = unit;
+        this.halves = key instanceof DoubleVector ? null : WideDecimal.halves(key, p.rowCount());
     }
 
     /**
      * Writes each row's position for {@code bound} (an offset bound): the frame's first row where {@code end} is
      * false, one past its last row otherwise.
-     *
-     * @param key the single ORDER BY column, sorted; integers, DECIMALs (unscaled, long or wide), DATEs and
-     *            TIMESTAMPs, or DOUBLEs
-     * @param unit what the bound's offset counts in the key's terms
      */
-    static void fill(WindowFrame.Bound bound, boolean end, WindowPartitions p, Vector key, boolean descending,
-            WindowFrame.RangeUnit unit, int[] out) {
+    void fill(WindowFrame.Bound bound, boolean end, int[] out) {
         // asc: PRECEDING subtracts, FOLLOWING adds; desc the other way around
         boolean add = (bound.kind() == WindowFrame.BoundKind.PRECEDING) == descending;
         int n = p.rowCount();
-        long[][] halves = key instanceof DoubleVector ? null : WideDecimal.halves(key, n);
         for (int s = 0; s < n; s = p.partitionEnd(s)) {
             int e = p.partitionEnd(s);
             int valuesFrom = s;

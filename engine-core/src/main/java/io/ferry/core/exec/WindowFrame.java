@@ -96,18 +96,22 @@ public record WindowFrame(boolean rows, Bound lower, Bound upper, RangeUnit unit
      * @param sorted the rows, sorted by partition and {@code order}, whose first key a RANGE offset reads
      */
     void bounds(WindowPartitions p, Batch sorted, List<SortKey> order, int[] lo, int[] hi) {
-        fill(lower, false, p, sorted, order, lo);
-        fill(upper, true, p, sorted, order, hi);
-    }
-
-    private void fill(Bound b, boolean end, WindowPartitions p, Batch sorted, List<SortKey> order, int[] out) {
-        if (!rows && b.offsetBound()) {
+        RangeBounds ranges = null;
+        if (!rows && (lower.offsetBound() || upper.offsetBound())) {
             if (order.size() != 1) {
                 throw new IllegalArgumentException("a RANGE frame with an offset needs one ORDER BY key, not "
                         + order.size());
             }
             SortKey key = order.get(0);
-            RangeBounds.fill(b, end, p, sorted.column(key.column()), key.descending(), unit, out);
+            ranges = new RangeBounds(p, sorted.column(key.column()), key.descending(), unit);
+        }
+        fill(lower, false, p, ranges, lo);
+        fill(upper, true, p, ranges, hi);
+    }
+
+    private void fill(Bound b, boolean end, WindowPartitions p, RangeBounds ranges, int[] out) {
+        if (!rows && b.offsetBound()) {
+            ranges.fill(b, end, out);
             return;
         }
         for (int i = 0; i < out.length; i++) {

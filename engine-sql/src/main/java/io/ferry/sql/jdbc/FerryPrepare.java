@@ -612,9 +612,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
 
         private void dateArithmetic(SqlValidatorScope scope, SqlBasicCall call) {
             boolean minus = call.getKind() == SqlKind.MINUS;
-            SqlTypeName left = deriveType(scope, call.operand(0)).getSqlTypeName();
-            SqlTypeName right = deriveType(scope, call.operand(1)).getSqlTypeName();
-            if (minus && left == SqlTypeName.DATE && right == SqlTypeName.DATE) {
+            RelDataType[] types = {deriveType(scope, call.operand(0)), deriveType(scope, call.operand(1))};
+            if (minus && types[0].getSqlTypeName() == SqlTypeName.DATE
+                    && types[1].getSqlTypeName() == SqlTypeName.DATE) {
                 call.setOperator(DateFunctions.DATEDIFF_DAYS);
                 castToTimestamps(call, 0);
                 return;
@@ -623,8 +623,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 if (i == 1 && minus) {
                     break; // interval - date is no sum
                 }
-                SqlTypeName date = i == 0 ? left : right;
-                RelDataType other = deriveType(scope, call.operand(1 - i));
+                SqlTypeName date = types[i].getSqlTypeName();
+                RelDataType other = types[1 - i];
                 SqlNode operand = call.operand(i);
                 SqlParserPos pos = operand.getParserPosition();
                 if (date == SqlTypeName.DATE && subDayInterval(other)) {

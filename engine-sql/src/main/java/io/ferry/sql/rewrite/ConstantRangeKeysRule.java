@@ -2,9 +2,6 @@ package io.ferry.sql.rewrite;
 
 import java.math.BigDecimal;
 
-import org.apache.calcite.plan.RelOptRule;
-import org.apache.calcite.plan.RelOptRuleCall;
-import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexFieldCollation;
 import org.apache.calcite.rex.RexLiteral;
@@ -23,21 +20,16 @@ import org.apache.calcite.rex.RexWindowBounds;
  * 20240601 query 1254 and seed 1701 query 499). Run before join ordering and again in the simplification, after
  * empty inputs are pruned.
  */
-public final class ConstantRangeKeysRule extends RelOptRule {
+public final class ConstantRangeKeysRule extends OverRewriteRule {
     public static final ConstantRangeKeysRule INSTANCE = new ConstantRangeKeysRule();
 
     private ConstantRangeKeysRule() {
-        super(operand(LogicalProject.class, any()), "ConstantRangeKeysRule");
+        super("ConstantRangeKeysRule");
     }
 
     @Override
-    public boolean matches(RelOptRuleCall call) {
-        return RexOver.containsOver(((LogicalProject) call.rel(0)).getProjects(), null);
-    }
-
-    @Override
-    public void onMatch(RelOptRuleCall call) {
-        ChangeShuttle.rewrite(call, Replacer::new);
+    ChangeShuttle shuttle(RexBuilder rex) {
+        return new Replacer(rex);
     }
 
     private static final class Replacer extends ChangeShuttle {

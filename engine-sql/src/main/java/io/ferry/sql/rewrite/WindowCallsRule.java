@@ -6,10 +6,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
-import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptPredicateList;
-import org.apache.calcite.plan.RelOptRuleCall;
-import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexFieldCollation;
@@ -61,7 +58,7 @@ import io.ferry.sql.rel.CheckedSums;
  *       so that -0.0 and 0.0 computed in the row engine are one partition and tie in RANK.</li>
  * </ul>
  */
-public final class WindowCallsRule extends RelOptRule {
+public final class WindowCallsRule extends OverRewriteRule {
     public static final WindowCallsRule INSTANCE = new WindowCallsRule();
 
     /** Aggregates that skip NULLs: over nothing but a NULL literal they are NULL ($SUM0 is 0). */
@@ -69,17 +66,12 @@ public final class WindowCallsRule extends RelOptRule {
             SqlKind.AVG);
 
     private WindowCallsRule() {
-        super(operand(LogicalProject.class, any()), "WindowCallsRule");
+        super("WindowCallsRule");
     }
 
     @Override
-    public boolean matches(RelOptRuleCall call) {
-        return RexOver.containsOver(((LogicalProject) call.rel(0)).getProjects(), null);
-    }
-
-    @Override
-    public void onMatch(RelOptRuleCall call) {
-        ChangeShuttle.rewrite(call, Replacer::new);
+    ChangeShuttle shuttle(RexBuilder rex) {
+        return new Replacer(rex);
     }
 
     private static final class Replacer extends ChangeShuttle {
