@@ -52,6 +52,13 @@ out("parameters again", rows=cur.fetchall())
 cur.execute("SELECT 1 + 1")
 out("plain after prepared", rows=cur.fetchall())
 
+# intervals: the difference of two timestamps (Arrow duration) and months (Arrow interval)
+cur.execute("SELECT k, TIMESTAMP '2024-01-02 03:00:00' - CAST(dt AS TIMESTAMP), g * INTERVAL '1' MONTH "
+            "FROM t WHERE k < 2 ORDER BY k")
+table = cur.fetch_arrow_table()
+out("intervals", types=[str(t) for t in table.schema.types],
+    seconds=[d.total_seconds() for d in table.column(1).to_pylist()])
+
 # DDL and DML, executemany, then reading back
 cur.execute("CREATE TABLE py_items (id INTEGER, name VARCHAR)")
 cur.executemany("INSERT INTO py_items VALUES (?, ?)", [(1, "a"), (2, "ü"), (3, None)])

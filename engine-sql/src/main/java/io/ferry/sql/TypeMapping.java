@@ -4,6 +4,7 @@ import java.util.Map;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import io.ferry.core.types.FerryType;
@@ -14,8 +15,16 @@ public final class TypeMapping {
     private TypeMapping() {
     }
 
-    /** Ferry's type for a Calcite type, or null when Ferry has no native representation of it. */
+    /**
+     * Ferry's type for a Calcite type, or null when Ferry has no native representation of it. An interval is the
+     * number Calcite's own runtime holds for it: a day-time interval its milliseconds (BIGINT), a year-month interval
+     * its months (INTEGER); the Calcite type on the plan says which, and tells JDBC how to show it.
+     */
     public static FerryType toFerry(RelDataType type) {
+        if (SqlTypeName.INTERVAL_TYPES.contains(type.getSqlTypeName())) {
+            return type.getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH
+                    ? FerryType.INTEGER : FerryType.BIGINT;
+        }
         return switch (type.getSqlTypeName()) {
             case BOOLEAN -> FerryType.BOOLEAN;
             case TINYINT, SMALLINT, INTEGER -> FerryType.INTEGER;

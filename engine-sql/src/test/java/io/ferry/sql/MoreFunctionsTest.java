@@ -112,6 +112,39 @@ class MoreFunctionsTest {
         assertTrue(plan.contains("FerryProject") && !plan.contains("EnumerableCalc"), plan);
     }
 
+    /**
+     * {@code timestamp - timestamp} (a DATE on either side too) is an interval, as in DuckDB and PostgreSQL: its
+     * fields, its seconds with their fraction, comparisons and ordering by it agree with DuckDB's, in Ferry's engine.
+     * The interval itself reaches JDBC as Calcite's runtime holds it (milliseconds) and reads as SQL writes one.
+     */
+    @Test
+    void timestampDifferences() throws SQLException {
+        for (String diff : List.of("u - t", "t - u", "u - d", "e - t", "t - TIMESTAMP '2024-01-01 00:00:00'")) {
+            String sql = "SELECT id, EXTRACT(EPOCH FROM " + diff + "), EXTRACT(DAY FROM " + diff + "), EXTRACT(HOUR FROM "
+                    + diff + "), EXTRACT(MINUTE FROM " + diff + "), EXTRACT(SECOND FROM " + diff + "), " + diff
+                    + " > INTERVAL '1' DAY, " + diff + " <= INTERVAL '-36' HOUR FROM f ORDER BY " + diff + ", id";
+            ResultComparison.assertSameResult(ferry, sql, duck, sql, true);
+            String plan = explain(sql);
+            assertFalse(plan.replace("FerryToEnumerableConverter", "").contains("Enumerable"), plan);
+            List<List<Object>> millis = ResultComparison.rows(ferry, "SELECT id, " + diff + " FROM f ORDER BY id");
+            List<List<Object>> seconds = ResultComparison.rows(duck, "SELECT id, EXTRACT(EPOCH FROM " + diff
+                    + ") FROM f ORDER BY id");
+            for (int i = 0; i < millis.size(); i++) {
+                Object ms = millis.get(i).get(1);
+                Object s = seconds.get(i).get(1);
+                assertEquals(s == null ? null : Math.round(((Number) s).doubleValue() * 1000),
+                        ms == null ? null : ((Number) ms).longValue(), diff + " " + i);
+            }
+        }
+        try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT TIMESTAMP '2024-01-02 03:00:00.5' - TIMESTAMP '2024-01-01 00:00:00', id * INTERVAL '13' MONTH"
+                        + " FROM f WHERE id = 2")) {
+            assertTrue(rs.next());
+            assertEquals("+1 03:00:00.500", rs.getString(1));
+            assertEquals("+26", rs.getString(2));
+        }
+    }
+
     /** Oracle's NVL, which DuckDB spells COALESCE. */
     @Test
     void nvl() throws SQLException {

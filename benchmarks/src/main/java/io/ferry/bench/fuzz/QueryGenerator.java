@@ -40,7 +40,8 @@ import io.ferry.bench.fuzz.Query.TableRef;
  * <li>LIKE and a VARCHAR IN list never test a NULLIF or CASE: DuckDB 2.0.0 filters those wrong (stringSubject).</li>
  * <li>SUBSTRING's start is at least 1 and its length at least 0: both dialects define other bounds differently.</li>
  * <li>Bare NULL has no type in Calcite's validator: NULLs are typed (CAST(NULL AS t)).</li>
- * <li>EXTRACT: YEAR, MONTH, DAY, HOUR, MINUTE, SECOND only (DOW and friends number days differently).</li>
+ * <li>EXTRACT: YEAR, MONTH, DAY, HOUR, MINUTE, SECOND only (DOW and friends number days differently); DAY to
+ * SECOND also of the interval between two timestamps.</li>
  * <li>Window functions: ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE, NTH_VALUE and aggregates over a ROWS frame order
  * by the ids of every table in FROM (a total order); RANK, DENSE_RANK and aggregates over the default RANGE frame or a
  * RANGE frame with offsets (over one numeric key) are deterministic under any order.</li>
@@ -307,6 +308,11 @@ public final class QueryGenerator {
                                     expr(SqlType.DATE, s, d))
                             : call(pick(List.of("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND")), Form.EXTRACT, t,
                                     Construct.DATES, expr(SqlType.TIMESTAMP, s, d)));
+                    // a field of the interval between two timestamps (the subtraction is typed by its operands:
+                    // shrinking may put a TIMESTAMP in its place, which EXTRACT reads as well)
+                    options.add(() -> call(pick(List.of("DAY", "HOUR", "MINUTE", "SECOND")), Form.EXTRACT, t,
+                            Construct.DATES, call("-", Form.INFIX, SqlType.TIMESTAMP, Construct.DATES,
+                                    expr(SqlType.TIMESTAMP, s, d), expr(SqlType.TIMESTAMP, s, d))));
                 }
             }
             case VARCHAR -> {
@@ -458,7 +464,8 @@ public final class QueryGenerator {
                 case "*" -> args.get(0) * args.get(1);
                 default -> 1;
             };
-            case EXTRACT -> 1e4;
+            // the days between two timestamps reach 10^6 (years 1 to 9999: 3.65 10^6)
+            case EXTRACT -> c.args().get(0) instanceof Call between && between.form() == Form.INFIX ? 4e6 : 1e4;
             case DIVIDE -> 1e12;
             case AGGREGATE, AGGREGATE_DISTINCT -> switch (c.name()) {
                 case "COUNT" -> 1e6;

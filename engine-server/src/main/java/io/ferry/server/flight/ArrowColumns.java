@@ -18,13 +18,16 @@ import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.DurationVector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.IntervalYearVector;
 import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.IntervalUnit;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -45,8 +48,8 @@ import io.ferry.core.vector.WideDecimal;
  * ({@link #fill(ResultSet, VectorSchemaRoot, int)}).
  *
  * <p>Types: BOOLEAN as Bool, TINYINT to INTEGER as Int32, BIGINT as Int64, REAL/DOUBLE as Float64, DECIMAL(p, s) as
- * Decimal128(p, s), DATE as Date32 (days), TIMESTAMP as Timestamp(ms, no zone), TIME as Time32(ms), anything else
- * as Utf8.
+ * Decimal128(p, s), DATE as Date32 (days), TIMESTAMP as Timestamp(ms, no zone), TIME as Time32(ms), a day-time
+ * interval as Duration(ms), a year-month one as Interval(YEAR_MONTH), anything else as Utf8.
  */
 final class ArrowColumns {
     private ArrowColumns() {
@@ -56,7 +59,10 @@ final class ArrowColumns {
     static Schema schema(ResultSetMetaData md) throws SQLException {
         List<Field> fields = new ArrayList<>();
         for (int i = 1; i <= md.getColumnCount(); i++) {
-            ArrowType type = arrowType(md.getColumnType(i), md.getPrecision(i), md.getScale(i));
+            ArrowType type = interval(md.getColumnTypeName(i));
+            if (type == null) {
+                type = arrowType(md.getColumnType(i), md.getPrecision(i), md.getScale(i));
+            }
             FlightSqlColumnMetadata.Builder meta = new FlightSqlColumnMetadata.Builder()
                     .typeName(md.getColumnTypeName(i))
                     .precision(md.getPrecision(i))
@@ -95,6 +101,19 @@ final class ArrowColumns {
             case Types.TIME -> new ArrowType.Time(TimeUnit.MILLISECOND, 32);
             default -> ArrowType.Utf8.INSTANCE;
         };
+    }
+
+    /**
+     * The Arrow type of an interval column, by its type's name (JDBC has no type code for one): a day-time interval
+     * as Duration(ms), a year-month one as Interval(YEAR_MONTH), the milliseconds and months Ferry holds; null for
+     * any other type.
+     */
+    static ArrowType interval(String typeName) {
+        if (typeName == null || !typeName.startsWith("INTERVAL")) {
+            return null;
+        }
+        return typeName.contains("YEAR") || typeName.contains("MONTH") ? new ArrowType.Interval(IntervalUnit.YEAR_MONTH)
+                : new ArrowType.Duration(TimeUnit.MILLISECOND);
     }
 
     private static String emptyToNull(String s) {
@@ -142,6 +161,14 @@ final class ArrowColumns {
         } else if (out instanceof TimeStampMilliVector o) {
             for (int i = 0; i < n; i++) {
                 o.set(i, v[i]);
+            }
+        } else if (out instanceof DurationVector o) {
+            for (int i = 0; i < n; i++) {
+                o.set(i, v[i]);
+            }
+        } else if (out instanceof IntervalYearVector o) {
+            for (int i = 0; i < n; i++) {
+                o.set(i, (int) v[i]);
             }
         } else if (out instanceof BitVector o) {
             for (int i = 0; i < n; i++) {
@@ -265,6 +292,20 @@ final class ArrowColumns {
             }
         } else if (out instanceof BigIntVector o) {
             long v = rs.getLong(column);
+            if (rs.wasNull()) {
+                o.setNull(row);
+            } else {
+                o.setSafe(row, v);
+            }
+        } else if (out instanceof DurationVector o) {
+            long v = rs.getLong(column);
+            if (rs.wasNull()) {
+                o.setNull(row);
+            } else {
+                o.setSafe(row, v);
+            }
+        } else if (out instanceof IntervalYearVector o) {
+            int v = rs.getInt(column);
             if (rs.wasNull()) {
                 o.setNull(row);
             } else {

@@ -87,6 +87,10 @@ class AdbcClientTest {
         assertEquals("[[0],[1],[2]]", steps.get("parameters").get("rows").toString());
         assertEquals("[[0],[1]]", steps.get("parameters again").get("rows").toString());
         assertEquals("[[2]]", steps.get("plain after prepared").get("rows").toString());
+        // 2024-01-02 03:00 minus 2024-01-01 and 2024-01-02: 27 and 3 hours
+        assertEquals("[\"int64\",\"duration[ms]\",\"month_interval\"]",
+                steps.get("intervals").get("types").toString());
+        assertEquals("[97200.0,10800.0]", steps.get("intervals").get("seconds").toString());
         assertEquals("[[1,\"a\"],[2,\"ü\"],[3,null]]", steps.get("executemany").get("rows").toString());
         JsonNode unknown = steps.get("unknown table").get("error");
         assertTrue(unknown.get("message").asText().contains("42P01"), unknown.toString());

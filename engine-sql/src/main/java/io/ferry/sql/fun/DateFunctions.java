@@ -2,10 +2,14 @@ package io.ferry.sql.fun;
 
 import java.util.List;
 
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
@@ -44,6 +48,36 @@ public final class DateFunctions {
     public static final SqlOperator DATEDIFF_DAYS = function("DATEDIFF", "dateDiffDays", ReturnTypes.BIGINT_NULLABLE,
             List.of(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.TIMESTAMP));
 
+    /**
+     * {@code EXTRACT(EPOCH FROM i)} of a day-time interval: its seconds with their fraction, a DOUBLE as DuckDB
+     * answers (PostgreSQL a NUMERIC); Calcite's EXTRACT would cut them to a BIGINT. FerryPrepare puts it in place.
+     */
+    public static final SqlOperator INTERVAL_EPOCH = function("EXTRACT", "intervalEpoch", ReturnTypes.DOUBLE_NULLABLE,
+            List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTERVAL_DAY_TIME));
+
+    /**
+     * {@code t1 - t2} of two TIMESTAMPs, or of a DATE and a TIMESTAMP: the interval between them, as PostgreSQL and
+     * DuckDB answer, where Calcite asks for {@code (t1 - t2) DAY TO SECOND}. FerryPrepare puts it in place (the DATE
+     * cast to TIMESTAMP) and converts it to Calcite's MINUS_DATE, what {@code (t1 - t2) DAY TO SECOND} becomes.
+     */
+    public static final SqlOperator TIMESTAMP_MINUS = new SqlBinaryOperator("-", SqlKind.MINUS, 40, true,
+            binding -> {
+                RelDataTypeFactory types = binding.getTypeFactory();
+                RelDataType interval = types.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY,
+                        RelDataType.PRECISION_NOT_SPECIFIED, TimeUnit.SECOND, 3, SqlParserPos.ZERO));
+                return types.createTypeWithNullability(interval,
+                        binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable());
+            }, InferTypes.FIRST_KNOWN, OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.TIMESTAMP)) {
+        /** As {@link #function}'s: a lookup of "-" would put Calcite's MINUS back. */
+        @Override
+        public RelDataType deriveType(SqlValidator validator, SqlValidatorScope scope, SqlCall call) {
+            for (SqlNode operand : call.getOperandList()) {
+                validator.deriveType(scope, operand);
+            }
+            return validateOperands(validator, scope, call);
+        }
+    };
+
     private DateFunctions() {
     }
 
@@ -77,6 +111,10 @@ public final class DateFunctions {
     public static Long dateDiff(String unit, Long start, Long end) {
         return unit == null || start == null || end == null ? null
                 : DateKernels.diff(DatePart.of(unit, "DATEDIFF", true), start, end);
+    }
+
+    public static Double intervalEpoch(String unit, Long millis) {
+        return millis == null ? null : millis / 1000.0;
     }
 
     public static Long dateDiffDays(Long end, Long start) {

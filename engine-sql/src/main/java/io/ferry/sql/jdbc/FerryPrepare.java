@@ -69,6 +69,7 @@ import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
@@ -366,6 +367,11 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         SqlRexConvertletTable calcite = super.createConvertletTable();
         return call -> {
             PlanningCancel.check();
+            if (call.getOperator() == DateFunctions.TIMESTAMP_MINUS) {
+                return (cx, c) -> cx.getRexBuilder().makeCall(cx.getValidator().getValidatedNodeType(c),
+                        SqlStdOperatorTable.MINUS_DATE, List.of(cx.convertExpression(c.operand(0)),
+                        cx.convertExpression(c.operand(1))));
+            }
             SqlRexConvertlet convertlet = calcite.get(call);
             if (convertlet != null && call.getKind() == SqlKind.MOD) {
                 return (cx, c) -> Remainders.converted(cx.getRexBuilder(), convertlet.convertCall(cx, c));
@@ -590,11 +596,14 @@ public final class FerryPrepare extends CalcitePrepareImpl {
          *   <li>a DATE plus or minus an interval of hours, minutes or seconds is a TIMESTAMP: Calcite types it DATE,
          *       and {@code DATE '2024-01-01' + INTERVAL '2' HOUR} lost its hours. The DATE is cast to TIMESTAMP;</li>
          *   <li>{@code date - date} is the days between them, a BIGINT ({@code DATEDIFF(end, start)});</li>
+         *   <li>{@code timestamp - timestamp} (or a DATE on one side) is the interval between them, a day-time
+         *       interval ({@link DateFunctions#TIMESTAMP_MINUS});</li>
          *   <li>{@code date + n}, {@code n + date} and {@code date - n} for an integer n are n days later or
          *       earlier: n becomes {@code n * INTERVAL '1' DAY}.</li>
          * </ul>
          * And {@code CAST(b AS INTEGER)} (or any numeric type) of a BOOLEAN is 1 or 0, NULL for NULL, as in
-         * PostgreSQL and DuckDB, where Calcite refuses the cast.
+         * PostgreSQL and DuckDB, where Calcite refuses the cast. {@code EXTRACT(EPOCH FROM i)} of a day-time interval
+         * keeps the fraction of its seconds ({@link DateFunctions#INTERVAL_EPOCH}).
          */
         @Override
         public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
@@ -605,6 +614,12 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             } else if (expr instanceof SqlBasicCall cast && cast.getKind() == SqlKind.CAST
                     && cast.operandCount() == 2 && cast.operand(1) instanceof SqlDataTypeSpec target) {
                 booleanToNumber(scope, cast, target);
+            } else if (expr instanceof SqlBasicCall extract && extract.getKind() == SqlKind.EXTRACT
+                    && extract.operandCount() == 2 && extract.operand(0) instanceof SqlIntervalQualifier unit
+                    && unit.timeUnitRange == TimeUnitRange.EPOCH && deriveType(scope, extract.operand(1))
+                    .getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME) {
+                extract.setOperator(DateFunctions.INTERVAL_EPOCH);
+                extract.setOperand(0, SqlLiteral.createCharString("epoch", unit.getParserPosition()));
             }
             nullableWindowValues(scope, expr);
             return super.deriveType(scope, expr);
@@ -616,6 +631,13 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             if (minus && types[0].getSqlTypeName() == SqlTypeName.DATE
                     && types[1].getSqlTypeName() == SqlTypeName.DATE) {
                 call.setOperator(DateFunctions.DATEDIFF_DAYS);
+                castToTimestamps(call, 0);
+                return;
+            }
+            if (minus && isDatetime(types[0]) && isDatetime(types[1])
+                    && (types[0].getSqlTypeName() == SqlTypeName.TIMESTAMP
+                    || types[1].getSqlTypeName() == SqlTypeName.TIMESTAMP)) {
+                call.setOperator(DateFunctions.TIMESTAMP_MINUS);
                 castToTimestamps(call, 0);
                 return;
             }
@@ -683,6 +705,10 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             SqlParserPos pos = x.getParserPosition();
             call.setOperand(i, new SqlCase(pos, null, SqlNodeList.of(SqlLiteral.createBoolean(false, pos)),
                     SqlNodeList.of(SqlLiteral.createNull(pos)), x));
+        }
+
+        private static boolean isDatetime(RelDataType type) {
+            return type.getSqlTypeName() == SqlTypeName.DATE || type.getSqlTypeName() == SqlTypeName.TIMESTAMP;
         }
 
         private static boolean subDayInterval(RelDataType type) {

@@ -81,7 +81,8 @@ final class RowConverter {
             case BOOLEAN -> x != 0;
             case TINYINT -> (byte) x;
             case SMALLINT -> (short) x;
-            case INTEGER, DATE -> (int) x;
+            // a year-month interval is its months, an int in Calcite's runtime (a day-time one its milliseconds)
+            case INTEGER, DATE, INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> (int) x;
             case DECIMAL -> BigDecimal.valueOf(x, scales[column]);
             default -> x;
         };

@@ -3,6 +3,7 @@ package io.ferry.sql.translate;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.EnumSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -84,7 +85,8 @@ public final class RexTranslator {
             return literal(lit);
         }
         if (node instanceof RexCall call) {
-            return call(call);
+            return isInterval(call.getType()) && INTERVAL_ARITHMETIC.contains(call.getKind())
+                    ? cast(interval(call), type(call.getType())) : call(call);
         }
         if (node instanceof RexDynamicParam parameter) {
             // bound to the client's value when the statement runs: a prepared statement runs in Ferry's kernels
@@ -174,8 +176,9 @@ public final class RexTranslator {
             return lit.isNull() ? Literal.nullOf(FerryType.BIGINT)
                     : new Literal(lit.getValueAs(BigDecimal.class).longValueExact(), FerryType.BIGINT);
         }
-        if (!(node instanceof RexCall call)) {
-            throw new UnsupportedExpression("interval " + node);
+        if (!(node instanceof RexCall call) || !INTERVAL_ARITHMETIC.contains(node.getKind())) {
+            // a column, CASE or COALESCE of intervals: the number the interval is
+            return cast(translate(node), FerryType.BIGINT);
         }
         List<RexNode> ops = call.getOperands();
         boolean months = isYearMonth(call.getType());
@@ -213,8 +216,54 @@ public final class RexTranslator {
         }
     }
 
+    /** What {@link #interval} computes of two intervals, or of an interval and a number (DIVIDE it refuses). */
+    private static final Set<SqlKind> INTERVAL_ARITHMETIC = EnumSet.of(SqlKind.TIMES, SqlKind.CHECKED_TIMES,
+            SqlKind.PLUS, SqlKind.MINUS, SqlKind.MINUS_PREFIX, SqlKind.DIVIDE, SqlKind.CHECKED_DIVIDE);
+
+    private static boolean isInterval(org.apache.calcite.rel.type.RelDataType type) {
+        return SqlTypeName.INTERVAL_TYPES.contains(type.getSqlTypeName());
+    }
+
     private static boolean isYearMonth(org.apache.calcite.rel.type.RelDataType type) {
         return type.getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
+    }
+
+    /**
+     * A field of an interval, as Calcite and DuckDB read it from what a subtraction of timestamps gives (days, then
+     * the time within the last day): {@code EXTRACT(HOUR FROM INTERVAL '27' HOUR)} is 3, its DAY 1 (DuckDB keeps
+     * hours apart from days and answers 27 and 0); a negative interval's fields are negative. Months split into
+     * years and months.
+     */
+    private Expr intervalPart(TimeUnitRange unit, RexNode interval) {
+        Expr value = interval(interval);
+        if (isYearMonth(interval.getType())) {
+            return switch (unit) {
+                case YEAR -> divide(value, 12);
+                case MONTH -> remainder(value, 12);
+                default -> throw new UnsupportedExpression("EXTRACT(" + unit + ") from a year-month interval");
+            };
+        }
+        return switch (unit) {
+            case DAY -> divide(value, 86_400_000L);
+            case HOUR -> remainder(divide(value, 3_600_000L), 24);
+            case MINUTE -> remainder(divide(value, 60_000L), 60);
+            case SECOND -> remainder(divide(value, 1000L), 60);
+            case MILLISECOND -> remainder(value, 60_000L);
+            case MICROSECOND -> new Call(Op.TIMES, List.of(remainder(value, 60_000L),
+                    new Literal(1000L, FerryType.BIGINT)), FerryType.BIGINT);
+            case EPOCH -> divide(value, 1000L);
+            default -> throw new UnsupportedExpression("EXTRACT(" + unit + ") from a day-time interval");
+        };
+    }
+
+    /** {@code value / by}, truncated toward zero. */
+    private static Expr divide(Expr value, long by) {
+        return new Call(Op.DIVIDE, List.of(value, new Literal(by, FerryType.BIGINT)), FerryType.BIGINT);
+    }
+
+    /** {@code value % by}, of the sign of value. */
+    private static Expr remainder(Expr value, long by) {
+        return new Call(Op.MOD, List.of(value, new Literal(by, FerryType.BIGINT)), FerryType.BIGINT);
     }
 
     /** {@code datetime ± interval} (or {@code interval + datetime}): a DATE or TIMESTAMP of Calcite's result type. */
@@ -282,6 +331,10 @@ public final class RexTranslator {
                 return new Call(op, List.of(translate(ops.get(0))), FerryType.BOOLEAN);
             }
             case CAST -> {
+                if (isInterval(ops.get(0).getType()) != isInterval(call.getType())) {
+                    // Calcite counts such a number in the interval's unit and writes an interval as text its own way
+                    throw new UnsupportedExpression("CAST between an interval and " + call.getType());
+                }
                 Expr in = translate(ops.get(0));
                 return cast(in, type);
             }
@@ -318,6 +371,9 @@ public final class RexTranslator {
                 if (!(ops.get(0) instanceof RexLiteral unitLiteral)
                         || !(unitLiteral.getValue() instanceof TimeUnitRange unit)) {
                     throw new UnsupportedExpression("EXTRACT with a unit that is not a keyword");
+                }
+                if (isInterval(ops.get(1).getType())) {
+                    return cast(intervalPart(unit, ops.get(1)), type);
                 }
                 Expr arg = translate(ops.get(1));
                 if (!isTemporal(arg.type())) {
@@ -540,6 +596,10 @@ public final class RexTranslator {
      */
     private static Expr numericOrDateFunction(String name, SqlOperator operator, List<Expr> args, FerryType type,
             boolean nullsTypedNotNull) {
+        if (operator == DateFunctions.INTERVAL_EPOCH) {
+            return new Call(Op.DIVIDE, List.of(cast(args.get(1), FerryType.DOUBLE),
+                    new Literal(1000.0, FerryType.DOUBLE)), FerryType.DOUBLE);
+        }
         if (operator == DateFunctions.DATEDIFF_DAYS) {
             return cast(new Call(Op.DATE_DIFF, List.of(unitLiteral(DatePart.DAY), args.get(1), args.get(0)),
                     FerryType.BIGINT), type);
