@@ -136,6 +136,10 @@ class MoreFunctionsTest {
                         ms == null ? null : ((Number) ms).longValue(), diff + " " + i);
             }
         }
+        // grouped by: the select list's expression must be found in the GROUP BY (fuzzer seed 1801)
+        String grouped = "SELECT EXTRACT(MINUTE FROM u - t), EXTRACT(EPOCH FROM d - u), COUNT(*) FROM f "
+                + "GROUP BY EXTRACT(MINUTE FROM u - t), EXTRACT(EPOCH FROM d - u)";
+        ResultComparison.assertSameResult(ferry, grouped, duck, grouped, false);
         try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT TIMESTAMP '2024-01-02 03:00:00.5' - TIMESTAMP '2024-01-01 00:00:00', id * INTERVAL '13' MONTH"
                         + " FROM f WHERE id = 2")) {

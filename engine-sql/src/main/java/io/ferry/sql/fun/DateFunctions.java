@@ -57,8 +57,9 @@ public final class DateFunctions {
 
     /**
      * {@code t1 - t2} of two TIMESTAMPs, or of a DATE and a TIMESTAMP: the interval between them, as PostgreSQL and
-     * DuckDB answer, where Calcite asks for {@code (t1 - t2) DAY TO SECOND}. FerryPrepare puts it in place (the DATE
-     * cast to TIMESTAMP) and converts it to Calcite's MINUS_DATE, what {@code (t1 - t2) DAY TO SECOND} becomes.
+     * DuckDB answer, where Calcite asks for {@code (t1 - t2) DAY TO SECOND}. FerryPrepare puts it in place, operands
+     * untouched (a GROUP BY must find the same expression in the select list), and converts it to Calcite's
+     * MINUS_DATE over TIMESTAMPs, what {@code (t1 - t2) DAY TO SECOND} becomes.
      */
     public static final SqlOperator TIMESTAMP_MINUS = new SqlBinaryOperator("-", SqlKind.MINUS, 40, true,
             binding -> {
@@ -67,7 +68,7 @@ public final class DateFunctions {
                         RelDataType.PRECISION_NOT_SPECIFIED, TimeUnit.SECOND, 3, SqlParserPos.ZERO));
                 return types.createTypeWithNullability(interval,
                         binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable());
-            }, InferTypes.FIRST_KNOWN, OperandTypes.family(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.TIMESTAMP)) {
+            }, InferTypes.FIRST_KNOWN, OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME)) {
         /** As {@link #function}'s: a lookup of "-" would put Calcite's MINUS back. */
         @Override
         public RelDataType deriveType(SqlValidator validator, SqlValidatorScope scope, SqlCall call) {

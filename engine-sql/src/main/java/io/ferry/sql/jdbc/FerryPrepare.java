@@ -353,6 +353,14 @@ public final class FerryPrepare extends CalcitePrepareImpl {
      * constant folding and Ferry's kernels all wrote {@code 'TRUE'}. The cast becomes a CASE, which every engine path
      * runs alike.
      */
+    /** A DATE or TIMESTAMP operand converted, as a TIMESTAMP(3). */
+    private static RexNode timestamp(SqlRexContext cx, SqlNode operand) {
+        RexNode converted = cx.convertExpression(operand);
+        RelDataType type = cx.getTypeFactory().createTypeWithNullability(
+                cx.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 3), converted.getType().isNullable());
+        return cx.getRexBuilder().makeCast(type, converted);
+    }
+
     private static RexNode booleanText(RexBuilder rex, RexNode value, RelDataType to) {
         RexNode text = rex.makeCall(SqlStdOperatorTable.CASE,
                 rex.makeCall(SqlStdOperatorTable.IS_TRUE, value), rex.makeLiteral("true"),
@@ -369,8 +377,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             PlanningCancel.check();
             if (call.getOperator() == DateFunctions.TIMESTAMP_MINUS) {
                 return (cx, c) -> cx.getRexBuilder().makeCall(cx.getValidator().getValidatedNodeType(c),
-                        SqlStdOperatorTable.MINUS_DATE, List.of(cx.convertExpression(c.operand(0)),
-                        cx.convertExpression(c.operand(1))));
+                        SqlStdOperatorTable.MINUS_DATE, List.of(timestamp(cx, c.operand(0)),
+                        timestamp(cx, c.operand(1))));
             }
             SqlRexConvertlet convertlet = calcite.get(call);
             if (convertlet != null && call.getKind() == SqlKind.MOD) {
@@ -638,7 +646,6 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                     && (types[0].getSqlTypeName() == SqlTypeName.TIMESTAMP
                     || types[1].getSqlTypeName() == SqlTypeName.TIMESTAMP)) {
                 call.setOperator(DateFunctions.TIMESTAMP_MINUS);
-                castToTimestamps(call, 0);
                 return;
             }
             for (int i = 0; i < 2; i++) {
