@@ -16,6 +16,8 @@ import io.ferry.server.load.LoadEndpoint;
 import io.ferry.server.load.LoadPolicy;
 import io.ferry.server.load.ServerCopies;
 import io.ferry.server.load.ServerLoad;
+import io.ferry.server.metrics.FerryMetrics;
+import io.ferry.server.metrics.MetricsEndpoint;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.access.AccessControl;
@@ -96,7 +98,8 @@ public final class LocalNode implements AutoCloseable {
                 options.demo().load(engine.catalog(), progress);
             }
             JdbcServer server = JdbcServer.start(engine, options.host(), options.port(),
-                    List.of(new LoadEndpoint(new ServerLoad(engine, policy))), options.security().tls());
+                    List.of(new LoadEndpoint(new ServerLoad(engine, policy)),
+                            new MetricsEndpoint(new FerryMetrics(engine, null))), options.security().tls());
             return new LocalNode(engine, server, options);
         } catch (RuntimeException | Error e) {
             try {

@@ -9,6 +9,7 @@ import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -45,6 +46,7 @@ public final class FerryEngine implements AutoCloseable {
     private final QueryExecutor executor;
     private final PlanCache plans = new PlanCache();
     private final QueryLog queries = new QueryLog();
+    private final LongAdder spilledBytes = new LongAdder();
     private final Map<String, SystemTable> systemTables = new ConcurrentSkipListMap<>();
     private volatile QueryRunner runner;
     private volatile AccessControl access = AccessControl.open();
@@ -114,6 +116,11 @@ public final class FerryEngine implements AutoCloseable {
 
     public void setCopies(FileCopies copies) {
         this.copies = java.util.Objects.requireNonNull(copies, "copies is null");
+    }
+
+    /** Bytes this engine's queries wrote to disk when they spilled, since it started (its metrics). */
+    public LongAdder spilledBytes() {
+        return spilledBytes;
     }
 
     /** The statements run lately ({@code sys.queries}). */

@@ -4,7 +4,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
@@ -27,6 +29,7 @@ public final class QueryLog {
 
     private final AtomicLong ids = new AtomicLong();
     private final Deque<Entry> recent = new ArrayDeque<>();
+    private final List<Consumer<Entry>> ended = new CopyOnWriteArrayList<>();
 
     /** What one statement did; updated while it runs. */
     public final class Entry {
@@ -67,7 +70,27 @@ public final class QueryLog {
             if ("running".equals(state)) {
                 executionMillis = (System.nanoTime() - startedNanos) / 1e6;
                 state = "finished";
+                ended(this);
             }
+        }
+
+        /** planning, running, finished or failed. */
+        public String state() {
+            return state;
+        }
+
+        public double planningMillis() {
+            return planningMillis;
+        }
+
+        /** How long it ran, NaN while it runs. */
+        public double executionMillis() {
+            return executionMillis;
+        }
+
+        /** The SQLSTATE it failed with, or null. */
+        public String sqlState() {
+            return sqlState;
         }
 
         /** The statement's plan is made: its executions are entries of their own. */
@@ -92,12 +115,35 @@ public final class QueryLog {
                 sqlState = t.sqlState();
                 error = t.message();
                 state = "failed";
+                ended(this);
             }
         }
 
         private Object[] values() {
             return new Object[] {id, statement, user.isOwner() ? null : user.user(), state, startedMillis, planningMillis, planCached,
                 Double.isNaN(executionMillis) ? null : executionMillis, rows, sqlState, error};
+        }
+    }
+
+    /** Calls {@code listener} with each entry as it finishes or fails, on the thread that ends it. */
+    public void onEnded(Consumer<Entry> listener) {
+        ended.add(listener);
+    }
+
+    private void ended(Entry e) {
+        for (Consumer<Entry> listener : ended) {
+            listener.accept(e);
+        }
+    }
+
+    /** The statements being planned or run now. */
+    public int active() {
+        synchronized (recent) {
+            int n = 0;
+            for (Entry e : recent) {
+                n += "running".equals(e.state) || PLANNING.equals(e.state) ? 1 : 0;
+            }
+            return n;
         }
     }
 

@@ -2,6 +2,7 @@ package io.ferry.core.exec;
 
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 import io.ferry.core.FerryException;
@@ -19,6 +20,7 @@ public final class QueryMemory {
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong peak = new AtomicLong();
     private final AtomicLong spilled = new AtomicLong();
+    private final LongConsumer spills;
 
     public QueryMemory(long limit) {
         this(limit, null);
@@ -26,8 +28,14 @@ public final class QueryMemory {
 
     /** @param spillDirectory where the query's operators may spill; null: they may not */
     public QueryMemory(long limit, Path spillDirectory) {
+        this(limit, spillDirectory, bytes -> { });
+    }
+
+    /** @param spills told of the bytes each spill writes (the process's total of them, for its metrics) */
+    public QueryMemory(long limit, Path spillDirectory, LongConsumer spills) {
         this.limit = limit;
         this.spillDirectory = spillDirectory;
+        this.spills = spills;
     }
 
     public Path spillDirectory() {
@@ -74,6 +82,7 @@ public final class QueryMemory {
 
     void addSpilled(long bytes) {
         spilled.addAndGet(bytes);
+        spills.accept(bytes);
     }
 
     public long limit() {

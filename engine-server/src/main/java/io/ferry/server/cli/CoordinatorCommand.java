@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import io.ferry.server.StartupException;
 import io.ferry.server.cluster.Coordinator;
 import io.ferry.server.data.ProgressListener;
+import io.ferry.server.metrics.MetricsEndpoint;
 import io.ferry.sql.EngineConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -93,7 +94,7 @@ final class CoordinatorCommand implements Callable<Integer> {
                 + control.getPort();
         out.println("Ferry coordinator is ready: JDBC " + coordinator.jdbc().ferryUrl()
                 + (coordinator.flight() != null ? ", Arrow Flight SQL " + coordinator.flight().uri() : "")
-                + ", nodes join at " + joinAt);
+                + ", nodes join at " + joinAt + ", metrics at " + coordinator.jdbc().endpoint() + MetricsEndpoint.PATH);
         out.println("Start nodes with:   bin/ferry worker --coordinator " + joinAt + "   (or memory / compute)");
         out.flush();
         if (demo) {

@@ -14,6 +14,7 @@ import io.ferry.server.FerryVersion;
 import io.ferry.server.LocalNode;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.jdbc.JdbcServer;
+import io.ferry.server.metrics.MetricsEndpoint;
 import io.ferry.sql.EngineConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -123,6 +124,7 @@ final class LocalCommand implements Callable<Integer> {
                     + "jdbc:arrow-flight-sql://" + server.host() + ":" + node.flight().port()
                     + (node.flight().tls() ? "" : "?useEncryption=false") + ")");
         }
+        out.println("  metrics  " + server.endpoint() + MetricsEndpoint.PATH + "   (Prometheus; docs/deploy.md)");
         if (node.engine().access().required()) {
             out.println("  users    clients log in as a user of " + security.usersFile + " (CREATE USER, GRANT: see "
                     + "docs/security.md)");

@@ -21,10 +21,13 @@ import io.ferry.server.load.LoadEndpoint;
 import io.ferry.server.load.LoadPolicy;
 import io.ferry.server.load.ServerCopies;
 import io.ferry.server.load.ServerLoad;
+import io.ferry.server.metrics.FerryMetrics;
+import io.ferry.server.metrics.MeteredFabric;
+import io.ferry.server.metrics.MetricsEndpoint;
+import io.ferry.server.runtime.ClusterRunner;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.access.AccessControl;
-import io.ferry.server.runtime.ClusterRunner;
 
 /**
  * The coordinator process: catalog, JDBC, planning, the control plane nodes join, shipping decisions, data-shipping
@@ -91,8 +94,10 @@ public final class Coordinator implements AutoCloseable {
         try {
             BufferAllocator io = new RootAllocator(Math.max(256L << 20, options.engine().memoryLimit() / 4));
             c.closing.add(io);
-            c.fabric = Fabrics.open(options.fabric(), options.host(), options.fabricPort(),
-                    options.advertise() == null ? options.host() : options.advertise(), 2, options.secret());
+            MeteredFabric fabric = new MeteredFabric(Fabrics.open(options.fabric(), options.host(),
+                    options.fabricPort(), options.advertise() == null ? options.host() : options.advertise(), 2,
+                    options.secret()));
+            c.fabric = fabric;
             c.closing.add(0, c.fabric);
             Peers peers = new Peers(c.fabric, options.timeout());
             c.closing.add(0, peers);
@@ -113,7 +118,8 @@ public final class Coordinator implements AutoCloseable {
             LoadPolicy policy = LoadPolicy.of(options.loadRoots(), ServerSecurity.isLoopback(options.host()));
             c.engine.setCopies(new ServerCopies(c.engine, policy));
             c.jdbc = JdbcServer.start(c.engine, options.host(), options.port(),
-                    List.of(new LoadEndpoint(new ServerLoad(c.engine, policy))), options.security().tls());
+                    List.of(new LoadEndpoint(new ServerLoad(c.engine, policy)),
+                            new MetricsEndpoint(new FerryMetrics(c.engine, fabric))), options.security().tls());
             c.closing.add(0, c.jdbc);
             return c;
         } catch (RuntimeException | Error e) {

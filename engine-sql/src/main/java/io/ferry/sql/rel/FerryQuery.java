@@ -76,7 +76,8 @@ public final class FerryQuery {
         AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
         Supplier<BatchStream> run = () -> {
-            QueryMemory memory = new QueryMemory(engine.config().queryMemoryLimit(), engine.config().spillDirectory());
+            QueryMemory memory = new QueryMemory(engine.config().queryMemoryLimit(), engine.config().spillDirectory(),
+                    engine.spilledBytes()::add);
             MemoryMeter.register(memory);
             QueryContext ctx = new QueryContext(() -> cancel != null && cancel.get(), timeout == null ? 0 : timeout,
                     memory);
