@@ -114,7 +114,7 @@ public final class Coordinator implements AutoCloseable {
             c.runner = new ClusterRunner(c.engine, c.cluster, storage, peers, io, rates, options.timeout());
             c.engine.setRunner(c.runner);
             c.engine.setAccess(access);
-            SystemTables.install(c.engine, c.cluster, storage, c.runner);
+            SystemTables.install(c.engine, c.cluster, storage, c.runner, fabric);
             LoadPolicy policy = LoadPolicy.of(options.loadRoots(), ServerSecurity.isLoopback(options.host()));
             c.engine.setCopies(new ServerCopies(c.engine, policy));
             c.jdbc = JdbcServer.start(c.engine, options.host(), options.port(),

@@ -1,5 +1,6 @@
 package io.ferry.server.cluster;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +13,7 @@ import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
+import io.ferry.fabric.Fabric;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.access.Principal;
 import io.ferry.sql.schema.SystemTable;
@@ -26,8 +28,15 @@ public final class SystemTables {
     private SystemTables() {
     }
 
-    public static void install(FerryEngine engine, Cluster cluster, ClusterStorage storage, ClusterRunner runner) {
-        engine.systemTables().put("nodes", new SystemTable(NODE_COLUMNS, () -> nodes(cluster)));
+    /** A coordinator's {@code sys} tables; {@code nodes} lists the coordinator (id 0) before the nodes that joined. */
+    public static void install(FerryEngine engine, Cluster cluster, ClusterStorage storage, ClusterRunner runner,
+            Fabric fabric) {
+        engine.systemTables().put("nodes", new SystemTable(NODE_COLUMNS, () -> {
+            List<Object[]> rows = new ArrayList<>();
+            rows.add(coordinator(engine, fabric));
+            rows.addAll(nodes(cluster));
+            return rows;
+        }));
         installStorage(engine, b -> storage.region(b).holder().name(), b -> storage.region(b).descriptor().key());
         engine.systemTables().put("fragments", new SystemTable(List.of(col("query_id", FerryType.BIGINT),
                 col("table_name", FerryType.VARCHAR), col("node", FerryType.VARCHAR), col("mode", FerryType.VARCHAR),
@@ -76,6 +85,19 @@ public final class SystemTables {
 
     private static Column col(String name, FerryType type) {
         return new Column(name, type, true);
+    }
+
+    /**
+     * The coordinator as a node: its fabric, threads, memory and what its engine holds, the CPU load of its machine
+     * and process and the fabric regions it has registered; no fragments (it sends them: sys.queries lists what it
+     * runs) and no link of its own.
+     */
+    private static Object[] coordinator(FerryEngine engine, Fabric fabric) {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        return new Object[] {0, "coordinator", "coordinator", "up", fabric.address().toString(), fabric.provider(),
+            engine.config().threads(), engine.config().memoryLimit(), engine.allocator().getAllocatedMemory(),
+            Math.max(0, os.getCpuLoad()), Math.max(0, os.getProcessCpuLoad()), os.getProcessCpuTime() / 1e9,
+            (double) os.getAvailableProcessors(), null, fabric.registeredRegions(), null, null, null, null};
     }
 
     private static List<Object[]> nodes(Cluster cluster) {

@@ -107,9 +107,16 @@ class ClusterInProcessTest {
             }
             assertTrue(resultBytes.get(true) < resultBytes.get(false), resultBytes.toString());
             s.execute("SET compression = 'auto'");
-            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.nodes WHERE state = 'up'")) {
-                rs.next();
-                assertEquals(2, rs.getLong(1));
+            try (ResultSet rs = s.executeQuery("SELECT role, COUNT(*), SUM(threads), MIN(memory_bytes) FROM sys.nodes "
+                    + "WHERE state = 'up' GROUP BY role ORDER BY role")) {
+                // the coordinator is a node too (id 0), with its engine's threads and memory
+                assertTrue(rs.next());
+                assertEquals("coordinator", rs.getString(1));
+                assertEquals(1, rs.getLong(2));
+                assertTrue(rs.getLong(3) > 0 && rs.getLong(4) > 0);
+                assertTrue(rs.next());
+                assertEquals(2, rs.getLong(2));
+                assertFalse(rs.next());
             }
             try (ResultSet rs = s.executeQuery("SELECT nodes, blocks FROM sys.tables WHERE name = 'r'")) {
                 rs.next();
