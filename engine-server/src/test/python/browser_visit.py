@@ -6,20 +6,16 @@ page did not finish in time. Selenium is given Debian's chromedriver, so it down
 """
 import sys
 
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
+
+from headless import chromium
 
 
 def main():
     url = sys.argv[1]
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 30
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium()
     try:
         driver.get(url)
         WebDriverWait(driver, seconds).until(lambda d: d.title == "done")

@@ -18,6 +18,7 @@ import io.ferry.server.load.ServerCopies;
 import io.ferry.server.load.ServerLoad;
 import io.ferry.server.metrics.FerryMetrics;
 import io.ferry.server.metrics.MetricsEndpoint;
+import io.ferry.server.ui.WebConsole;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.access.AccessControl;
@@ -99,7 +100,8 @@ public final class LocalNode implements AutoCloseable {
             }
             JdbcServer server = JdbcServer.start(engine, options.host(), options.port(),
                     List.of(new LoadEndpoint(new ServerLoad(engine, policy)),
-                            new MetricsEndpoint(new FerryMetrics(engine, null))), options.security().tls());
+                            new MetricsEndpoint(new FerryMetrics(engine, null)), new WebConsole(engine)),
+                    options.security().tls());
             return new LocalNode(engine, server, options);
         } catch (RuntimeException | Error e) {
             try {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -45,6 +46,7 @@ public final class QueryLog {
         private volatile long rows;
         private volatile String sqlState;
         private volatile String error;
+        private volatile AtomicBoolean cancel;
 
         private Entry(String statement, Principal user, String state, double planningMillis, boolean planCached) {
             this.id = ids.incrementAndGet();
@@ -58,6 +60,11 @@ public final class QueryLog {
 
         public long id() {
             return id;
+        }
+
+        /** The flag that cancels this execution, as {@code Statement.cancel} would ({@link QueryLog#cancel}). */
+        public void cancelledBy(AtomicBoolean flag) {
+            cancel = flag;
         }
 
         /** One more row handed to the client (by the one thread that reads the result). */
@@ -134,6 +141,45 @@ public final class QueryLog {
         for (Consumer<Entry> listener : ended) {
             listener.accept(e);
         }
+    }
+
+    /** What {@link #cancel} did. */
+    public enum Cancel {
+        /** The statement was told to stop; it fails with 57014. */
+        CANCELLED,
+        /** No kept statement has that id. */
+        UNKNOWN,
+        /** The statement is not running (it ended, or is being planned). */
+        NOT_RUNNING,
+        /** The statement is another user's, and the canceller is no admin. */
+        NOT_ALLOWED
+    }
+
+    /**
+     * Cancels the running statement {@code id} on behalf of {@code who}, who may cancel their own statements, or
+     * anyone's if {@code admin}: it stops as if its client had cancelled it (57014).
+     */
+    public Cancel cancel(long id, Principal who, boolean admin) {
+        Entry target = null;
+        synchronized (recent) {
+            for (Entry e : recent) {
+                if (e.id == id) {
+                    target = e;
+                }
+            }
+        }
+        if (target == null) {
+            return Cancel.UNKNOWN;
+        }
+        if (!admin && !target.user.equals(who)) {
+            return Cancel.NOT_ALLOWED;
+        }
+        AtomicBoolean flag = target.cancel;
+        if (!"running".equals(target.state) || flag == null) {
+            return Cancel.NOT_RUNNING;
+        }
+        flag.set(true);
+        return Cancel.CANCELLED;
     }
 
     /** The statements being planned or run now. */

@@ -12,6 +12,7 @@ import io.ferry.server.StartupException;
 import io.ferry.server.cluster.Coordinator;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.metrics.MetricsEndpoint;
+import io.ferry.server.ui.WebConsole;
 import io.ferry.sql.EngineConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -94,7 +95,8 @@ final class CoordinatorCommand implements Callable<Integer> {
                 + control.getPort();
         out.println("Ferry coordinator is ready: JDBC " + coordinator.jdbc().ferryUrl()
                 + (coordinator.flight() != null ? ", Arrow Flight SQL " + coordinator.flight().uri() : "")
-                + ", nodes join at " + joinAt + ", metrics at " + coordinator.jdbc().endpoint() + MetricsEndpoint.PATH);
+                + ", nodes join at " + joinAt + ", web console at " + coordinator.jdbc().endpoint() + WebConsole.PATH
+                + ", metrics at " + coordinator.jdbc().endpoint() + MetricsEndpoint.PATH);
         out.println("Start nodes with:   bin/ferry worker --coordinator " + joinAt + "   (or memory / compute)");
         out.flush();
         if (demo) {

@@ -15,6 +15,7 @@ import io.ferry.server.LocalNode;
 import io.ferry.server.data.ProgressListener;
 import io.ferry.server.jdbc.JdbcServer;
 import io.ferry.server.metrics.MetricsEndpoint;
+import io.ferry.server.ui.WebConsole;
 import io.ferry.sql.EngineConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -124,6 +125,7 @@ final class LocalCommand implements Callable<Integer> {
                     + "jdbc:arrow-flight-sql://" + server.host() + ":" + node.flight().port()
                     + (node.flight().tls() ? "" : "?useEncryption=false") + ")");
         }
+        out.println("  console  " + server.endpoint() + WebConsole.PATH + "   (statements, nodes, tables; in a browser)");
         out.println("  metrics  " + server.endpoint() + MetricsEndpoint.PATH + "   (Prometheus; docs/deploy.md)");
         if (node.engine().access().required()) {
             out.println("  users    clients log in as a user of " + security.usersFile + " (CREATE USER, GRANT: see "

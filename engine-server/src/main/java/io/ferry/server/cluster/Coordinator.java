@@ -25,6 +25,7 @@ import io.ferry.server.metrics.FerryMetrics;
 import io.ferry.server.metrics.MeteredFabric;
 import io.ferry.server.metrics.MetricsEndpoint;
 import io.ferry.server.runtime.ClusterRunner;
+import io.ferry.server.ui.WebConsole;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.access.AccessControl;
@@ -119,7 +120,8 @@ public final class Coordinator implements AutoCloseable {
             c.engine.setCopies(new ServerCopies(c.engine, policy));
             c.jdbc = JdbcServer.start(c.engine, options.host(), options.port(),
                     List.of(new LoadEndpoint(new ServerLoad(c.engine, policy)),
-                            new MetricsEndpoint(new FerryMetrics(c.engine, fabric))), options.security().tls());
+                            new MetricsEndpoint(new FerryMetrics(c.engine, fabric)), new WebConsole(c.engine)),
+                    options.security().tls());
             c.closing.add(0, c.jdbc);
             return c;
         } catch (RuntimeException | Error e) {

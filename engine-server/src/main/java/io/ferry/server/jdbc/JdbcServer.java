@@ -121,7 +121,7 @@ public final class JdbcServer implements AutoCloseable {
             }
             server.setErrorHandler(new OneLineErrors());
             List<Handler> handlers = new ArrayList<>();
-            handlers.add(new CrossOriginGuard());
+            handlers.add(new CrossOriginGuard(host, engine.access().required()));
             handlers.add(new AuthenticationGuard(engine.access()));
             handlers.addAll(extra);
             handlers.add(new StatementEndpoint(meta));

@@ -46,6 +46,8 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
         Principal user = FerrySchema.of(context.getRootSchema()).principal();
         access.check(user, needs);
         QueryLog.Entry entry = log.start(sql, user, planningMillis, cached);
+        AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(context);
+        entry.cancelledBy(cancel);
         Enumerable<T> rows;
         try {
             rows = plan.enumerable(context);
@@ -53,7 +55,6 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
             entry.failed(e);
             throw e;
         }
-        AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(context);
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<T> enumerator() {

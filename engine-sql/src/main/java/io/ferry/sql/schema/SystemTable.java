@@ -47,6 +47,11 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
         return new SystemTable(List.copyOf(columns), requireNonNull(rows, "rows is null"));
     }
 
+    /** The rows {@code reader} sees, read without a statement (the web console's view: it adds no sys.queries entry). */
+    public List<Object[]> rows(Principal reader) {
+        return rows.apply(reader);
+    }
+
     /** The table's columns, as {@code information_schema.columns} and DESCRIBE show them. */
     public List<Column> columns() {
         return columns;
