@@ -23,6 +23,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.ferry.server.LocalNode;
 import io.ferry.server.ServerSecurity;
 import io.ferry.server.cluster.TwoWorkerCluster;
@@ -96,6 +99,16 @@ class MetricsEndpointTest {
                 String read = "ferry_fabric_read_bytes_total{provider=\"tcp\"}";
                 assertTrue(delta(before, after, read) > 0, "data shipping reads the workers' blocks: " + after);
                 assertTrue(after.containsKey("ferry_fabric_registered_bytes{provider=\"tcp\"}"), after.toString());
+                // the web console's view of the same cluster: the coordinator among the nodes, and the query's
+                // fragments with their shipping mode
+                HttpResponse<String> console = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + cluster.coordinator().jdbc().port() + "/ui/api/state")).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, console.statusCode(), console.body());
+                JsonNode state = new ObjectMapper().readTree(console.body());
+                assertEquals("coordinator", state.get("nodes").get("rows").get(0).get(2).asText(), console.body());
+                assertEquals(3, state.get("nodes").get("rows").size(), console.body());
+                assertTrue(state.get("fragments").get("rows").toString().contains("\"data\""), console.body());
             }
         }
     }
