@@ -188,20 +188,39 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
+    /**
+     * A node joins. If it is a node that was here before in the same process (its name, incarnation and fabric
+     * endpoint as then) — a process frozen past {@link #SILENCE_LIMIT} (a long GC pause, a stopped container) or a
+     * control connection that broke — it is the same member again, under its id: its memory, and so every block the
+     * catalog placed there, is still there, and tables with blocks on it answer again without a reload. Under a new
+     * incarnation (the process restarted) its memory is gone: a new member, and the old one's blocks stay lost.
+     */
     private void join(ControlChannel channel, ControlChannel.Message m) {
         NodeHello hello = NodeHello.decode(m.reader());
+        Member back = null;
         for (Member old : members.values()) {
-            if (old.name().equals(hello.name()) && old.state() != Member.State.DOWN) {
+            if (!old.name().equals(hello.name())) {
+                continue;
+            }
+            if (old.state() != Member.State.DOWN) {
                 down(old, "it rejoined");
             }
+            if (old.hello().incarnation().equals(hello.incarnation()) && old.hello().fabric().equals(hello.fabric())) {
+                back = old;
+            }
         }
-        Member member = new Member(ids.incrementAndGet(), hello, channel);
+        Member member = back != null && back.revive(channel) ? back : new Member(ids.incrementAndGet(), hello, channel);
         channel.setPeerName(member.describe());
         members.put(member.id(), member);
         byChannel.put(channel, member);
         channel.reply(m, new WireWriter().writeInt(member.id()));
-        LOG.info("{} joined: {} threads, {} bytes of block memory, fabric {}", member.describe(), hello.threads(),
-                hello.memory(), hello.provider());
+        if (member == back) {
+            LOG.info("{} is back with its memory: its blocks are served again once its link is measured",
+                    member.describe());
+        } else {
+            LOG.info("{} joined: {} threads, {} bytes of block memory, fabric {}", member.describe(), hello.threads(),
+                    hello.memory(), hello.provider());
+        }
         work.execute(() -> measure(member));
     }
 

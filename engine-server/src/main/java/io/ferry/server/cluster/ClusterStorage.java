@@ -171,18 +171,20 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         Member holder = r.holder();
         if (!holder.isUp()) {
             throw new FerryException(SqlStates.CONNECTION_FAILURE, "table '" + table + "' has blocks on "
-                    + holder.describe() + ", which is down (" + holder.downReason() + "); restart the node, then "
-                    + "reload the table if the node lost its memory");
+                    + holder.describe() + ", which is down (" + holder.downReason() + "); if the node is only "
+                    + "frozen or cut off, the table answers again once it is back; if its process died, restart it "
+                    + "and load the table again");
         }
         return new BlockLocation(position, r.descriptor(), block.offset(), block.length(), block.columnBounds());
     }
 
-    /** A node that went down took its memory: its free slots are gone, and its blocks fail in {@link #locate}. */
+    /**
+     * A node that went down: its blocks fail in {@link #locate} while it is down. Its free slots are kept (no block
+     * goes to a node that is down): if the same process comes back ({@link Cluster}), they and its blocks are its again.
+     */
     @Override
-    public synchronized void onDown(Member member) {
-        if (freeSlots.remove(member.id()) != null) {
-            LOG.info("blocks on {} are unavailable", member.describe());
-        }
+    public void onDown(Member member) {
+        LOG.info("blocks on {} are unavailable while it is down", member.describe());
     }
 
     private void closeStaging() {

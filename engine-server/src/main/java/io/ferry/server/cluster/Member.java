@@ -13,14 +13,17 @@ public final class Member {
     /** Heartbeats (500 ms apart) over which load must persist before the shipping rule counts it. */
     static final int LOAD_WINDOW = 4;
 
-    /** UP: joined and measured; DOWN: its control connection broke or its heartbeats stopped. */
+    /**
+     * UP: joined and measured; DOWN: its control connection broke or its heartbeats stopped; JOINING again if the
+     * same process comes back ({@link #revive}).
+     */
     public enum State {
         JOINING, UP, DOWN
     }
 
     private final int id;
     private final NodeHello hello;
-    private final ControlChannel channel;
+    private volatile ControlChannel channel;
     private final long joinedMillis = System.currentTimeMillis();
     private volatile State state = State.JOINING;
     private volatile String downReason = "";
@@ -141,6 +144,22 @@ public final class Member {
         if (state == State.JOINING) {
             state = State.UP;
         }
+    }
+
+    /**
+     * The node is back over {@code channel}, the same process with its memory (a frozen process thawed, a broken
+     * connection made again): it is joining again, to be measured, under its id, with its blocks. False if it is
+     * not down.
+     */
+    synchronized boolean revive(ControlChannel channel) {
+        if (state != State.DOWN) {
+            return false;
+        }
+        this.channel = channel;
+        downReason = "";
+        lastHeard = System.nanoTime();
+        state = State.JOINING;
+        return true;
     }
 
     /** Marks the node down; true if it was not down before. */
