@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
@@ -129,6 +130,32 @@ public final class QueryLog {
         private Object[] values() {
             return new Object[] {id, statement, user.isOwner() ? null : user.user(), state, startedMillis, planningMillis, planCached,
                 Double.isNaN(executionMillis) ? null : executionMillis, rows, sqlState, error};
+        }
+    }
+
+    private static final ThreadLocal<Long> CURRENT = new ThreadLocal<>();
+
+    /** The id of the statement this thread is starting ({@link #starting}), or 0. */
+    public static long current() {
+        Long id = CURRENT.get();
+        return id == null ? 0 : id;
+    }
+
+    /**
+     * Runs {@code work} as statement {@code id}: what it starts (a cluster's fragments, in sys.fragments) is told
+     * which statement it belongs to by {@link #current}.
+     */
+    public static <T> T starting(long id, Supplier<T> work) {
+        Long outer = CURRENT.get();
+        CURRENT.set(id);
+        try {
+            return work.get();
+        } finally {
+            if (outer == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(outer);
+            }
         }
     }
 

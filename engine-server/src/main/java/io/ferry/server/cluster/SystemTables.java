@@ -39,6 +39,7 @@ public final class SystemTables {
         }));
         installStorage(engine, b -> storage.region(b).holder().name(), b -> storage.region(b).descriptor().key());
         engine.systemTables().put("fragments", new SystemTable(List.of(col("query_id", FerryType.BIGINT),
+                col("statement_id", FerryType.BIGINT),
                 col("table_name", FerryType.VARCHAR), col("node", FerryType.VARCHAR), col("mode", FerryType.VARCHAR),
                 col("reason", FerryType.VARCHAR), col("row_count", FerryType.BIGINT), col("bytes", FerryType.BIGINT),
                 col("result_bytes", FerryType.BIGINT), col("compressed", FerryType.BOOLEAN),
@@ -153,7 +154,7 @@ public final class SystemTables {
     private static List<Object[]> fragments(ClusterRunner runner) {
         List<Object[]> rows = new ArrayList<>();
         for (FragmentRecord f : runner.recentFragments()) {
-            rows.add(new Object[] {f.queryId(), f.table(), f.node(), f.mode(), f.reason(), f.rows(), f.bytes(),
+            rows.add(new Object[] {f.queryId(), f.statementId() == 0 ? null : f.statementId(), f.table(), f.node(), f.mode(), f.reason(), f.rows(), f.bytes(),
                     f.resultBytes(), f.compressed(), f.fsMillis(), f.dsMillis(), f.elapsedMillis(), f.nodeCpuMillis()});
         }
         return rows;

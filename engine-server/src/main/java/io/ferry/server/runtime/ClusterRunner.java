@@ -32,6 +32,7 @@ import io.ferry.server.cluster.Peers;
 import io.ferry.server.cluster.Role;
 import io.ferry.server.cluster.control.MessageType;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.QueryLog;
 import io.ferry.sql.QueryRunner;
 import io.ferry.sql.SessionSettings;
 import io.ferry.sql.distributed.Fragments;
@@ -79,6 +80,7 @@ public final class ClusterRunner implements QueryRunner {
     @Override
     public BatchStream run(PlanNode plan, QueryContext ctx, SessionSettings session) {
         long queryId = queryIds.incrementAndGet();
+        log.started(queryId, QueryLog.current());
         // a query's fragments are numbered across all its gathers: a node tells them apart by (query, fragment)
         AtomicInteger fragmentIds = new AtomicInteger();
         PlanNode split = Fragments.split(plan);
@@ -391,9 +393,9 @@ public final class ClusterRunner implements QueryRunner {
         }
     }
 
-    private static FragmentRecord stageRecord(long queryId, Table table, ShufflePlan plan, ShuffleRunner.StageRun run,
+    private FragmentRecord stageRecord(long queryId, Table table, ShufflePlan plan, ShuffleRunner.StageRun run,
             String why) {
-        return new FragmentRecord(queryId, table.name(), run.node(), "shuffle", why + ": stage " + run.stage() + " of "
+        return new FragmentRecord(queryId, log.statementOf(queryId), table.name(), run.node(), "shuffle", why + ": stage " + run.stage() + " of "
                 + plan.stages().size() + " of a shuffle join, " + run.blocks() + " blocks read", 0, 0, 0, false,
                 Double.NaN, Double.NaN, run.elapsedMillis(), Double.NaN);
     }

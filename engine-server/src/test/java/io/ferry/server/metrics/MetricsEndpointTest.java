@@ -108,7 +108,20 @@ class MetricsEndpointTest {
                 JsonNode state = new ObjectMapper().readTree(console.body());
                 assertEquals("coordinator", state.get("nodes").get("rows").get(0).get(2).asText(), console.body());
                 assertEquals(3, state.get("nodes").get("rows").size(), console.body());
-                assertTrue(state.get("fragments").get("rows").toString().contains("\"data\""), console.body());
+                // the query's fragments name its statement (sys.queries), with the mode they ran in
+                long statement = -1;
+                for (JsonNode q : state.get("queries").get("rows")) {
+                    if (q.get(1).asText().equals("SELECT SUM(v) FROM fm")) {
+                        statement = q.get(0).asLong();
+                    }
+                }
+                int columns = state.get("fragments").get("columns").size();
+                assertEquals("statement_id", state.get("fragments").get("columns").get(1).asText());
+                boolean found = false;
+                for (JsonNode f : state.get("fragments").get("rows")) {
+                    found |= f.get(1).asLong() == statement && f.get(4).asText().equals("data");
+                }
+                assertTrue(columns > 4 && found, "fragments of statement " + statement + ": " + console.body());
             }
         }
     }

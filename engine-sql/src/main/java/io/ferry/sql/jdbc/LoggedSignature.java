@@ -50,7 +50,7 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
         entry.cancelledBy(cancel);
         Enumerable<T> rows;
         try {
-            rows = plan.enumerable(context);
+            rows = QueryLog.starting(entry.id(), () -> plan.enumerable(context));
         } catch (RuntimeException | Error e) {
             entry.failed(e);
             throw e;
@@ -60,7 +60,8 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
             public Enumerator<T> enumerator() {
                 Enumerator<T> first;
                 try {
-                    first = rows.enumerator(); // Ferry's plans run here, before the first row
+                    // Ferry's plans run here, before the first row
+                    first = QueryLog.starting(entry.id(), rows::enumerator);
                 } catch (RuntimeException | Error e) {
                     entry.failed(e);
                     throw e;

@@ -22,6 +22,7 @@ import io.ferry.core.expr.StatementValues;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.vector.Batch;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.QueryLog;
 import io.ferry.sql.QueryRunner;
 import io.ferry.sql.QueryWarnings;
 import io.ferry.sql.ResultBatches;
@@ -75,7 +76,8 @@ public final class FerryQuery {
         FerryEngine engine = schema.engine();
         AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(root);
         Long timeout = DataContext.Variable.TIMEOUT.get(root);
-        Supplier<BatchStream> run = () -> {
+        long statement = QueryLog.current(); // the statement this plan is part of, for sys.fragments
+        Supplier<BatchStream> run = () -> QueryLog.starting(statement, () -> {
             QueryMemory memory = new QueryMemory(engine.config().queryMemoryLimit(), engine.config().spillDirectory(),
                     engine.spilledBytes()::add);
             MemoryMeter.register(memory);
@@ -84,7 +86,7 @@ public final class FerryQuery {
             QueryWarnings.report(() -> SampleWarnings.of(plan));
             return engine.runner().run(bound ? StatementValues.bind(plan, statementTime(root),
                     new ParameterValues(root)) : plan, ctx, schema.session());
-        };
+        });
         return new AbstractEnumerable<>() {
             private List<Batch> result;
 
