@@ -178,6 +178,29 @@ public final class WindowQueries {
                         + "ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING), NTH_VALUE(p, 1) OVER (PARTITION BY g ORDER BY o "
                         + "RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) FROM wn",
                 "SELECT id, NTILE(3) OVER (PARTITION BY g ORDER BY id), NTILE(5) OVER (ORDER BY id) FROM wn",
+                // EXCLUDE: the row, its peers, or its peers but itself, out of ROWS and RANGE frames of every kind
+                "SELECT id, SUM(b) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING "
+                        + "EXCLUDE CURRENT ROW), COUNT(x) OVER (ORDER BY o RANGE BETWEEN UNBOUNDED PRECEDING AND "
+                        + "CURRENT ROW EXCLUDE GROUP), AVG(p) OVER (PARTITION BY g ORDER BY o ROWS BETWEEN "
+                        + "UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE TIES), MIN(s) OVER (ORDER BY o "
+                        + "RANGE BETWEEN 10 PRECEDING AND 10 FOLLOWING EXCLUDE TIES), MAX(x) OVER (PARTITION BY g "
+                        + "ORDER BY o RANGE BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE GROUP) FROM wn",
+                "SELECT id, FIRST_VALUE(s) OVER (ORDER BY o, id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE "
+                        + "CURRENT ROW), LAST_VALUE(b) OVER (PARTITION BY g ORDER BY o, id RANGE BETWEEN UNBOUNDED "
+                        + "PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE CURRENT ROW), NTH_VALUE(id, 2) OVER (ORDER BY o, "
+                        + "id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW), MAX(id) OVER (ORDER BY o "
+                        + "RANGE BETWEEN 5 PRECEDING AND 5 FOLLOWING EXCLUDE TIES), COUNT(*) OVER (PARTITION BY g ORDER BY o "
+                        + "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE TIES), SUM(x) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW "
+                        + "EXCLUDE CURRENT ROW) FROM wn",
+                "SELECT id, SUM(b) OVER (PARTITION BY g ORDER BY o RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW "
+                        + "EXCLUDE GROUP), SUM(x) OVER (PARTITION BY o "
+                        + "ORDER BY g RANGE BETWEEN 3 PRECEDING AND 3 FOLLOWING EXCLUDE TIES), MIN(b) OVER (PARTITION "
+                        + "BY g ORDER BY o RANGE BETWEEN 1 PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW), "
+                        + "STDDEV(x) OVER (PARTITION BY g ORDER BY o RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING "
+                        + "EXCLUDE GROUP) FROM wn_big",
+                "SELECT id, SUM(p) OVER (PARTITION BY g ORDER BY p RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW "
+                        + "EXCLUDE TIES), COUNT(p) OVER (ORDER BY p "
+                        + "RANGE BETWEEN 0.2 PRECEDING AND 1 FOLLOWING EXCLUDE GROUP) FROM wn_dec",
                 // several windows, different partitions, one SELECT; window values used in expressions
                 "SELECT id, b - AVG(b) OVER (PARTITION BY g), SUM(o) OVER (PARTITION BY g) * 2, "
                         + "RANK() OVER (PARTITION BY s ORDER BY id) + ROW_NUMBER() OVER (ORDER BY id) FROM wn",

@@ -298,6 +298,8 @@ public final class PlanCodec {
                 }
                 bool(w.frame().rows());
                 name(w.frame().unit());
+                name(w.frame().upperUnit());
+                name(w.frame().exclude());
                 for (WindowFrame.Bound b : List.of(w.frame().lower(), w.frame().upper())) {
                     name(b.kind());
                     i64(b.offset());
@@ -850,6 +852,8 @@ public final class PlanCodec {
             }
             boolean rows = bool("the rows flag");
             WindowFrame.RangeUnit unit = name(WindowFrame.RangeUnit.class);
+            WindowFrame.RangeUnit upperUnit = name(WindowFrame.RangeUnit.class);
+            WindowFrame.Exclude exclude = name(WindowFrame.Exclude.class);
             WindowFrame.BoundKind lowerKind = name(WindowFrame.BoundKind.class);
             long lowerOffset = i64();
             double lowerReal = f64();
@@ -858,7 +862,7 @@ public final class PlanCodec {
             double upperReal = f64();
             WindowFrame frame = checked("window frame", () -> new WindowFrame(rows,
                     new WindowFrame.Bound(lowerKind, lowerOffset, lowerReal),
-                    new WindowFrame.Bound(upperKind, upperOffset, upperReal), unit));
+                    new WindowFrame.Bound(upperKind, upperOffset, upperReal), unit, upperUnit, exclude));
             int calls = count("window call count", 1);
             List<WindowCall> list = new ArrayList<>();
             for (int i = 0; i < calls; i++) {

@@ -11,23 +11,50 @@ import io.ferry.core.vector.Batch;
  * whole groups of peers (rows equal in every ORDER BY key) or, with an offset, the rows whose single ORDER BY value
  * lies within the offset of the current row's ({@link RangeBounds}).
  *
- * @param unit what a RANGE offset counts: the key's own units, or calendar months of a DATE or TIMESTAMP key
+ * @param unit      what the lower bound's RANGE offset counts: the key's own units, or calendar months of a DATE or
+ *                  TIMESTAMP key
+ * @param upperUnit what the upper bound's counts ({@code INTERVAL '1' MONTH PRECEDING AND INTERVAL '3' DAY FOLLOWING})
+ * @param exclude   which rows of its frame a row does not see (SQL's EXCLUDE clause)
  */
-public record WindowFrame(boolean rows, Bound lower, Bound upper, RangeUnit unit) {
+public record WindowFrame(boolean rows, Bound lower, Bound upper, RangeUnit unit, RangeUnit upperUnit,
+        Exclude exclude) {
     public WindowFrame {
         requireNonNull(lower, "lower is null");
         requireNonNull(upper, "upper is null");
         requireNonNull(unit, "unit is null");
+        requireNonNull(upperUnit, "upper unit is null");
+        requireNonNull(exclude, "exclude is null");
         if (lower.kind() == BoundKind.UNBOUNDED_FOLLOWING || upper.kind() == BoundKind.UNBOUNDED_PRECEDING) {
             throw new IllegalArgumentException("frame from " + lower + " to " + upper);
         }
-        if (rows && unit != RangeUnit.KEY) {
+        if (rows && (unit != RangeUnit.KEY || upperUnit != RangeUnit.KEY)) {
             throw new IllegalArgumentException("a ROWS frame counts rows, not " + unit);
         }
     }
 
+    public WindowFrame(boolean rows, Bound lower, Bound upper, RangeUnit unit) {
+        this(rows, lower, upper, unit, unit, Exclude.NO_OTHERS);
+    }
+
     public WindowFrame(boolean rows, Bound lower, Bound upper) {
         this(rows, lower, upper, RangeUnit.KEY);
+    }
+
+    /** The same frame without the rows {@code exclude} names. */
+    public WindowFrame excluding(Exclude exclude) {
+        return new WindowFrame(rows, lower, upper, unit, upperUnit, exclude);
+    }
+
+    /** SQL's EXCLUDE: the rows of its frame a row does not see. */
+    public enum Exclude {
+        /** Every row of the frame (the default). */
+        NO_OTHERS,
+        /** The row itself. */
+        CURRENT_ROW,
+        /** The row and its peers (rows equal in every ORDER BY key). */
+        GROUP,
+        /** The row's peers, but not the row itself. */
+        TIES
     }
 
     /** SQL's default with ORDER BY: RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW. */
@@ -97,6 +124,7 @@ public record WindowFrame(boolean rows, Bound lower, Bound upper, RangeUnit unit
      */
     void bounds(WindowPartitions p, Batch sorted, List<SortKey> order, int[] lo, int[] hi) {
         RangeBounds ranges = null;
+        RangeBounds upperRanges = null;
         if (!rows && (lower.offsetBound() || upper.offsetBound())) {
             if (order.size() != 1) {
                 throw new IllegalArgumentException("a RANGE frame with an offset needs one ORDER BY key, not "
@@ -104,9 +132,11 @@ public record WindowFrame(boolean rows, Bound lower, Bound upper, RangeUnit unit
             }
             SortKey key = order.get(0);
             ranges = new RangeBounds(p, sorted.column(key.column()), key.descending(), unit);
+            upperRanges = upperUnit == unit ? ranges
+                    : new RangeBounds(p, sorted.column(key.column()), key.descending(), upperUnit);
         }
         fill(lower, false, p, ranges, lo);
-        fill(upper, true, p, ranges, hi);
+        fill(upper, true, p, upperRanges, hi);
     }
 
     private void fill(Bound b, boolean end, WindowPartitions p, RangeBounds ranges, int[] out) {

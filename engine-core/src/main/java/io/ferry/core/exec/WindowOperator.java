@@ -64,11 +64,204 @@ final class WindowOperator {
         for (int c = 0; c < width; c++) {
             out[c] = sorted.column(c);
         }
+        Excluded excluded = window.frame().exclude() == WindowFrame.Exclude.NO_OTHERS ? null
+                : new Excluded(window.frame().exclude(), p, lo, hi);
         for (int k = 0; k < window.calls().size(); k++) {
             check.run();
-            out[width + k] = call(window.calls().get(k), sorted, p, lo, hi);
+            WindowCall call = window.calls().get(k);
+            out[width + k] = excluded != null && excluded.changes(call) ? excluded.call(call, sorted)
+                    : call(call, sorted, p, lo, hi);
         }
         return new Batch(n, out);
+    }
+
+    /**
+     * Frames without the rows SQL's EXCLUDE takes out (the row, its peers, or its peers but itself): each row's frame
+     * {@code [lo, hi)} is then the rows before the excluded ones, {@code [lo, before)}, the row itself for EXCLUDE
+     * TIES, and the rows after them, {@code [after, hi)}. Both pieces' ends still only move forward along a
+     * partition, so each is aggregated as a frame of its own by the sliding code above, and the pieces are combined
+     * per row: O(rows) as without EXCLUDE.
+     */
+    private final class Excluded {
+        private final int n;
+        private final int[] lo;
+        private final int[] hi;
+        private final int[] before;
+        private final int[] after;
+        /** Whether the row itself is seen (EXCLUDE TIES, the row within its frame). */
+        private final boolean[] self;
+
+        Excluded(WindowFrame.Exclude exclude, WindowPartitions p, int[] lo, int[] hi) {
+            this.n = lo.length;
+            this.lo = lo;
+            this.hi = hi;
+            before = new int[n];
+            after = new int[n];
+            self = new boolean[n];
+            boolean peers = exclude != WindowFrame.Exclude.CURRENT_ROW;
+            for (int i = 0; i < n; i++) {
+                int from = peers ? p.peerStart(i) : i;
+                int to = peers ? p.peerEnd(i) : i + 1;
+                before[i] = Math.max(lo[i], Math.min(hi[i], from));
+                after[i] = Math.min(hi[i], Math.max(lo[i], to));
+                self[i] = exclude == WindowFrame.Exclude.TIES && i >= lo[i] && i < hi[i];
+            }
+        }
+
+        /** Whether EXCLUDE changes what {@code call} gives: only calls over frames. */
+        boolean changes(WindowCall call) {
+            return switch (call.kind()) {
+                case COUNT, SUM, SUM0, MIN, MAX, FIRST_VALUE, LAST_VALUE, NTH_VALUE -> true;
+                default -> false;
+            };
+        }
+
+        Vector call(WindowCall call, Batch rows) {
+            Vector arg = call.arg() < 0 ? null : rows.column(call.arg());
+            WindowFrame frame = window.frame();
+            return switch (call.kind()) {
+                case COUNT -> count(arg);
+                case SUM, SUM0 -> sum(call, arg, frame);
+                case MIN, MAX -> arg.gather(best(arg, call.kind() == WindowCall.Kind.MAX), n);
+                default -> arg.gather(positions(call, arg), n);
+            };
+        }
+
+        private boolean seesSelf(Vector arg, int i) {
+            return self[i] && (arg == null || !arg.isNull(i));
+        }
+
+        private Vector count(Vector arg) {
+            long[] a = ((LongVector) WindowOperator.count(arg, lo, before)).values();
+            long[] b = ((LongVector) WindowOperator.count(arg, after, hi)).values();
+            long[] out = new long[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = a[i] + b[i] + (seesSelf(arg, i) ? 1 : 0);
+            }
+            return new LongVector(out, null, n);
+        }
+
+        private Vector sum(WindowCall call, Vector arg, WindowFrame frame) {
+            long[] a = ((LongVector) WindowOperator.count(arg, lo, before)).values();
+            long[] b = ((LongVector) WindowOperator.count(arg, after, hi)).values();
+            boolean[] nulls = null;
+            if (call.kind() == WindowCall.Kind.SUM) {
+                for (int i = 0; i < n; i++) {
+                    if (a[i] + b[i] == 0 && !seesSelf(arg, i)) {
+                        if (nulls == null) {
+                            nulls = new boolean[n];
+                        }
+                        nulls[i] = true;
+                    }
+                }
+            }
+            if (arg instanceof DoubleVector d) {
+                double[] x = d.values();
+                double[] sa = ((DoubleVector) sumDouble(d, true, lo, before, frame.startsAtPartition(), false))
+                        .values();
+                double[] sb = ((DoubleVector) sumDouble(d, true, after, hi, false, frame.endsAtPartition()))
+                        .values();
+                double[] out = new double[n];
+                for (int i = 0; i < n; i++) {
+                    double sum = sa[i] + (seesSelf(arg, i) ? x[i] : 0.0) + sb[i];
+                    out[i] = sum == 0 ? 0.0 : sum;
+                }
+                return new DoubleVector(out, nulls, n);
+            }
+            FerryType type = call.type();
+            if (type.isWideDecimal()) {
+                long[][] x = WideDecimal.halves(arg, arg.size());
+                long[][] sa = WideDecimal.halves(sumWide(arg, true, type, lo, before), n);
+                long[][] sb = WideDecimal.halves(sumWide(arg, true, type, after, hi), n);
+                long[] outHi = new long[n];
+                long[] outLo = new long[n];
+                for (int i = 0; i < n; i++) {
+                    long l = sa[1][i] + sb[1][i];
+                    long h = sa[0][i] + sb[0][i] + (Long.compareUnsigned(l, sa[1][i]) < 0 ? 1 : 0);
+                    if (seesSelf(arg, i)) {
+                        long l2 = l + x[1][i];
+                        h = h + x[0][i] + (Long.compareUnsigned(l2, l) < 0 ? 1 : 0);
+                        l = l2;
+                    }
+                    if ((nulls == null || !nulls[i]) && !WideDecimal.fits(h, l, type.precision())) {
+                        throw FerryException.overflow(type.sqlName() + " (SUM)");
+                    }
+                    outHi[i] = h;
+                    outLo[i] = l;
+                }
+                return WideDecimal.of(outHi, outLo, nulls, n);
+            }
+            long[] x = ((LongVector) arg).values();
+            long[] sa = ((LongVector) sumLong((LongVector) arg, true, type, lo, before)).values();
+            long[] sb = ((LongVector) sumLong((LongVector) arg, true, type, after, hi)).values();
+            long[] out = new long[n];
+            try {
+                for (int i = 0; i < n; i++) {
+                    out[i] = Math.addExact(Math.addExact(sa[i], sb[i]), seesSelf(arg, i) ? x[i] : 0);
+                }
+            } catch (ArithmeticException e) {
+                throw FerryException.overflow(type.sqlName() + " (SUM)");
+            }
+            return new LongVector(out, nulls, n);
+        }
+
+        /** MIN or MAX: the better of the pieces' best rows and the row itself. */
+        private int[] best(Vector arg, boolean max) {
+            int[] a = WindowOperator.best(arg, max, lo, before);
+            int[] b = WindowOperator.best(arg, max, after, hi);
+            Sorter.RowComparator cmp = Sorter.keyComparator(arg, new SortKey(0, max, false));
+            int[] out = new int[n];
+            for (int i = 0; i < n; i++) {
+                int best = a[i];
+                if (seesSelf(arg, i) && (best < 0 || cmp.compare(i, best) < 0)) {
+                    best = i;
+                }
+                if (b[i] >= 0 && (best < 0 || cmp.compare(b[i], best) < 0)) {
+                    best = b[i];
+                }
+                out[i] = best;
+            }
+            return out;
+        }
+
+        /** FIRST_VALUE, LAST_VALUE, NTH_VALUE: the k-th row the frame shows (with a value, IGNORE NULLS), or -1. */
+        private int[] positions(WindowCall call, Vector arg) {
+            NonNullRows values = call.ignoreNulls() ? new NonNullRows(arg) : null;
+            int[] out = new int[n];
+            for (int i = 0; i < n; i++) {
+                long first = size(values, lo[i], before[i]);
+                long mine = self[i] && (values == null || !arg.isNull(i)) ? 1 : 0;
+                long total = first + mine + size(values, after[i], hi[i]);
+                long k = switch (call.kind()) {
+                    case FIRST_VALUE -> 0;
+                    case LAST_VALUE -> total - 1;
+                    default -> call.offset() - 1;
+                };
+                if (k < 0 || k >= total) {
+                    out[i] = -1;
+                } else if (k < first) {
+                    out[i] = kth(values, lo[i], k);
+                } else if (k < first + mine) {
+                    out[i] = i;
+                } else {
+                    out[i] = kth(values, after[i], k - first - mine);
+                }
+            }
+            return out;
+        }
+
+        /** The rows of {@code [from, to)} a call sees: all, or those with a value. */
+        private static long size(NonNullRows values, int from, int to) {
+            if (to <= from) {
+                return 0;
+            }
+            return values == null ? to - from : values.count(from, to);
+        }
+
+        /** The {@code k}-th row seen from {@code from} on (k below what {@link #size} says is there). */
+        private static int kth(NonNullRows values, int from, long k) {
+            return values == null ? (int) (from + k) : values.kth(from, k);
+        }
     }
 
     private Vector call(WindowCall call, Batch rows, WindowPartitions p, int[] lo, int[] hi) {
@@ -78,7 +271,7 @@ final class WindowOperator {
             case PERCENT_RANK, CUME_DIST -> distribution(call.kind() == WindowCall.Kind.CUME_DIST, p);
             case COUNT -> count(arg, lo, hi);
             case SUM, SUM0 -> arg instanceof DoubleVector d ? sumDouble(d, call.kind() == WindowCall.Kind.SUM0, lo,
-                    hi) : call.type().isWideDecimal() ? sumWide(arg, call.kind() == WindowCall.Kind.SUM0, call.type(),
+                    hi, window.frame().startsAtPartition(), window.frame().endsAtPartition()) : call.type().isWideDecimal() ? sumWide(arg, call.kind() == WindowCall.Kind.SUM0, call.type(),
                     lo, hi) : sumLong((LongVector) arg, call.kind() == WindowCall.Kind.SUM0, call.type(), lo, hi);
             case MIN, MAX -> arg.gather(best(arg, call.kind() == WindowCall.Kind.MAX, lo, hi), lo.length);
             case FIRST_VALUE, LAST_VALUE, NTH_VALUE -> arg.gather(call.ignoreNulls()
@@ -272,14 +465,14 @@ final class WindowOperator {
      * backwards; any other frame is summed afresh, since subtracting what leaves would carry the rounding of values
      * long gone (1e300 leaving a frame would take the 1 added after it along).
      */
-    private Vector sumDouble(DoubleVector arg, boolean zeroWhenEmpty, int[] lo, int[] hi) {
+    private Vector sumDouble(DoubleVector arg, boolean zeroWhenEmpty, int[] lo, int[] hi, boolean startsAtPartition,
+            boolean endsAtPartition) {
         int n = lo.length;
         double[] x = arg.values();
         boolean[] nulls = arg.nulls();
         double[] sums = new double[n];
         long[] counts = new long[n];
-        WindowFrame frame = window.frame();
-        if (frame.startsAtPartition()) {
+        if (startsAtPartition) {
             double sum = 0;
             long count = 0;
             int to = 0;
@@ -299,7 +492,7 @@ final class WindowOperator {
                 sums[i] = sum;
                 counts[i] = count;
             }
-        } else if (frame.endsAtPartition()) {
+        } else if (endsAtPartition) {
             double sum = 0;
             long count = 0;
             int from = n;
@@ -428,6 +621,16 @@ final class WindowOperator {
             }
             before[n] = count;
             positions = found;
+        }
+
+        /** The non-NULL rows in {@code [from, to)}. */
+        long count(int from, int to) {
+            return before[to] - before[from];
+        }
+
+        /** The {@code k}-th non-NULL row from row {@code from} on (there must be one). */
+        int kth(int from, long k) {
+            return positions[(int) (before[from] + k)];
         }
 
         /** The {@code k}-th non-NULL row (from 0) if it lies in {@code [from, to)}, else -1. */

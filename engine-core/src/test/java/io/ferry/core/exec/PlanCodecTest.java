@@ -193,10 +193,11 @@ class PlanCodecTest {
         PlanNode windowed = new PlanNode.Window(limited, new int[] {1}, List.of(new SortKey(0, true, false)),
                 new WindowFrame(true, new WindowFrame.Bound(WindowFrame.BoundKind.PRECEDING, 3),
                         new WindowFrame.Bound(WindowFrame.BoundKind.FOLLOWING, 2)), windowCalls);
-        // a RANGE frame with offsets in months, and one over DOUBLEs
+        // a RANGE frame with offsets in months back and days ahead, excluding ties, and one over DOUBLEs
         PlanNode monthly = new PlanNode.Window(windowed, new int[] {}, List.of(new SortKey(1, false, true)),
                 new WindowFrame(false, new WindowFrame.Bound(WindowFrame.BoundKind.PRECEDING, 3),
-                        WindowFrame.Bound.CURRENT_ROW_BOUND, WindowFrame.RangeUnit.DATE_MONTHS),
+                        new WindowFrame.Bound(WindowFrame.BoundKind.FOLLOWING, 2), WindowFrame.RangeUnit.DATE_MONTHS,
+                        WindowFrame.RangeUnit.KEY, WindowFrame.Exclude.TIES),
                 List.of(new WindowCall(WindowCall.Kind.COUNT, -1, FerryType.BIGINT)));
         PlanNode real = new PlanNode.Window(monthly, new int[] {}, List.of(new SortKey(0, true, false)),
                 new WindowFrame(false, WindowFrame.Bound.UNBOUNDED_PRECEDING_BOUND,

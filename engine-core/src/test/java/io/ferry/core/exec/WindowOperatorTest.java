@@ -21,8 +21,8 @@ import io.ferry.core.vector.Vector;
 /**
  * The sliding computations of {@link WindowOperator} (sums and counts added and taken away, MIN and MAX from a queue
  * of candidates, DOUBLE sums grown forwards or backwards, RANGE offsets found by moving pointers, IGNORE NULLS by
- * counting) against each row's frame recomputed from scratch, over random rows with NULLs and ties in every column
- * and random frames of every shape.
+ * counting, EXCLUDE as two frames around the excluded rows) against each row's frame recomputed from scratch, over
+ * random rows with NULLs and ties in every column and random frames of every shape.
  */
 class WindowOperatorTest {
     private static final int ROWS = 300;
@@ -60,10 +60,23 @@ class WindowOperatorTest {
             assertEquals(ROWS, out.rowCount());
             for (int i = 0; i < ROWS; i++) {
                 int[] range = frameOf(out, frame, order, i);
+                List<Integer> seen = new ArrayList<>();
+                for (int j = range[0]; j < range[1]; j++) {
+                    boolean peer = Objects.equals(value(out.column(1), j), value(out.column(1), i));
+                    boolean excluded = switch (frame.exclude()) {
+                        case NO_OTHERS -> false;
+                        case CURRENT_ROW -> j == i;
+                        case GROUP -> peer;
+                        case TIES -> peer && j != i;
+                    };
+                    if (!excluded) {
+                        seen.add(j);
+                    }
+                }
                 for (int k = 0; k < calls.size(); k++) {
                     WindowCall call = calls.get(k);
                     int row = i;
-                    assertEquals(recomputed(call, out, range[0], range[1]), value(out.column(5 + k), i),
+                    assertEquals(recomputed(call, out, seen), value(out.column(5 + k), i),
                             () -> frame + " " + call + " at row " + row);
                 }
             }
@@ -103,7 +116,10 @@ class WindowOperatorTest {
             WindowFrame.Bound upper = randomBound(rnd, rows);
             if (lower.kind() != WindowFrame.BoundKind.UNBOUNDED_FOLLOWING
                     && upper.kind() != WindowFrame.BoundKind.UNBOUNDED_PRECEDING) {
-                return new WindowFrame(rows, lower, upper);
+                // EXCLUDE one time in two: the row, its peers, or its peers but itself
+                WindowFrame.Exclude[] excludes = WindowFrame.Exclude.values();
+                return new WindowFrame(rows, lower, upper).excluding(rnd.nextBoolean() ? WindowFrame.Exclude.NO_OTHERS
+                        : excludes[1 + rnd.nextInt(excludes.length - 1)]);
             }
         }
     }
@@ -200,9 +216,9 @@ class WindowOperatorTest {
         return (int) Math.max(start, Math.min(end, at));
     }
 
-    private static Object recomputed(WindowCall call, Batch out, int from, int to) {
+    private static Object recomputed(WindowCall call, Batch out, List<Integer> rows) {
         List<Object> values = new ArrayList<>();
-        for (int j = from; j < to; j++) {
+        for (int j : rows) {
             values.add(call.arg() < 0 ? "row" : value(out.column(call.arg()), j));
         }
         List<Object> present = values.stream().filter(Objects::nonNull).toList();

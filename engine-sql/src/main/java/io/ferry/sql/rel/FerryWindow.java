@@ -39,10 +39,10 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * Window functions in Ferry's window operator ({@link PlanNode.Window}, one per window of the SELECT): ROW_NUMBER,
  * RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, COUNT, SUM, MIN, MAX, FIRST_VALUE, LAST_VALUE, NTH_VALUE, LAG and
  * LEAD (the value functions with IGNORE NULLS too), over ROWS and RANGE frames with any bounds (a RANGE offset over
- * one numeric, DATE or TIMESTAMP key, an interval in months too). (NTILE arrives as arithmetic over ROW_NUMBER and
- * COUNT, AVG and the statistics as sums and counts: {@code WindowCallsRule} and Calcite's conversion.) What else a
- * window asks for — EXCLUDE, a RANGE frame with bounds in two units or an offset beyond BIGINT in the key's units —
- * keeps the whole window in Calcite's row engine (DISTINCT is refused before planning).
+ * one numeric, DATE or TIMESTAMP key, an interval in months too), with or without EXCLUDE. (NTILE arrives as
+ * arithmetic over ROW_NUMBER and COUNT, AVG and the statistics as sums and counts: {@code WindowCallsRule} and
+ * Calcite's conversion.) What else a window asks for — a RANGE offset beyond BIGINT in the key's units — keeps the
+ * whole window in Calcite's row engine (DISTINCT is refused before planning).
  *
  * <p>Constants a call reads (the default of a LAG, the 1 of a SUM(1)) are Calcite's extra inputs past the input's
  * columns, and a LAG's default may have another type than its value: the plan computes such columns in a
@@ -103,18 +103,24 @@ public final class FerryWindow extends Window implements FerryRel {
             this.inputTypes = FerryRel.types(window.getInput().getRowType());
         }
 
+        private static WindowFrame.Exclude exclude(RexWindowExclusion exclude) {
+            return switch (exclude) {
+                case EXCLUDE_NO_OTHER -> WindowFrame.Exclude.NO_OTHERS;
+                case EXCLUDE_CURRENT_ROW -> WindowFrame.Exclude.CURRENT_ROW;
+                case EXCLUDE_GROUP -> WindowFrame.Exclude.GROUP;
+                case EXCLUDE_TIES -> WindowFrame.Exclude.TIES;
+            };
+        }
+
         PlanNode plan(PlanNode input) {
             List<int[]> keys = new ArrayList<>();
             List<List<SortKey>> orders = new ArrayList<>();
             List<WindowFrame> frames = new ArrayList<>();
             List<List<WindowCall>> calls = new ArrayList<>();
             for (Group g : window.groups) {
-                if (g.exclude != RexWindowExclusion.EXCLUDE_NO_OTHER) {
-                    throw new UnsupportedExpression("window frame " + g.exclude);
-                }
                 keys.add(g.keys.toArray());
                 orders.add(orderKeys(g));
-                frames.add(frame(g));
+                frames.add(frame(g).excluding(exclude(g.exclude)));
                 List<WindowCall> list = new ArrayList<>();
                 for (RexWinAggCall c : g.aggCalls) {
                     list.add(call(c));
@@ -173,18 +179,22 @@ public final class FerryWindow extends Window implements FerryRel {
                         + " ORDER BY keys");
             }
             FerryType key = inputTypes.get(order.get(0).getFieldIndex());
-            WindowFrame.RangeUnit unit = WindowFrame.RangeUnit.KEY;
-            for (RexWindowBound b : List.of(g.lowerBound, g.upperBound)) {
-                if (offset(b) && SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(constant(b.getOffset()).getType())) {
-                    unit = switch (key.kind()) {
-                        case DATE -> WindowFrame.RangeUnit.DATE_MONTHS;
-                        case TIMESTAMP -> WindowFrame.RangeUnit.TIMESTAMP_MONTHS;
-                        default -> throw new UnsupportedExpression("a RANGE offset in months over " + key);
-                    };
-                }
+            WindowFrame.RangeUnit lower = unit(g.lowerBound, key);
+            WindowFrame.RangeUnit upper = unit(g.upperBound, key);
+            return new WindowFrame(false, rangeBound(g.lowerBound, key, lower), rangeBound(g.upperBound, key, upper),
+                    lower, upper, WindowFrame.Exclude.NO_OTHERS);
+        }
+
+        /** What bound {@code b}'s offset counts: calendar months for a year-month interval, else the key's units. */
+        private WindowFrame.RangeUnit unit(RexWindowBound b, FerryType key) {
+            if (!offset(b) || !SqlTypeFamily.INTERVAL_YEAR_MONTH.contains(constant(b.getOffset()).getType())) {
+                return WindowFrame.RangeUnit.KEY;
             }
-            return new WindowFrame(false, rangeBound(g.lowerBound, key, unit), rangeBound(g.upperBound, key, unit),
-                    unit);
+            return switch (key.kind()) {
+                case DATE -> WindowFrame.RangeUnit.DATE_MONTHS;
+                case TIMESTAMP -> WindowFrame.RangeUnit.TIMESTAMP_MONTHS;
+                default -> throw new UnsupportedExpression("a RANGE offset in months over " + key);
+            };
         }
 
         private WindowFrame.Bound bound(RexWindowBound b) {
