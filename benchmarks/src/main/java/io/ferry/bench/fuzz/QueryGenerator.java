@@ -44,7 +44,8 @@ import io.ferry.bench.fuzz.Query.TableRef;
  * SECOND also of the interval between two timestamps.</li>
  * <li>Window functions: ROW_NUMBER, NTILE, LAG, LEAD, FIRST_VALUE, NTH_VALUE and aggregates over a ROWS frame order
  * by the ids of every table in FROM (a total order); RANK, DENSE_RANK and aggregates over the default RANGE frame or a
- * RANGE frame with offsets (over one numeric key) are deterministic under any order.</li>
+ * RANGE frame with offsets (over one numeric key) are deterministic under any order. An explicit frame excludes the
+ * current row, its peers or its ties one time in three.</li>
  * </ul>
  */
 public final class QueryGenerator {
@@ -678,6 +679,10 @@ public final class QueryGenerator {
         }
         if (order.isEmpty() && chance(0.6)) {
             order.add(sortItem(expr(anyType(), rows, 2), s));
+        }
+        if (!frame.isEmpty() && chance(0.3)) {
+            // which rows are excluded is fixed by the frame's kind and the row's peers: as deterministic as the frame
+            frame += pick(List.of(" EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES"));
         }
         Expr.Window w = new Expr.Window(function, partition, order, constants, frame);
         return function.name().equals("SUM") && function.type() == SqlType.DECIMAL ? withinDuckDbDigits(w) : w;
