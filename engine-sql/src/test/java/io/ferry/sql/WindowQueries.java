@@ -178,6 +178,12 @@ public final class WindowQueries {
                         + "ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING), NTH_VALUE(p, 1) OVER (PARTITION BY g ORDER BY o "
                         + "RANGE BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) FROM wn",
                 "SELECT id, NTILE(3) OVER (PARTITION BY g ORDER BY id), NTILE(5) OVER (ORDER BY id) FROM wn",
+                // a frame with EXCLUDE may be empty: NULL, where Calcite counted on frames that hold the current row
+                // (SUM(constant) became SUM0, MIN of a NOT NULL column NOT NULL: fuzzer seed 1805)
+                "SELECT id, SUM(-0.001) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING EXCLUDE GROUP), MIN(id) OVER "
+                        + "(PARTITION BY g ORDER BY id ROWS UNBOUNDED PRECEDING EXCLUDE CURRENT ROW), SUM(id) OVER w, "
+                        + "FIRST_VALUE(id) OVER w FROM wn WINDOW w AS (PARTITION BY g ORDER BY id ROWS BETWEEN CURRENT "
+                        + "ROW AND UNBOUNDED FOLLOWING EXCLUDE CURRENT ROW)",
                 // EXCLUDE: the row, its peers, or its peers but itself, out of ROWS and RANGE frames of every kind
                 "SELECT id, SUM(b) OVER (PARTITION BY g ORDER BY o, id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING "
                         + "EXCLUDE CURRENT ROW), COUNT(x) OVER (ORDER BY o RANGE BETWEEN UNBOUNDED PRECEDING AND "

@@ -5,7 +5,9 @@ import static org.apache.calcite.util.Static.RESOURCE;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -697,6 +699,15 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 nullable(call, 0);
                 return;
             }
+            SqlBasicCall framed = (call.getKind() == SqlKind.IGNORE_NULLS || call.getKind() == SqlKind.RESPECT_NULLS)
+                    && call.operand(0) instanceof SqlBasicCall inner ? inner : call;
+            if (FRAMED.contains(framed.getKind()) && framed.operandCount() >= 1 && excludes(scope, over.operand(1))) {
+                // a frame with EXCLUDE may be empty, where Calcite counts on one that holds the current row never
+                // being so: SUM(1) became SUM0 without its NULL, MIN over a NOT NULL column a NOT NULL 0 (fuzzer
+                // seed 1805)
+                nullable(framed, 0);
+                return;
+            }
             if (call.operandCount() != 3 || (call.getKind() != SqlKind.LAG && call.getKind() != SqlKind.LEAD)) {
                 return;
             }
@@ -706,9 +717,28 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             }
         }
 
-        /** Operand {@code i} of {@code call} as {@code CASE WHEN FALSE THEN NULL ELSE x END}: x, typed nullable. */
+        /** Window calls whose value is NULL over an empty frame. */
+        private static final Set<SqlKind> FRAMED = EnumSet.of(SqlKind.SUM, SqlKind.AVG, SqlKind.MIN, SqlKind.MAX,
+                SqlKind.FIRST_VALUE, SqlKind.LAST_VALUE, SqlKind.STDDEV_POP, SqlKind.STDDEV_SAMP, SqlKind.VAR_POP,
+                SqlKind.VAR_SAMP);
+
+        /** Whether the window (written in place or named) has an EXCLUDE clause that leaves rows out. */
+        private boolean excludes(SqlValidatorScope scope, SqlNode window) {
+            SqlLiteral exclude = resolveWindow(window, scope).getExclude();
+            return exclude != null && exclude.getValue() instanceof Enum<?> e && !e.name().equals("EXCLUDE_NO_OTHER");
+        }
+
+        /**
+         * Operand {@code i} of {@code call} as {@code CASE WHEN FALSE THEN NULL ELSE x END}: x, typed nullable. Once:
+         * the validator derives a call's type more than once.
+         */
         private static void nullable(SqlBasicCall call, int i) {
             SqlNode x = call.operand(i);
+            if (x instanceof SqlCase c && c.getWhenOperands().size() == 1
+                    && SqlUtil.isLiteral(c.getWhenOperands().get(0)) && c.getWhenOperands().get(0).toString()
+                    .equals("FALSE") && SqlUtil.isNullLiteral(c.getThenOperands().get(0), false)) {
+                return;
+            }
             SqlParserPos pos = x.getParserPosition();
             call.setOperand(i, new SqlCase(pos, null, SqlNodeList.of(SqlLiteral.createBoolean(false, pos)),
                     SqlNodeList.of(SqlLiteral.createNull(pos)), x));
