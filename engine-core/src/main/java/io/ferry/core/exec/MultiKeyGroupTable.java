@@ -18,6 +18,8 @@ import io.ferry.core.vector.Vector;
  */
 final class MultiKeyGroupTable implements GroupTable {
     private static final double LOAD = 0.5;
+    /** The upper half of a hash, kept in its slot beside the group id. */
+    private static final long TAG = 0xFFFF_FFFF_0000_0000L;
 
     private final Physical[] types;
     private final QueryMemory memory;
@@ -32,6 +34,9 @@ final class MultiKeyGroupTable implements GroupTable {
     private int mask;
     private int groups;
     private long reserved;
+    /** Per batch: each row's home slot, and the rows probed one by one (kept between batches). */
+    private long[] home = new long[0];
+    private int[] pending = new int[0];
 
     MultiKeyGroupTable(Physical[] keyTypes, QueryMemory memory) {
         this.types = keyTypes.clone();
@@ -57,51 +62,50 @@ final class MultiKeyGroupTable implements GroupTable {
             values[k] = comparable(keyVectors[k], n);
         }
         long[] nullFlags = nullFlags(keyVectors, n);
-        int keyAt = 1 + nullWords;
+        if (pending.length < n) {
+            home = new long[n];
+            pending = new int[n];
+        }
         // first every row's home slot is read, then the group rows those name: loads that do not wait on each other,
         // so the memory system has many in flight (a row at a time, each waited on the last's probe); rows whose
         // group is elsewhere or new are probed one by one after
-        long[] home = new long[n];
         for (int i = 0; i < n; i++) {
             home[i] = slots[(int) h[i] & mask];
         }
-        int[] pending = new int[n];
         int unresolved = 0;
         for (int i = 0; i < n; i++) {
-            long s = home[i];
-            long hash = h[i];
-            int g = (int) s - 1;
-            if (s != 0 && (s & 0xFFFF_FFFF_0000_0000L) == (hash & 0xFFFF_FFFF_0000_0000L)
-                    && rows[g * width] == hash && sameNulls(g * width, nullFlags, i)
-                    && sameKeys(g * width + keyAt, keyVectors, values, i)) {
-                out[i] = g;
+            if (holds(home[i], h[i], keyVectors, values, nullFlags, i)) {
+                out[i] = (int) home[i] - 1;
             } else {
                 pending[unresolved++] = i;
             }
         }
         for (int p = 0; p < unresolved; p++) {
             int i = pending[p];
-            long hash = h[i];
-            long tag = hash & 0xFFFF_FFFF_0000_0000L;
-            int slot = (int) hash & mask;
+            int slot = (int) h[i] & mask;
             while (true) {
                 long s = slots[slot];
                 if (s == 0) {
-                    out[i] = insert(keyVectors, values, nullFlags, i, hash, slot);
+                    out[i] = insert(keyVectors, values, nullFlags, i, h[i], slot);
                     break;
                 }
-                if ((s & 0xFFFF_FFFF_0000_0000L) == tag) {
-                    int g = (int) s - 1;
-                    int base = g * width;
-                    if (rows[base] == hash && sameNulls(base, nullFlags, i)
-                            && sameKeys(base + keyAt, keyVectors, values, i)) {
-                        out[i] = g;
-                        break;
-                    }
+                if (holds(s, h[i], keyVectors, values, nullFlags, i)) {
+                    out[i] = (int) s - 1;
+                    break;
                 }
                 slot = (slot + 1) & mask;
             }
         }
+    }
+
+    /** Whether slot value {@code s} names the group of row {@code i} (of hash {@code hash}). */
+    private boolean holds(long s, long hash, Vector[] keyVectors, long[][] values, long[] nullFlags, int i) {
+        if (s == 0 || (s & TAG) != (hash & TAG)) {
+            return false;
+        }
+        int base = ((int) s - 1) * width;
+        return rows[base] == hash && sameNulls(base, nullFlags, i)
+                && sameKeys(base + 1 + nullWords, keyVectors, values, i);
     }
 
     /**
@@ -193,7 +197,7 @@ final class MultiKeyGroupTable implements GroupTable {
         for (int k = 0; k < values.length; k++) {
             rows[at + k] = values[k] != null ? values[k][row] : bytesKey((BytesVector) keyVectors[k], row);
         }
-        slots[slot] = (hash & 0xFFFF_FFFF_0000_0000L) | (g + 1L);
+        slots[slot] = (hash & TAG) | (g + 1L);
         if (groups > slots.length * LOAD) {
             rehash();
         } else if (g % 1024 == 0) {
@@ -226,7 +230,7 @@ final class MultiKeyGroupTable implements GroupTable {
             while (bigger[s] != 0) {
                 s = (s + 1) & m;
             }
-            bigger[s] = (hash & 0xFFFF_FFFF_0000_0000L) | (g + 1L);
+            bigger[s] = (hash & TAG) | (g + 1L);
         }
         slots = bigger;
         mask = m;

@@ -72,10 +72,7 @@ public final class DateFunctions {
         /** As {@link #function}'s: a lookup of "-" would put Calcite's MINUS back. */
         @Override
         public RelDataType deriveType(SqlValidator validator, SqlValidatorScope scope, SqlCall call) {
-            for (SqlNode operand : call.getOperandList()) {
-                validator.deriveType(scope, operand);
-            }
-            return validateOperands(validator, scope, call);
+            return ownType(this, validator, scope, call);
         }
     };
 
@@ -91,12 +88,18 @@ public final class DateFunctions {
             /** Checks the operands against this function itself: Calcite's lookup by name would find its own. */
             @Override
             public RelDataType deriveType(SqlValidator validator, SqlValidatorScope scope, SqlCall call) {
-                for (SqlNode operand : call.getOperandList()) {
-                    validator.deriveType(scope, operand);
-                }
-                return validateOperands(validator, scope, call);
+                return ownType(this, validator, scope, call);
             }
         };
+    }
+
+    /** {@code call}'s type, its operands checked against {@code operator} itself (not one a lookup by name finds). */
+    private static RelDataType ownType(SqlOperator operator, SqlValidator validator, SqlValidatorScope scope,
+            SqlCall call) {
+        for (SqlNode operand : call.getOperandList()) {
+            validator.deriveType(scope, operand);
+        }
+        return operator.validateOperands(validator, scope, call);
     }
 
     public static Long datePart(String unit, Long millis) {

@@ -735,9 +735,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         private static void nullable(SqlBasicCall call, int i) {
             SqlNode x = call.operand(i);
             if (x instanceof SqlCase c && c.getWhenOperands().size() == 1
-                    && SqlUtil.isLiteral(c.getWhenOperands().get(0)) && c.getWhenOperands().get(0).toString()
-                    .equals("FALSE") && SqlUtil.isNullLiteral(c.getThenOperands().get(0), false)) {
-                return;
+                    && c.getWhenOperands().get(0) instanceof SqlLiteral when && Boolean.FALSE.equals(when.getValue())) {
+                return; // wrapped already
             }
             SqlParserPos pos = x.getParserPosition();
             call.setOperand(i, new SqlCase(pos, null, SqlNodeList.of(SqlLiteral.createBoolean(false, pos)),

@@ -3,8 +3,8 @@ package io.ferry.sql.translate;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
-import java.util.EnumSet;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -165,7 +165,7 @@ public final class RexTranslator {
      * negations, and the difference of two datetimes (what TIMESTAMPDIFF becomes).
      */
     private Expr interval(RexNode node) {
-        if (!SqlTypeName.INTERVAL_TYPES.contains(node.getType().getSqlTypeName())) {
+        if (!isInterval(node.getType())) {
             Expr e = translate(node);
             if (!TypeMapping.isExactInteger(e.type())) {
                 throw new UnsupportedExpression("interval arithmetic with " + e.type());
@@ -195,7 +195,7 @@ public final class RexTranslator {
                 return new Call(Op.NEGATE, List.of(interval(ops.get(0))), FerryType.BIGINT);
             }
             case MINUS -> {
-                if (SqlTypeName.INTERVAL_TYPES.contains(ops.get(0).getType().getSqlTypeName())) {
+                if (isInterval(ops.get(0).getType())) {
                     if (isYearMonth(ops.get(0).getType()) != months) {
                         throw new UnsupportedExpression("difference of a year-month and a day-time interval");
                     }
@@ -268,7 +268,7 @@ public final class RexTranslator {
 
     /** {@code datetime ± interval} (or {@code interval + datetime}): a DATE or TIMESTAMP of Calcite's result type. */
     private Expr datetimePlus(SqlKind kind, List<RexNode> ops, FerryType type) {
-        boolean intervalFirst = SqlTypeName.INTERVAL_TYPES.contains(ops.get(0).getType().getSqlTypeName());
+        boolean intervalFirst = isInterval(ops.get(0).getType());
         RexNode datetime = ops.get(intervalFirst ? 1 : 0);
         RexNode interval = ops.get(intervalFirst ? 0 : 1);
         if (kind == SqlKind.MINUS && intervalFirst) {
@@ -288,8 +288,8 @@ public final class RexTranslator {
     private Expr call(RexCall call) {
         SqlKind kind = call.getKind();
         if ((kind == SqlKind.PLUS || kind == SqlKind.MINUS) && call.getOperands().stream()
-                .anyMatch(o -> SqlTypeName.INTERVAL_TYPES.contains(o.getType().getSqlTypeName()))
-                && !SqlTypeName.INTERVAL_TYPES.contains(call.getType().getSqlTypeName())) {
+                .anyMatch(o -> isInterval(o.getType()))
+                && !isInterval(call.getType())) {
             return datetimePlus(kind, call.getOperands(), type(call.getType()));
         }
         if (kind == SqlKind.SEARCH) {
@@ -358,7 +358,7 @@ public final class RexTranslator {
                 return like(call);
             }
             case REINTERPRET -> {
-                if (!SqlTypeName.INTERVAL_TYPES.contains(ops.get(0).getType().getSqlTypeName())) {
+                if (!isInterval(ops.get(0).getType())) {
                     throw new UnsupportedExpression("REINTERPRET of " + ops.get(0).getType());
                 }
                 return cast(interval(ops.get(0)), type);
