@@ -134,6 +134,11 @@ public final class NodeProcess implements AutoCloseable {
         process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** Waits up to {@code within} for the process to end; its exit status, or -1 if it still runs. */
+    public int exitStatus(Duration within) throws InterruptedException {
+        return process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
+    }
+
     /** CPU time the process has used so far (zero where the platform does not tell). */
     public Duration cpuTime() {
         return process.info().totalCpuDuration().orElse(Duration.ZERO);

@@ -53,6 +53,10 @@ public final class SqlStates {
     public static final String DUPLICATE_OBJECT = "42710";
     /** A file the server keeps could not be written (io_error). */
     public static final String IO_ERROR = "58030";
+    /** Another process holds what this one needs (PostgreSQL's object_in_use). */
+    public static final String OBJECT_IN_USE = "55006";
+    /** A stored file is damaged (PostgreSQL's data_corrupted). */
+    public static final String DATA_CORRUPTED = "XX001";
     /** No room left on the disk a query spills to (disk_full). */
     public static final String DISK_FULL = "53100";
 

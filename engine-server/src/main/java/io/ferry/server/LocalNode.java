@@ -5,7 +5,10 @@ import static java.util.Objects.requireNonNull;
 import java.nio.file.Path;
 import java.util.List;
 
+import io.ferry.core.durable.DataDirectory;
 import io.ferry.core.storage.Catalog;
+import io.ferry.core.storage.DataFile;
+import io.ferry.core.storage.Manifest;
 import io.ferry.server.cluster.SystemTables;
 import io.ferry.server.data.PaperTable;
 import io.ferry.server.data.ProgressListener;
@@ -53,14 +56,21 @@ public final class LocalNode implements AutoCloseable {
      * @param demo      the demo data to load first, or null for none
      * @param loadRoots directories CSV loads may read (see {@link LoadPolicy})
      * @param security  who may use the JDBC port
+     * @param dataDirectory where tables are kept across restarts (docs/storage.md), or null to keep them in memory
      */
     public record Options(EngineConfig engine, String host, int port, Demo demo, List<Path> loadRoots,
-            ServerSecurity security) {
+            ServerSecurity security, Path dataDirectory) {
         public Options {
             requireNonNull(engine, "engine is null");
             requireNonNull(host, "host is null");
             requireNonNull(security, "security is null");
             loadRoots = List.copyOf(loadRoots);
+        }
+
+        /** Tables in memory only. */
+        public Options(EngineConfig engine, String host, int port, Demo demo, List<Path> loadRoots,
+                ServerSecurity security) {
+            this(engine, host, port, demo, loadRoots, security, null);
         }
 
         /** Without users: for a loopback address. */
@@ -79,10 +89,15 @@ public final class LocalNode implements AutoCloseable {
             this(rows, distinct, scale, null);
         }
 
-        /** Loads the paper table and the SSB tables (partitioned by {@code partitionBy}, if any) into {@code catalog}. */
+        /**
+         * Loads the paper table and the SSB tables (partitioned by {@code partitionBy}, if any) into {@code catalog},
+         * those it does not have yet: a data directory keeps them from the first start on.
+         */
         public void load(Catalog catalog, ProgressListener progress) {
-            PaperTable.load(catalog, PAPER_TABLE, rows, distinct, progress);
-            new SsbGenerator(scale).loadPartitioned(catalog, partitionBy, progress);
+            if (catalog.get(PAPER_TABLE) == null) {
+                PaperTable.load(catalog, PAPER_TABLE, rows, distinct, progress);
+            }
+            new SsbGenerator(scale).loadMissing(catalog, partitionBy, progress);
         }
     }
 
@@ -90,11 +105,12 @@ public final class LocalNode implements AutoCloseable {
     public static LocalNode start(Options options, ProgressListener progress) {
         LoadPolicy policy = LoadPolicy.of(options.loadRoots(), ServerSecurity.isLoopback(options.host()));
         AccessControl access = options.security().access(options.host());
-        FerryEngine engine = FerryEngine.start(options.engine());
+        FerryEngine engine = FerryEngine.start(options.engine(), null, options.dataDirectory());
         engine.setAccess(access);
         engine.setCopies(new ServerCopies(engine, policy));
         SystemTables.installLocal(engine, LOCAL_NODE);
         try {
+            restore(engine, progress);
             if (options.demo() != null) {
                 options.demo().load(engine.catalog(), progress);
             }
@@ -110,6 +126,27 @@ public final class LocalNode implements AutoCloseable {
                 e.addSuppressed(closing);
             }
             throw e;
+        }
+    }
+
+    /** Reads the tables of the engine's data directory back into memory, with a progress bar over their bytes. */
+    private static void restore(FerryEngine engine, ProgressListener progress) {
+        DataDirectory data = engine.dataDirectory();
+        if (data == null || data.manifest().tables().isEmpty() && data.manifest().views().isEmpty()) {
+            return;
+        }
+        long bytes = 0;
+        for (Manifest.TableEntry t : data.manifest().tables().values()) {
+            for (DataFile f : t.files()) {
+                bytes += f.bytes();
+            }
+        }
+        progress.start("restoring tables from " + data.root(), bytes, ProgressListener.Unit.BYTES);
+        long[] done = {0};
+        try {
+            engine.restore(f -> progress.update(done[0] += f.bytes()));
+        } finally {
+            progress.finish();
         }
     }
 

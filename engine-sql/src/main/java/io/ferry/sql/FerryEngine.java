@@ -1,5 +1,6 @@
 package io.ferry.sql;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -10,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -17,7 +19,10 @@ import org.apache.arrow.memory.RootAllocator;
 import io.ferry.core.exec.QueryExecutor;
 import io.ferry.core.storage.BlockStorage;
 import io.ferry.core.storage.BlockStore;
+import io.ferry.core.durable.DataDirectory;
 import io.ferry.core.storage.Catalog;
+import io.ferry.core.storage.DataFile;
+import io.ferry.core.storage.Persistence;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.sql.access.AccessControl;
@@ -42,6 +47,7 @@ public final class FerryEngine implements AutoCloseable {
     private final BufferAllocator allocator;
     private final BufferAllocator storageAllocator;
     private final BlockStore store;
+    private final DataDirectory dataDirectory;
     private final Catalog catalog;
     private final QueryExecutor executor;
     private final PlanCache plans = new PlanCache();
@@ -52,7 +58,7 @@ public final class FerryEngine implements AutoCloseable {
     private volatile AccessControl access = AccessControl.open();
     private volatile FileCopies copies = FileCopies.NONE;
 
-    private FerryEngine(String name, EngineConfig config, BlockStorage storage) {
+    private FerryEngine(String name, EngineConfig config, BlockStorage storage, Path dataPath) {
         this.name = name;
         this.config = config;
         this.allocator = new RootAllocator(config.memoryLimit());
@@ -60,7 +66,16 @@ public final class FerryEngine implements AutoCloseable {
         // Regions of 256 MiB, or a quarter of a small memory limit, so a small engine can still hold several regions.
         this.store = new BlockStore(storageAllocator, config.blockSize(),
                 Math.min(256L << 20, Math.max(config.blockSize(), config.memoryLimit() / 4)));
-        this.catalog = new Catalog(storage == null ? store : storage);
+        try {
+            this.dataDirectory = dataPath == null ? null : DataDirectory.open(dataPath, allocator);
+        } catch (RuntimeException e) {
+            store.close();
+            storageAllocator.close();
+            allocator.close();
+            throw e;
+        }
+        this.catalog = new Catalog(storage == null ? store : storage,
+                dataDirectory == null ? Persistence.NONE : dataDirectory);
         this.executor = new QueryExecutor(config.threads());
         this.runner = (plan, ctx, session) -> executor.stream(plan, ctx);
         systemTables.put("queries", queries.table(reader -> access.isAdmin(reader)));
@@ -81,14 +96,41 @@ public final class FerryEngine implements AutoCloseable {
 
     /** An engine whose tables keep their blocks in {@code storage} (a cluster's memory servers), or locally if null. */
     public static FerryEngine start(EngineConfig config, BlockStorage storage) {
+        return start(config, storage, null);
+    }
+
+    /**
+     * As {@link #start(EngineConfig, BlockStorage)}, the tables also kept in the data directory {@code dataPath}
+     * (made if need be, and locked while the engine runs), unless null; {@link #restore} brings back what it holds.
+     * Only a local engine keeps a data directory: a cluster's blocks are on its memory servers.
+     */
+    public static FerryEngine start(EngineConfig config, BlockStorage storage, Path dataPath) {
+        if (storage != null && dataPath != null) {
+            throw new IllegalArgumentException("a data directory is for a local engine's tables");
+        }
         FerryDriver.ensureRegistered();
         String name = "ferry" + IDS.incrementAndGet();
-        FerryEngine engine = new FerryEngine(name, config, storage);
+        FerryEngine engine = new FerryEngine(name, config, storage, dataPath);
         ENGINES.put(name, engine);
         if (config.plannerWarmup()) {
             PlannerWarmup.startOnce();
         }
         return engine;
+    }
+
+    /** The data directory the engine keeps its tables in, or null when they live in memory only. */
+    public DataDirectory dataDirectory() {
+        return dataDirectory;
+    }
+
+    /**
+     * Loads the tables and views of the data directory into the (empty) catalog; {@code progress} hears of each
+     * data file once its rows are in. Does nothing for an engine without a data directory.
+     */
+    public void restore(Consumer<DataFile> progress) {
+        if (dataDirectory != null) {
+            dataDirectory.restore(catalog, progress);
+        }
     }
 
     /** Replaces how statements run (a coordinator runs them across its cluster). */
@@ -197,6 +239,9 @@ public final class FerryEngine implements AutoCloseable {
         executor.close();
         catalog.clear();
         store.close();
+        if (dataDirectory != null) {
+            dataDirectory.close();
+        }
         storageAllocator.close();
         allocator.close();
     }

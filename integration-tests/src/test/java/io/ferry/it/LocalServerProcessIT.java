@@ -40,7 +40,7 @@ class LocalServerProcessIT {
     @BeforeAll
     void start() throws Exception {
         port = NodeProcess.freePort();
-        server = ServerJar.start("local", "2g", "local", "--demo", "--scale", "0.01", "--rows", "200000",
+        server = ServerJar.start("local", "2g", "local", "--in-memory", "--demo", "--scale", "0.01", "--rows", "200000",
                 "--distinct", "1000", "--port", String.valueOf(port));
         server.await("is ready", Duration.ofSeconds(120));
         driver = FerryDriverLoader.load();
@@ -84,7 +84,7 @@ class LocalServerProcessIT {
     @Order(2)
     void aStoppedServerExitsWhileAQueryRuns() throws Exception {
         int busyPort = NodeProcess.freePort();
-        try (NodeProcess busy = ServerJar.start("busy", "1g", "local", "--demo", "--scale", "0.01", "--rows", "100000",
+        try (NodeProcess busy = ServerJar.start("busy", "1g", "local", "--in-memory", "--demo", "--scale", "0.01", "--rows", "100000",
                 "--distinct", "1000", "--port", String.valueOf(busyPort))) {
             busy.await("is ready", Duration.ofSeconds(120));
             Thread query = new Thread(() -> {

@@ -52,7 +52,7 @@ class StopIT {
     @BeforeAll
     void start() throws Exception {
         port = NodeProcess.freePort();
-        server = ServerJar.start("stop", "1g", "local", "--demo", "--scale", "0.01", "--rows", "200000", "--distinct",
+        server = ServerJar.start("stop", "1g", "local", "--in-memory", "--demo", "--scale", "0.01", "--rows", "200000", "--distinct",
                 "1000", "--port", String.valueOf(port), "--client-timeout", String.valueOf(CLIENT_TIMEOUT_SECONDS));
         server.await("is ready", Duration.ofSeconds(120));
         driver = FerryDriverLoader.load();

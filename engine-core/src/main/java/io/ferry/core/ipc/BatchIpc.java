@@ -143,7 +143,7 @@ public final class BatchIpc {
         return new FerryException(SqlStates.PROTOCOL_VIOLATION, "malformed result from a node: " + why);
     }
 
-    private static ArrowType arrowType(FerryType t) {
+    static ArrowType arrowType(FerryType t) {
         return switch (t.kind()) {
             case BOOLEAN -> ArrowType.Bool.INSTANCE;
             case INTEGER -> new ArrowType.Int(32, true);
@@ -157,7 +157,7 @@ public final class BatchIpc {
         };
     }
 
-    private static void fill(FieldVector target, Vector v, int n) {
+    static void fill(FieldVector target, Vector v, int n) {
         target.reset();
         if (target instanceof BaseVariableWidthVector s) {
             fillBytes(s, (BytesVector) v, n);
@@ -228,7 +228,7 @@ public final class BatchIpc {
         }
     }
 
-    private static Vector toFerry(FieldVector v, FerryType type, int n) {
+    static Vector toFerry(FieldVector v, FerryType type, int n) {
         boolean[] nulls = null;
         for (int i = 0; i < n; i++) {
             if (v.isNull(i)) {

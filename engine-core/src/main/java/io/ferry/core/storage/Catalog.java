@@ -5,23 +5,86 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.types.TableSchema;
+import io.ferry.core.vector.Batch;
 
 /**
  * The tables and views of one node, by lower-case name (one namespace for both, as in SQL), the tables stored in one
- * {@link BlockStore}.
+ * {@link BlockStore}. With a durable {@link Persistence}, every change is recorded in its manifest before it is made
+ * visible, and {@link #restore} brings the catalog back after a restart.
  */
 public final class Catalog {
     private final BlockStorage store;
+    private final Persistence persistence;
     private final Map<String, Table> tables = new ConcurrentSkipListMap<>();
     private final Map<String, ViewDefinition> views = new ConcurrentSkipListMap<>();
     private final AtomicLong version = new AtomicLong();
+    private final AtomicLong nextTableId = new AtomicLong(1);
 
+    /** A catalog kept in memory only. */
     public Catalog(BlockStorage store) {
+        this(store, Persistence.NONE);
+    }
+
+    public Catalog(BlockStorage store, Persistence persistence) {
         this.store = store;
+        this.persistence = persistence;
+    }
+
+    /** Whether the catalog's tables outlive the process (kept in a data directory). */
+    public boolean durable() {
+        return persistence.durable();
+    }
+
+    /** Reads the rows of one data file of a table, batch by batch. */
+    @FunctionalInterface
+    public interface FileReader {
+        void read(DataFile file, TableSchema schema, Consumer<Batch> sink);
+    }
+
+    /**
+     * Brings back the tables and views of {@code manifest} into this empty catalog, each table's rows read from its
+     * files by {@code reader} (nothing is written). If a file cannot be read, the catalog is left empty and the
+     * error names the table.
+     */
+    public synchronized void restore(Manifest manifest, FileReader reader) {
+        if (!tables.isEmpty() || !views.isEmpty()) {
+            throw new IllegalStateException("a catalog is restored before it is used");
+        }
+        try {
+            for (Manifest.TableEntry e : manifest.tables().values()) {
+                if (e.filling()) {
+                    continue; // its statement never finished: see createToFill
+                }
+                Table t = new Table(e.id(), e.name(), e.schema(), e.constraints(), e.indexes(), store, persistence,
+                        version::incrementAndGet);
+                tables.put(e.name(), t);
+                t.setPartitioning("none".equals(e.partitionBy()) ? PartitionScheme.NONE
+                        : PartitionScheme.parse(e.partitionBy(), e.schema()), e.placement());
+                for (DataFile f : e.files()) {
+                    try (TableAppender appender = t.restorer(f)) {
+                        reader.read(f, e.schema(), appender::append);
+                        if (appender.stagedRows() != f.rows()) {
+                            throw new FerryException(SqlStates.DATA_CORRUPTED, "data file " + f.name() + " of table '"
+                                    + e.name() + "' holds " + appender.stagedRows() + " rows where the manifest "
+                                    + "says " + f.rows());
+                        }
+                        appender.commit();
+                    }
+                }
+                t.setAttached(true);
+                nextTableId.accumulateAndGet(e.id() + 1, Math::max);
+            }
+            views.putAll(manifest.views());
+        } catch (RuntimeException e) {
+            clear();
+            throw e;
+        }
+        version.incrementAndGet();
     }
 
     public BlockStorage store() {
@@ -45,15 +108,36 @@ public final class Catalog {
     }
 
     /** A new empty table whose writes keep {@code constraints}. */
-    public synchronized Table create(String name, TableSchema schema, List<UniqueConstraint> constraints,
-            boolean ifNotExists) {
+    public Table create(String name, TableSchema schema, List<UniqueConstraint> constraints, boolean ifNotExists) {
+        return create(name, schema, constraints, ifNotExists, false);
+    }
+
+    /**
+     * A new empty table that the calling statement goes on to fill (CREATE TABLE AS, a load that creates its table):
+     * should the process die before its rows are committed, the restarted catalog does not have it, so the statement
+     * happened whole or not at all. If the statement fails, it drops the table, as it would without a data directory.
+     */
+    public Table createToFill(String name, TableSchema schema) {
+        return create(name, schema, List.of(), false, true);
+    }
+
+    /** Marks a table made empty by a separate statement as {@link #createToFill to be filled} by the current one. */
+    public synchronized void willFill(Table table) {
+        if (table.rowCount() > 0) {
+            throw new IllegalStateException("table '" + table.name() + "' has rows");
+        }
+        table.setFilling(true);
+        record(table);
+    }
+
+    private synchronized Table create(String name, TableSchema schema, List<UniqueConstraint> constraints,
+            boolean ifNotExists, boolean filling) {
         String key = normalize(name);
         if (views.containsKey(key)) {
             throw new FerryException(SqlStates.DUPLICATE_TABLE, "'" + key + "' is already a view; DROP VIEW it first "
                     + "or choose another name");
         }
-        Table table = new Table(key, schema, constraints, List.of(), store, version::incrementAndGet);
-        Table existing = tables.putIfAbsent(key, table);
+        Table existing = tables.get(key);
         if (existing != null) {
             if (ifNotExists) {
                 return existing;
@@ -61,8 +145,19 @@ public final class Catalog {
             throw new FerryException(SqlStates.DUPLICATE_TABLE, "table '" + key + "' already exists; "
                     + "DROP TABLE it first or use CREATE TABLE IF NOT EXISTS");
         }
+        Table table = newTable(key, schema, constraints, List.of());
+        table.setFilling(filling);
+        persistence.commit(m -> m.with(Manifest.TableEntry.of(table, List.of())));
+        table.setAttached(true);
+        tables.put(key, table);
         version.incrementAndGet();
         return table;
+    }
+
+    private Table newTable(String key, TableSchema schema, List<UniqueConstraint> constraints,
+            List<ZoneMapIndex> indexes) {
+        return new Table(nextTableId.getAndIncrement(), key, schema, constraints, indexes, store, persistence,
+                version::incrementAndGet);
     }
 
     /** The table, or null. */
@@ -79,7 +174,7 @@ public final class Catalog {
     }
 
     public synchronized boolean drop(String name, boolean ifExists) {
-        Table t = tables.remove(normalize(name));
+        Table t = tables.get(normalize(name));
         if (t == null) {
             if (ifExists) {
                 return false;
@@ -88,7 +183,9 @@ public final class Catalog {
                     + (views.containsKey(normalize(name)) ? "; it is a view: use DROP VIEW"
                             : "; use DROP TABLE IF EXISTS to ignore that"));
         }
-        t.drop();
+        persistence.commit(m -> m.without(t.name(), t.id()));
+        tables.remove(t.name());
+        persistence.release(t.drop());
         version.incrementAndGet();
         return true;
     }
@@ -99,7 +196,7 @@ public final class Catalog {
      */
     public Table detached(String name, TableSchema schema, List<UniqueConstraint> constraints,
             List<ZoneMapIndex> indexes) {
-        return new Table(normalize(name), schema, constraints, indexes, store, version::incrementAndGet);
+        return newTable(normalize(name), schema, constraints, indexes);
     }
 
     /**
@@ -123,9 +220,28 @@ public final class Catalog {
                         + holder.name() + "'");
             }
         }
+        // a table built aside has its rows written now, and the manifest swaps the two entries in one step
+        DataFile written = next.writeUnwritten();
+        try {
+            persistence.commit(m -> m.without(current.name(), current.id())
+                    .with(Manifest.TableEntry.of(next, next.files())));
+        } catch (RuntimeException e) {
+            if (written != null) {
+                persistence.release(List.of(written));
+            }
+            throw e;
+        }
         tables.remove(current.name());
+        current.setAttached(false);
         tables.put(next.name(), next);
+        next.setAttached(true);
         version.incrementAndGet();
+    }
+
+    /** Records {@code table}'s definition as it now is, if it is in the catalog; throws if that cannot be done. */
+    private void record(Table table) {
+        persistence.commit(m -> m.changing(table.name(), table.id(),
+                e -> Manifest.TableEntry.of(table, e.files())));
     }
 
     /**
@@ -138,7 +254,15 @@ public final class Catalog {
                     + "is partitioned when it is made: create a new one WITH (partition_by = ...) and INSERT ... "
                     + "SELECT into it");
         }
+        PartitionScheme was = table.partitioning();
+        Placement wasPlaced = table.placement();
         table.setPartitioning(scheme, placement);
+        try {
+            record(table);
+        } catch (RuntimeException e) {
+            table.setPartitioning(was, wasPlaced);
+            throw e;
+        }
         version.incrementAndGet();
     }
 
@@ -173,8 +297,7 @@ public final class Catalog {
                 }
                 List<ZoneMapIndex> next = new java.util.ArrayList<>(t.indexes());
                 next.add(new ZoneMapIndex(key, position));
-                t.setIndexes(next);
-                version.incrementAndGet();
+                setIndexes(t, next);
                 return true;
             }
         }
@@ -197,11 +320,22 @@ public final class Catalog {
                     throw new FerryException(SqlStates.UNDEFINED_OBJECT, "index '" + key + "' was dropped, or its "
                             + "table altered, meanwhile; retry");
                 }
-                t.setIndexes(t.indexes().stream().filter(i -> !i.name().equals(key)).toList());
-                version.incrementAndGet();
+                setIndexes(t, t.indexes().stream().filter(i -> !i.name().equals(key)).toList());
                 return true;
             }
         }
+    }
+
+    private void setIndexes(Table t, List<ZoneMapIndex> next) {
+        List<ZoneMapIndex> was = t.indexes();
+        t.setIndexes(next);
+        try {
+            record(t);
+        } catch (RuntimeException e) {
+            t.setIndexes(was);
+            throw e;
+        }
+        version.incrementAndGet();
     }
 
     /** The table that has the index named {@code key} (normalized), or null. */
@@ -221,7 +355,7 @@ public final class Catalog {
         if (tables.get(table.name()) == table) {
             throw new IllegalStateException("table '" + table.name() + "' is in the catalog: drop it instead");
         }
-        table.drop();
+        persistence.release(table.drop());
     }
 
     public List<Table> tables() {
@@ -239,12 +373,16 @@ public final class Catalog {
             throw new FerryException(SqlStates.DUPLICATE_TABLE, "view '" + key + "' already exists; DROP VIEW it "
                     + "first or use CREATE OR REPLACE VIEW");
         }
+        persistence.commit(m -> m.with(view));
         views.put(key, view);
         version.incrementAndGet();
     }
 
     public synchronized boolean dropView(String name, boolean ifExists) {
         String key = normalize(name);
+        if (views.containsKey(key)) {
+            persistence.commit(m -> m.withoutView(key));
+        }
         if (views.remove(key) == null) {
             if (ifExists) {
                 return false;
@@ -261,11 +399,16 @@ public final class Catalog {
         return List.copyOf(views.values());
     }
 
-    /** Drops every table and view; the store can then be closed with nothing live. */
-    public void clear() {
+    /**
+     * Frees every table and forgets every view, as the node stops: the store can then be closed with nothing live. A
+     * durable catalog's manifest still holds them all, for the next start.
+     */
+    public synchronized void clear() {
         views.clear();
-        for (String name : List.copyOf(tables.keySet())) {
-            drop(name, true);
+        for (Table t : List.copyOf(tables.values())) {
+            tables.remove(t.name());
+            t.drop();
         }
+        version.incrementAndGet();
     }
 }

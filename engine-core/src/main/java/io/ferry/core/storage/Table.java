@@ -27,10 +27,12 @@ public final class Table implements TableHandle {
     /** How long a write waits for another statement's write to the same table before it gives up. */
     static final Duration LOCK_WAIT = Duration.ofSeconds(60);
 
+    private final long id;
     private final String name;
     private final TableSchema schema;
     private final List<UniqueConstraint> constraints;
     private final BlockStorage store;
+    private final Persistence persistence;
     private final Runnable onChange;
     private final ReentrantLock writes = new ReentrantLock();
     private final AtomicLong blocksRead = new AtomicLong();
@@ -42,10 +44,20 @@ public final class Table implements TableHandle {
     /** Per constraint, the keys of {@link #current}; null until a write first needs them. */
     private List<UniqueKeys> currentKeys;
     private boolean dropped;
+    /** Whether the table is in its catalog, so that its changes go to the manifest. */
+    private boolean attached;
+    /** Whether the statement that made the table has yet to commit its rows ({@link Manifest.TableEntry#filling}). */
+    private boolean filling;
+    /** The files holding {@link #current}'s rows in order, when it is persisted; their blocks add up to its blocks. */
+    private List<DataFile> files = List.of();
 
-    /** {@code onChange} runs after every change to the table's rows. */
-    Table(String name, TableSchema schema, List<UniqueConstraint> constraints, List<ZoneMapIndex> indexes,
-            BlockStorage store, Runnable onChange) {
+    /**
+     * {@code id} tells this table from any other of its name, before or after; {@code onChange} runs after every
+     * change to its rows.
+     */
+    Table(long id, String name, TableSchema schema, List<UniqueConstraint> constraints, List<ZoneMapIndex> indexes,
+            BlockStorage store, Persistence persistence, Runnable onChange) {
+        this.id = id;
         this.name = requireNonNull(name, "name is null");
         this.schema = requireNonNull(schema, "schema is null");
         this.constraints = List.copyOf(constraints);
@@ -57,8 +69,39 @@ public final class Table implements TableHandle {
         }
         this.indexes = List.copyOf(indexes);
         this.store = store;
+        this.persistence = persistence;
         this.onChange = onChange;
         this.current = TableData.empty(schema.size());
+    }
+
+    /** What tells this table from another of its name (one dropped, or made by ALTER TABLE) in the manifest. */
+    public long id() {
+        return id;
+    }
+
+    /** The files that hold the table's rows in a data directory (none in memory, or while it is built aside). */
+    public synchronized List<DataFile> files() {
+        return files;
+    }
+
+    /** Whether the table's changes go to the manifest: it is in its catalog, and the catalog is persisted. */
+    private synchronized boolean durable() {
+        return attached && persistence.durable();
+    }
+
+    /** Whether the statement that made the table is still to commit its first rows. */
+    public synchronized boolean filling() {
+        return filling;
+    }
+
+    /** The catalog sets this for a table a statement creates to fill. */
+    synchronized void setFilling(boolean f) {
+        filling = f;
+    }
+
+    /** The catalog sets this as it puts the table in or takes it out. */
+    synchronized void setAttached(boolean in) {
+        attached = in;
     }
 
     /** The table's PRIMARY KEY and UNIQUE constraints, which every write keeps. */
@@ -191,6 +234,11 @@ public final class Table implements TableHandle {
         return new TableAppender(this, store, false);
     }
 
+    /** Starts staging the rows of {@code file}, read back as the catalog is restored; committing writes nothing. */
+    TableAppender restorer(DataFile file) {
+        return new TableAppender(this, store, false, file);
+    }
+
     /**
      * Starts staging the table's next contents, which replace all its rows at {@link TableAppender#commit()}. The
      * caller holds {@link #lockWrites()} from before it reads the rows it derives them from until the commit.
@@ -213,7 +261,9 @@ public final class Table implements TableHandle {
         }
         TableData shared = source.snapshot();
         List<UniqueKeys> keys = null;
+        List<DataFile> sharedFiles;
         synchronized (source) {
+            sharedFiles = source.files;
             if (source.currentKeys != null && source.constraints.equals(constraints)) {
                 keys = new ArrayList<>();
                 for (UniqueKeys k : source.currentKeys) {
@@ -224,6 +274,7 @@ public final class Table implements TableHandle {
         current.close();
         current = shared;
         currentKeys = keys;
+        files = sharedFiles;
         onChange.run();
     }
 
@@ -238,35 +289,129 @@ public final class Table implements TableHandle {
 
     /**
      * Makes {@code staged} visible, after the current rows or instead of them, with {@code stagedStats} the stats of
-     * exactly their rows and {@code stagedKeys} their keys. Releases the blocks if it fails.
+     * exactly their rows and {@code stagedKeys} their keys. A persisted table writes them to a file and commits a
+     * manifest naming it first. Releases the blocks if it fails.
      */
     void publish(List<Block> staged, TableStats stagedStats, List<UniqueKeys> stagedKeys, boolean replace) {
+        publish(staged, stagedStats, stagedKeys, replace, null);
+    }
+
+    /**
+     * As {@link #publish(List, TableStats, List, boolean)}; with {@code restored}, the staged rows are that file's,
+     * read back as its catalog is restored: nothing is written.
+     */
+    void publish(List<Block> staged, TableStats stagedStats, List<UniqueKeys> stagedKeys, boolean replace,
+            DataFile restored) {
+        List<DataFile> written = List.of();
+        List<DataFile> replaced = List.of();
         try (WriteLock held = lockWrites()) {
+            List<DataFile> nextFiles;
+            if (restored != null) {
+                nextFiles = concat(files(), restored.withBlocks(staged.size()));
+            } else if (durable()) {
+                FileChange change = writeFiles(staged, replace);
+                written = change.written();
+                nextFiles = change.files();
+            } else {
+                nextFiles = replace ? List.of() : files();
+            }
             synchronized (this) {
-                publishLocked(staged, stagedStats, stagedKeys, replace);
+                replaced = publishLocked(staged, stagedStats, stagedKeys, replace, nextFiles);
             }
         } catch (RuntimeException e) {
             for (Block b : staged) {
                 b.release();
             }
+            persistence.release(written);
             throw e;
+        }
+        persistence.release(replaced);
+    }
+
+    /** The table's next files ({@code files}), of which {@code written} are new. */
+    private record FileChange(List<DataFile> files, List<DataFile> written) {
+    }
+
+    /**
+     * Writes {@code staged}, about to be published, to a new file. Appends merge the newest files into it while they
+     * hold no more rows than it (a binary counter: a table keeps about log2(rows) files however small its INSERTs,
+     * and each row is rewritten about as often); a rewrite's file replaces them all.
+     */
+    private FileChange writeFiles(List<Block> staged, boolean replace) {
+        List<DataFile> before = files();
+        if (staged.isEmpty()) {
+            return new FileChange(replace ? List.of() : before, List.of());
+        }
+        if (replace) {
+            DataFile f = persistence.write(name, schema, staged);
+            return new FileChange(List.of(f), List.of(f));
+        }
+        long rows = 0;
+        for (Block b : staged) {
+            rows += b.rowCount();
+        }
+        int keep = before.size();
+        int tailBlocks = 0;
+        while (keep > 0 && before.get(keep - 1).rows() <= rows) {
+            keep--;
+            rows += before.get(keep).rows();
+            tailBlocks += before.get(keep).blocks();
+        }
+        if (tailBlocks == 0) {
+            DataFile f = persistence.write(name, schema, staged);
+            return new FileChange(concat(before, f), List.of(f));
+        }
+        try (TableData data = snapshot()) {
+            List<Block> blocks = data.blocks();
+            if (covered(before) != blocks.size()) {
+                keep = 0; // the files do not match the blocks (never expected): write the whole table anew
+                tailBlocks = blocks.size();
+            }
+            List<Block> merged = new ArrayList<>(blocks.subList(blocks.size() - tailBlocks, blocks.size()));
+            merged.addAll(staged);
+            DataFile f = persistence.write(name, schema, merged);
+            return new FileChange(concat(before.subList(0, keep), f), List.of(f));
         }
     }
 
-    private void publishLocked(List<Block> staged, TableStats stagedStats, List<UniqueKeys> stagedKeys,
-            boolean replace) {
+    private static int covered(List<DataFile> files) {
+        int blocks = 0;
+        for (DataFile f : files) {
+            blocks += f.blocks();
+        }
+        return blocks;
+    }
+
+    private static List<DataFile> concat(List<DataFile> files, DataFile last) {
+        List<DataFile> out = new ArrayList<>(files.size() + 1);
+        out.addAll(files);
+        out.add(last);
+        return List.copyOf(out);
+    }
+
+    /** Returns the files the table no longer holds. */
+    private List<DataFile> publishLocked(List<Block> staged, TableStats stagedStats, List<UniqueKeys> stagedKeys,
+            boolean replace, List<DataFile> nextFiles) {
         if (dropped) {
             throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + name + "' was dropped while it was "
                     + "being changed");
         }
         List<UniqueKeys> nextKeys;
-        if (replace || constraints.isEmpty()) {
-            nextKeys = replace ? stagedKeys : currentKeys;
-        } else {
+        boolean merge = !replace && !constraints.isEmpty();
+        if (merge) {
             nextKeys = keysOfCurrent();
             for (int i = 0; i < nextKeys.size(); i++) {
                 nextKeys.get(i).checkDisjoint(stagedKeys.get(i));
             }
+        } else {
+            nextKeys = replace ? stagedKeys : currentKeys;
+        }
+        // the point of no return: once the manifest names the new files, the change is made
+        if (attached && persistence.durable() && (filling || !nextFiles.equals(files))) {
+            persistence.commit(m -> m.withFiles(name, id, nextFiles));
+        }
+        filling = false;
+        if (merge) {
             for (int i = 0; i < nextKeys.size(); i++) {
                 nextKeys.get(i).addDisjoint(stagedKeys.get(i));
             }
@@ -275,7 +420,33 @@ public final class Table implements TableHandle {
         current.close();
         current = next;
         currentKeys = nextKeys;
+        List<DataFile> gone = new ArrayList<>(files);
+        gone.removeAll(nextFiles);
+        files = nextFiles;
         onChange.run();
+        return gone;
+    }
+
+    /**
+     * Writes the rows no file holds yet — those of a table built aside by ALTER TABLE — so the manifest can name
+     * them when the catalog swaps the table in. Returns the new file, or null if there was nothing to write.
+     */
+    synchronized DataFile writeUnwritten() {
+        if (!persistence.durable()) {
+            return null;
+        }
+        List<Block> blocks = current.blocks();
+        int covered = covered(files);
+        if (covered > blocks.size()) {
+            files = List.of(); // never expected: write the whole table anew
+            covered = 0;
+        }
+        if (covered == blocks.size()) {
+            return null;
+        }
+        DataFile f = persistence.write(name, schema, blocks.subList(covered, blocks.size()));
+        files = concat(files, f);
+        return f;
     }
 
     /**
@@ -317,23 +488,35 @@ public final class Table implements TableHandle {
 
     /** Removes every row at once; scans that began before see the rows they began with. */
     public void truncate() {
+        List<DataFile> gone;
         try (WriteLock held = lockWrites()) {
             synchronized (this) {
                 if (dropped) {
                     throw new FerryException(SqlStates.UNDEFINED_TABLE, "table '" + name + "' was dropped");
                 }
+                if (attached && persistence.durable() && !files.isEmpty()) {
+                    persistence.commit(m -> m.withFiles(name, id, List.of()));
+                }
                 current.close();
                 current = TableData.empty(schema.size());
                 currentKeys = null;
+                gone = files;
+                files = List.of();
                 onChange.run();
             }
         }
+        persistence.release(gone);
     }
 
-    synchronized void drop() {
+    /** Frees the rows; returns the files that held them, for the catalog to release once no manifest names them. */
+    synchronized List<DataFile> drop() {
         dropped = true;
+        attached = false;
         current.close();
         current = TableData.empty(schema.size());
         currentKeys = null;
+        List<DataFile> gone = files;
+        files = List.of();
+        return gone;
     }
 }

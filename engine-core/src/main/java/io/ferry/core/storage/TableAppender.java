@@ -19,6 +19,8 @@ public final class TableAppender implements AutoCloseable {
     private final TableStatsBuilder stats;
     private final List<UniqueKeys> keys;
     private final boolean replace;
+    /** The file whose rows these are, when a catalog is restored; null otherwise. */
+    private final DataFile restored;
     private final PartitionScheme partitioning;
     private final Placement placement;
     private final List<Block> staged = new ArrayList<>();
@@ -31,12 +33,18 @@ public final class TableAppender implements AutoCloseable {
 
     /** With {@code replace}, the staged rows become the table's only rows; else they are added to its rows. */
     TableAppender(Table table, BlockStorage store, boolean replace) {
+        this(table, store, replace, null);
+    }
+
+    /** Stages the rows read back from {@code restored}, which hold the table's next rows; committing writes nothing. */
+    TableAppender(Table table, BlockStorage store, boolean replace, DataFile restored) {
         this.table = table;
         this.store = store;
         this.writer = new BlockWriter(table.schema());
         this.stats = new TableStatsBuilder(table.schema().types());
         this.keys = table.newKeys();
         this.replace = replace;
+        this.restored = restored;
         this.partitioning = table.partitioning();
         this.placement = table.placement();
         int partitions = partitioning.partitions();
@@ -154,7 +162,7 @@ public final class TableAppender implements AutoCloseable {
         done = true;
         List<Block> blocks = List.copyOf(staged);
         staged.clear(); // publish owns them now, even when it fails (it releases them if the table was dropped)
-        table.publish(blocks, stats.build(), keys, replace);
+        table.publish(blocks, stats.build(), keys, replace, restored);
     }
 
     /** Discards whatever was staged and not committed. */

@@ -52,6 +52,14 @@ final class LocalCommand implements Callable<Integer> {
                     + "loopback address, and nothing otherwise.")
     private List<Path> loadRoots = new ArrayList<>();
 
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Where tables are kept across restarts (default: $FERRY_DATA_DIR, else "
+                    + "$XDG_DATA_HOME/ferry/local, else ~/.local/share/ferry/local). See docs/storage.md.")
+    private Path dataDir;
+
+    @Option(names = "--in-memory", description = "Keep tables in memory only: they are lost when Ferry stops.")
+    private boolean inMemory;
+
     @Mixin
     private SecurityOptions security;
 
@@ -64,9 +72,13 @@ final class LocalCommand implements Callable<Integer> {
         if (memory != null) {
             config = config.withMemoryLimit(memory);
         }
+        if (inMemory && dataDir != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--data-dir and --in-memory "
+                    + "contradict each other: choose one");
+        }
         LocalNode.Demo demoData = demo ? demoSize.demo() : null;
         LocalNode node = LocalNode.start(new LocalNode.Options(config, address.host, address.port, demoData,
-                loadRoots, security.security()), ProgressListener.console(true));
+                loadRoots, security.security(), inMemory ? null : dataDirectory()), ProgressListener.console(true));
         if (flight.port != null) {
             try {
                 node.serveFlight(flight.port);
@@ -82,6 +94,21 @@ final class LocalCommand implements Callable<Integer> {
         printBanner(spec.commandLine().getOut(), node);
         stopped.await();
         return 0;
+    }
+
+    /** The data directory: --data-dir, else $FERRY_DATA_DIR, else the XDG data directory's ferry/local. */
+    private Path dataDirectory() {
+        if (dataDir != null) {
+            return dataDir;
+        }
+        String env = System.getenv("FERRY_DATA_DIR");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env);
+        }
+        String xdg = System.getenv("XDG_DATA_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg)
+                : Path.of(System.getProperty("user.home"), ".local", "share");
+        return base.resolve("ferry").resolve("local");
     }
 
     private void stop(LocalNode node, CountDownLatch stopped) {
@@ -117,6 +144,12 @@ final class LocalCommand implements Callable<Integer> {
                         .append(String.format(Locale.ROOT, "%s (%,d rows)", t.name(), t.rowCount()));
             }
             out.println("  tables   " + line);
+        }
+        if (node.engine().dataDirectory() != null) {
+            out.println("  data     kept in " + node.engine().dataDirectory().root() + "   (--in-memory: keep nothing)");
+        } else {
+            out.println("  data     in memory only: tables are lost when Ferry stops (without --in-memory they are "
+                    + "kept)");
         }
         out.println("  JDBC     " + server.ferryUrl() + "   (driver: ferry-jdbc/target/ferry-jdbc-*.jar)");
         out.println("           " + server.avaticaUrl() + "   (Avatica's remote driver)");

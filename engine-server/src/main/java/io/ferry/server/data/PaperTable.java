@@ -44,7 +44,7 @@ public final class PaperTable {
     /** Creates table {@code name} and fills it with {@code rows} rows whose b has {@code distinct} values. */
     public static Table load(Catalog catalog, String name, long rows, long distinct, ProgressListener progress) {
         checkArguments(rows, distinct);
-        Table table = catalog.create(name, SCHEMA, false);
+        Table table = catalog.createToFill(name, SCHEMA);
         boolean committed = false;
         try (TableAppender appender = table.appender()) {
             generate(rows, distinct, appender::append, progress, "load " + table.name());

@@ -24,7 +24,7 @@ public final class SkewLoad {
         boolean done = false;
         try {
             for (String name : SkewWorkload.TABLES) {
-                Table table = catalog.create(spec.prefix() + name, SkewWorkload.schema(), false);
+                Table table = catalog.createToFill(spec.prefix() + name, SkewWorkload.schema());
                 created.add(spec.prefix() + name);
                 catalog.partition(table, workload.partitioning(name), spec.placement());
                 SkewRows rows = workload.rows(name);

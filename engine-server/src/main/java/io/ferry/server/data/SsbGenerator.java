@@ -233,13 +233,25 @@ public final class SsbGenerator {
         }
     }
 
+    /**
+     * As {@link #loadPartitioned}, for those of the five tables {@code catalog} does not have (a data directory kept
+     * the others); the ones it has are left as they are.
+     */
+    public void loadMissing(Catalog catalog, String partitionBy, ProgressListener progress) {
+        for (String table : TABLES) {
+            if (catalog.get(table) == null) {
+                load(catalog, table, PartitionScheme.parseFor(partitionBy, schema(table)), progress);
+            }
+        }
+    }
+
     /** Creates table {@code table} (named as in {@link #TABLES}) and fills it; nothing is left behind on failure. */
     public Table load(Catalog catalog, String table, ProgressListener progress) {
         return load(catalog, table, PartitionScheme.NONE, progress);
     }
 
     private Table load(Catalog catalog, String table, PartitionScheme partitioning, ProgressListener progress) {
-        Table created = catalog.create(table, schema(table), false);
+        Table created = catalog.createToFill(table, schema(table));
         boolean committed = false;
         catalog.partition(created, partitioning, Placement.NAM);
         try (TableAppender appender = created.appender()) {

@@ -29,7 +29,7 @@ public final class StagedAppend {
             throws IOException {
         boolean created = false;
         if (table == null) {
-            table = catalog.create(name, schema, false);
+            table = catalog.createToFill(name, schema);
             created = true;
         }
         boolean committed = false;

@@ -99,11 +99,14 @@ public final class ServerLoad {
         if (schema != null) {
             createTable(table, schema);
         } else {
-            engine.catalog().create(table, parquet ? ParquetLoader.inferSchema(real, parquetOptions)
-                    : CsvLoader.inferSchema(real, options), false);
+            engine.catalog().createToFill(table, parquet ? ParquetLoader.inferSchema(real, parquetOptions)
+                    : CsvLoader.inferSchema(real, options));
         }
         boolean loaded = false;
         try {
+            if (schema != null) {
+                engine.catalog().willFill(engine.catalog().require(table));
+            }
             if (partitioned) {
                 Table made = engine.catalog().require(table);
                 engine.catalog().partition(made, PartitionScheme.parse(request.partitionBy(), made.schema()),

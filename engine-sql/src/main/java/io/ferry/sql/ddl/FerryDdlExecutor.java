@@ -264,7 +264,12 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
                 return;
             }
             List<String> brokenBefore = brokenViews(engine);
-            catalog.swap(table, next);
+            try {
+                catalog.swap(table, next);
+            } catch (RuntimeException e) {
+                catalog.discard(next); // its rows (shared or copied) would leak otherwise
+                throw e;
+            }
             try {
                 List<String> broken = new ArrayList<>(brokenViews(engine));
                 broken.removeAll(brokenBefore);
@@ -682,7 +687,7 @@ public final class FerryDdlExecutor extends DdlExecutorImpl {
             List<Column> columns = resultColumns(md, create.columnList == null ? null : simpleNames(create));
             TableSchema schema = new TableSchema(columns);
             Partitioning partitioning = Partitioning.of(create, schema);
-            table = catalog.create(name, schema, false);
+            table = catalog.createToFill(name, schema);
             catalog.partition(table, partitioning.scheme(), partitioning.placement());
             try (TableAppender appender = table.appender()) {
                 appendRows(rs, capture, schema, columns.size(), appender);
