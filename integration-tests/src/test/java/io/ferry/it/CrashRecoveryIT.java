@@ -118,10 +118,8 @@ class CrashRecoveryIT {
         "file-written,       INSERT, before",
         "manifest-written,   INSERT, before",
         "manifest-renamed,   INSERT, after",
-        "file-written,       DELETE, before",
         "manifest-renamed,   DELETE, after",
         "manifest-renamed:1, CTAS,   before",
-        "file-written,       CTAS,   before",
         "manifest-renamed:2, CTAS,   after",
         "manifest-written,   DROP,   before",
         "manifest-renamed,   DROP,   after"})

@@ -147,7 +147,8 @@ public final class Catalog {
         }
         Table table = newTable(key, schema, constraints, List.of());
         table.setFilling(filling);
-        persistence.commit(m -> m.with(Manifest.TableEntry.of(table, List.of())));
+        Manifest.TableEntry entry = Manifest.TableEntry.of(table, List.of());
+        persistence.commit(m -> m.with(entry));
         table.setAttached(true);
         tables.put(key, table);
         version.incrementAndGet();
@@ -222,9 +223,9 @@ public final class Catalog {
         }
         // a table built aside has its rows written now, and the manifest swaps the two entries in one step
         DataFile written = next.writeUnwritten();
+        Manifest.TableEntry entry = Manifest.TableEntry.of(next, next.files());
         try {
-            persistence.commit(m -> m.without(current.name(), current.id())
-                    .with(Manifest.TableEntry.of(next, next.files())));
+            persistence.commit(m -> m.without(current.name(), current.id()).with(entry));
         } catch (RuntimeException e) {
             if (written != null) {
                 persistence.release(List.of(written));
@@ -238,10 +239,13 @@ public final class Catalog {
         version.incrementAndGet();
     }
 
-    /** Records {@code table}'s definition as it now is, if it is in the catalog; throws if that cannot be done. */
+    /**
+     * Records {@code table}'s definition as it now is, if it is in the catalog; throws if that cannot be done. The
+     * entry is made before the manifest's lock is taken: a table's monitor is never taken inside it.
+     */
     private void record(Table table) {
-        persistence.commit(m -> m.changing(table.name(), table.id(),
-                e -> Manifest.TableEntry.of(table, e.files())));
+        Manifest.TableEntry entry = Manifest.TableEntry.of(table, table.files());
+        persistence.commit(m -> m.changing(table.name(), table.id(), e -> entry));
     }
 
     /**

@@ -290,15 +290,8 @@ public final class Table implements TableHandle {
     /**
      * Makes {@code staged} visible, after the current rows or instead of them, with {@code stagedStats} the stats of
      * exactly their rows and {@code stagedKeys} their keys. A persisted table writes them to a file and commits a
-     * manifest naming it first. Releases the blocks if it fails.
-     */
-    void publish(List<Block> staged, TableStats stagedStats, List<UniqueKeys> stagedKeys, boolean replace) {
-        publish(staged, stagedStats, stagedKeys, replace, null);
-    }
-
-    /**
-     * As {@link #publish(List, TableStats, List, boolean)}; with {@code restored}, the staged rows are that file's,
-     * read back as its catalog is restored: nothing is written.
+     * manifest naming it first; with {@code restored}, the rows are that file's, read back as the catalog is restored,
+     * and nothing is written. Releases the blocks if it fails.
      */
     void publish(List<Block> staged, TableStats stagedStats, List<UniqueKeys> stagedKeys, boolean replace,
             DataFile restored) {
