@@ -88,6 +88,12 @@ class RestartTest {
             assertThrows(SQLException.class, () -> s.execute("CREATE TABLE broken AS SELECT 1 / 0 AS x FROM r"));
             before = snapshot(c);
             generation = node.engine().dataDirectory().manifest().generation();
+            try (ResultSet rs = s.executeQuery("SELECT disk_files, disk_bytes FROM sys.tables WHERE name = 'small'")) {
+                assertTrue(rs.next());
+                assertTrue(rs.getInt(1) >= 1 && rs.getInt(1) <= 3, "five one-row INSERTs and two ALTERs: "
+                        + rs.getInt(1) + " files");
+                assertTrue(rs.getLong(2) > 0);
+            }
         }
         assertEquals(filesNamed(), filesOnDisk(), "the data directory holds exactly the files its manifest names");
 

@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.function.ToIntFunction;
 
 import io.ferry.core.storage.Block;
+import io.ferry.core.storage.DataFile;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.types.Column;
@@ -76,7 +77,8 @@ public final class SystemTables {
                 col("row_count", FerryType.BIGINT), col("blocks", FerryType.INTEGER), col("bytes", FerryType.BIGINT),
                 col("nodes", FerryType.INTEGER), col("blocks_read", FerryType.BIGINT),
                 col("blocks_skipped", FerryType.BIGINT), col("partitioning", FerryType.VARCHAR),
-                col("placement", FerryType.VARCHAR)), reader -> tables(engine, node, reader)));
+                col("placement", FerryType.VARCHAR), col("disk_files", FerryType.INTEGER),
+                col("disk_bytes", FerryType.BIGINT)), reader -> tables(engine, node, reader)));
         engine.systemTables().put("blocks", SystemTable.perUser(List.of(col("table_name", FerryType.VARCHAR),
                 col("position", FerryType.INTEGER), col("node", FerryType.VARCHAR), col("region", FerryType.INTEGER),
                 col("block_offset", FerryType.BIGINT), col("block_length", FerryType.INTEGER),
@@ -128,9 +130,17 @@ public final class SystemTables {
                 for (Block b : d.blocks()) {
                     holders.add(node.apply(b));
                 }
+                // what the data directory holds of it (docs/storage.md); NULL where tables live in memory only
+                List<DataFile> files = t.files();
+                long diskBytes = 0;
+                for (DataFile f : files) {
+                    diskBytes += f.bytes();
+                }
+                boolean kept = engine.catalog().durable();
                 rows.add(new Object[] {t.name(), d.rowCount(), d.blocks().size(), d.bytes(), holders.size(),
                     t.blocksRead(), t.blocksSkipped(), t.partitioning().describe(t.schema()),
-                    t.partitioning().isNone() ? null : t.placement().sql()});
+                    t.partitioning().isNone() ? null : t.placement().sql(), kept ? files.size() : null,
+                    kept ? diskBytes : null});
             }
         }
         return rows;
