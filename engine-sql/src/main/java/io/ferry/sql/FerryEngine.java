@@ -129,7 +129,7 @@ public final class FerryEngine implements AutoCloseable {
      */
     public void restore(Consumer<DataFile> progress) {
         if (dataDirectory != null) {
-            dataDirectory.restore(catalog, progress);
+            dataDirectory.restore(catalog, config.threads(), progress);
         }
     }
 

@@ -176,15 +176,22 @@ public final class DataDirectory implements Persistence, AutoCloseable {
     }
 
     /**
-     * Brings {@code catalog} (empty) back to what the manifest records, reading every table's files;
-     * {@code progress} hears of each file once its rows are in. The catalog must have been made with this
-     * directory as its {@link Persistence}.
+     * Brings {@code catalog} (empty) back to what the manifest records, reading every table's files on
+     * {@code threads} threads; {@code progress} hears of each file once its rows are in. The catalog must have been
+     * made with this directory as its {@link Persistence}.
      */
-    public void restore(Catalog catalog, Consumer<DataFile> progress) {
-        catalog.restore(manifest(), (file, schema, sink) -> {
-            read(file, schema, sink);
-            progress.accept(file);
-        });
+    public void restore(Catalog catalog, int threads, Consumer<DataFile> progress) {
+        catalog.restore(manifest(), new Catalog.FileReader() {
+            @Override
+            public void check(DataFile file) {
+                TableFile.check(existing(file), file.bytes(), file.crc());
+            }
+
+            @Override
+            public void read(DataFile file, TableSchema schema, int part, int parts, Consumer<Batch> sink) {
+                TableFile.read(tables.resolve(file.name()), schema, allocator, part, parts, sink);
+            }
+        }, threads, progress);
         // tables whose filling statement died with the process are forgotten (the catalog left them out)
         commit(m -> {
             Manifest next = m;
@@ -197,14 +204,13 @@ public final class DataDirectory implements Persistence, AutoCloseable {
         });
     }
 
-    /** Hands the rows of {@code file}, a file of a table of {@code schema}, to {@code sink} batch by batch. */
-    public void read(DataFile file, TableSchema schema, Consumer<Batch> sink) {
+    private Path existing(DataFile file) {
         Path path = tables.resolve(file.name());
         if (!Files.isRegularFile(path)) {
             throw new FerryException(SqlStates.DATA_CORRUPTED, "data file " + path + " named by the manifest is "
                     + "missing; restore the data directory from a backup");
         }
-        TableFile.read(path, file.bytes(), file.crc(), schema, allocator, sink);
+        return path;
     }
 
     @Override

@@ -229,15 +229,7 @@ public final class BatchIpc {
     }
 
     static Vector toFerry(FieldVector v, FerryType type, int n) {
-        boolean[] nulls = null;
-        for (int i = 0; i < n; i++) {
-            if (v.isNull(i)) {
-                if (nulls == null) {
-                    nulls = new boolean[n];
-                }
-                nulls[i] = true;
-            }
-        }
+        boolean[] nulls = nulls(v, n);
         if (v instanceof VarCharVector || v instanceof VarBinaryVector) {
             if ((v instanceof VarBinaryVector) != type.isWideDecimal()) {
                 throw corrupt("column of " + type + " arrived as " + v.getField().getType());
@@ -265,8 +257,11 @@ public final class BatchIpc {
         }
         if (v instanceof Float8Vector d) {
             double[] out = new double[n];
-            for (int i = 0; i < n; i++) {
-                out[i] = nulls != null && nulls[i] ? 0 : d.get(i);
+            values(d.getDataBuffer(), n, 8).asDoubleBuffer().get(out, 0, n);
+            if (nulls != null) {
+                for (int i = 0; i < n; i++) {
+                    out[i] = nulls[i] ? 0 : out[i];
+                }
             }
             return new DoubleVector(out, nulls, n);
         }
@@ -277,13 +272,44 @@ public final class BatchIpc {
         ArrowBuf data = f.getDataBuffer();
         int width = f.getTypeWidth();
         long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
-            if (nulls != null && nulls[i]) {
-                continue;
+        if (width == 8) {
+            values(data, n, 8).asLongBuffer().get(out, 0, n);
+        } else if (width == 4) {
+            java.nio.IntBuffer ints = values(data, n, 4).asIntBuffer();
+            for (int i = 0; i < n; i++) {
+                out[i] = ints.get(i);
             }
-            out[i] = width == 8 ? data.getLong(8L * i) : width == 4 ? data.getInt(4L * i)
-                    : BitVectorHelper.get(data, i);
+        } else {
+            for (int i = 0; i < n; i++) {
+                out[i] = BitVectorHelper.get(data, i);
+            }
+        }
+        if (nulls != null) {
+            for (int i = 0; i < n; i++) {
+                out[i] = nulls[i] ? 0 : out[i]; // a NULL row holds 0, whatever the sender left in its slot
+            }
         }
         return new LongVector(out, nulls, n);
+    }
+
+    /** Which of the first n rows are NULL, or null when none is (the validity bitmap's count says so at once). */
+    static boolean[] nulls(FieldVector v, int n) {
+        if (v.getNullCount() == 0) {
+            return null;
+        }
+        boolean[] nulls = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            nulls[i] = v.isNull(i);
+        }
+        return nulls;
+    }
+
+    /** The first n values of {@code width} bytes in {@code data}, little-endian, for one bulk copy. */
+    private static ByteBuffer values(ArrowBuf data, int n, int width) {
+        long bytes = (long) n * width;
+        if (bytes > data.capacity()) {
+            throw corrupt("a column of " + n + " rows has only " + data.capacity() + " bytes of values");
+        }
+        return data.nioBuffer(0, (int) bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     }
 }

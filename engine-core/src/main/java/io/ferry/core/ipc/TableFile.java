@@ -20,6 +20,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.ArrowFileWriter;
+import org.apache.arrow.vector.ipc.message.ArrowBlock;
 import org.apache.arrow.vector.ipc.message.IpcOption;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -107,36 +108,62 @@ public final class TableFile {
     }
 
     /**
-     * Reads {@code file}, which was written {@code bytes} long with CRC32C {@code crc}, handing its rows to
-     * {@code sink} batch by batch; fails with 58030 if it cannot be read and XX001 if it is not what was written.
+     * Checks that {@code file} is {@code bytes} long with CRC32C {@code crc}, as written: XX001 if it is not, 58030 if
+     * it cannot be read. A file is checked before any of it is {@linkplain #read read}.
      */
-    public static void read(Path file, long bytes, int crc, TableSchema schema, BufferAllocator allocator,
-            Consumer<Batch> sink) {
+    public static void check(Path file, long bytes, int crc) {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            check(channel, file, bytes, crc);
-            channel.position(0);
-            try (ArrowFileReader reader = new ArrowFileReader(channel, allocator, Lz4FrameCodec.FACTORY)) {
-                VectorSchemaRoot root = reader.getVectorSchemaRoot();
-                List<Field> fields = root.getSchema().getFields();
-                if (fields.size() != schema.size()) {
-                    throw damaged(file, "it has " + fields.size() + " columns where the table has " + schema.size());
+            long size = channel.size();
+            if (size != bytes) {
+                throw damaged(file, "it is " + size + " bytes long where " + bytes + " were written");
+            }
+            CRC32C sum = new CRC32C();
+            ByteBuffer chunk = ByteBuffer.allocateDirect(CHECK_CHUNK);
+            while (channel.read(chunk) > 0 || chunk.position() > 0) {
+                chunk.flip();
+                sum.update(chunk);
+                chunk.clear();
+            }
+            if ((int) sum.getValue() != crc) {
+                throw damaged(file, "its checksum does not match what was written");
+            }
+        } catch (IOException e) {
+            throw new FerryException(SqlStates.IO_ERROR, "cannot read data file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Hands part {@code part} of {@code parts} of the rows of {@code file}, a {@linkplain #check checked} file of a
+     * table of {@code schema}, to {@code sink} batch by batch: the record batches of the part's share, in order.
+     */
+    public static void read(Path file, TableSchema schema, BufferAllocator allocator, int part, int parts,
+            Consumer<Batch> sink) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+                ArrowFileReader reader = new ArrowFileReader(channel, allocator, Lz4FrameCodec.FACTORY)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            List<Field> fields = root.getSchema().getFields();
+            if (fields.size() != schema.size()) {
+                throw damaged(file, "it has " + fields.size() + " columns where the table has " + schema.size());
+            }
+            for (int c = 0; c < fields.size(); c++) {
+                String type = fields.get(c).getMetadata().get(TYPE_KEY);
+                if (!schema.type(c).sqlName().equals(type)) {
+                    throw damaged(file, "its column " + (c + 1) + " is " + type + " where the table's is "
+                            + schema.type(c).sqlName());
                 }
-                for (int c = 0; c < fields.size(); c++) {
-                    String type = fields.get(c).getMetadata().get(TYPE_KEY);
-                    if (!schema.type(c).sqlName().equals(type)) {
-                        throw damaged(file, "its column " + (c + 1) + " is " + type + " where the table's is "
-                                + schema.type(c).sqlName());
-                    }
+            }
+            List<ArrowBlock> batches = reader.getRecordBlocks();
+            int from = (int) ((long) batches.size() * part / parts);
+            int to = (int) ((long) batches.size() * (part + 1) / parts);
+            for (int b = from; b < to; b++) {
+                reader.loadRecordBatch(batches.get(b));
+                int n = root.getRowCount();
+                Vector[] columns = new Vector[schema.size()];
+                for (int c = 0; c < columns.length; c++) {
+                    columns[c] = root.getVector(c) instanceof DecimalVector d ? decimals(d, schema.type(c), n)
+                            : BatchIpc.toFerry(root.getVector(c), schema.type(c), n);
                 }
-                while (reader.loadNextBatch()) {
-                    int n = root.getRowCount();
-                    Vector[] columns = new Vector[schema.size()];
-                    for (int c = 0; c < columns.length; c++) {
-                        columns[c] = root.getVector(c) instanceof DecimalVector d ? decimals(d, schema.type(c), n)
-                                : BatchIpc.toFerry(root.getVector(c), schema.type(c), n);
-                    }
-                    sink.accept(new Batch(n, columns));
-                }
+                sink.accept(new Batch(n, columns));
             }
         } catch (IOException e) {
             throw new FerryException(SqlStates.IO_ERROR, "cannot read data file " + file + ": " + e.getMessage(), e);
@@ -175,15 +202,7 @@ public final class TableFile {
 
     private static Vector decimals(DecimalVector d, FerryType type, int n) {
         ArrowBuf data = d.getDataBuffer();
-        boolean[] nulls = null;
-        for (int i = 0; i < n; i++) {
-            if (d.isNull(i)) {
-                if (nulls == null) {
-                    nulls = new boolean[n];
-                }
-                nulls[i] = true;
-            }
-        }
+        boolean[] nulls = BatchIpc.nulls(d, n);
         if (!type.isWideDecimal()) {
             long[] out = new long[n];
             for (int i = 0; i < n; i++) {
@@ -200,23 +219,6 @@ public final class TableFile {
             offsets[i + 1] = (i + 1) * WideDecimal.BYTES;
         }
         return new BytesVector(bytes, offsets, nulls, n);
-    }
-
-    private static void check(FileChannel channel, Path file, long bytes, int crc) throws IOException {
-        long size = channel.size();
-        if (size != bytes) {
-            throw damaged(file, "it is " + size + " bytes long where " + bytes + " were written");
-        }
-        CRC32C sum = new CRC32C();
-        ByteBuffer chunk = ByteBuffer.allocateDirect(CHECK_CHUNK);
-        while (channel.read(chunk) > 0 || chunk.position() > 0) {
-            chunk.flip();
-            sum.update(chunk);
-            chunk.clear();
-        }
-        if ((int) sum.getValue() != crc) {
-            throw damaged(file, "its checksum does not match what was written");
-        }
     }
 
     private static FerryException damaged(Path file, String why) {

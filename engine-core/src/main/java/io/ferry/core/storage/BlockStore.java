@@ -47,35 +47,49 @@ public final class BlockStore implements BlockStorage, AutoCloseable {
         return blockSize;
     }
 
+    /**
+     * Takes a slot (or, for a block larger than a slot, a region of its own) under the store's lock, and encodes the
+     * rows into it outside the lock, so that threads loading or restoring tables encode their blocks side by side.
+     */
     @Override
-    public synchronized Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones,
-            int partition, Placement placement) {
+    public Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones, int partition,
+            Placement placement) {
         long size = writer.sizeOf(batch, from, count);
         Region region;
         long offset;
-        if (size <= blockSize) {
-            long[] slot = freeSlots.poll();
-            if (slot == null) {
-                region = newRegion((long) slotsPerRegion * blockSize, true);
-                for (int s = slotsPerRegion - 1; s >= 1; s--) {
-                    freeSlots.push(new long[] {region.id(), (long) s * blockSize});
+        synchronized (this) {
+            if (size <= blockSize) {
+                long[] slot = freeSlots.poll();
+                if (slot == null) {
+                    region = newRegion((long) slotsPerRegion * blockSize, true);
+                    for (int s = slotsPerRegion - 1; s >= 1; s--) {
+                        freeSlots.push(new long[] {region.id(), (long) s * blockSize});
+                    }
+                    offset = 0;
+                } else {
+                    region = regions.get((int) slot[0]);
+                    offset = slot[1];
                 }
-                offset = 0;
             } else {
-                region = regions.get((int) slot[0]);
-                offset = slot[1];
+                if (size > MAX_REGION_BYTES) {
+                    throw new FerryException(SqlStates.NUMERIC_OUT_OF_RANGE, "a single row needs " + size
+                            + " bytes, more than a block can hold");
+                }
+                region = newRegion(size, false);
+                offset = 0;
             }
-        } else {
-            if (size > MAX_REGION_BYTES) {
-                throw new FerryException(SqlStates.NUMERIC_OUT_OF_RANGE, "a single row needs " + size
-                        + " bytes, more than a block can hold");
-            }
-            region = newRegion(size, false);
-            offset = 0;
+            liveBlocks++;
         }
-        int length = writer.write(batch, from, count, region.buffer(), offset, partition);
-        liveBlocks++;
-        liveBytes += length;
+        int length;
+        try {
+            length = writer.write(batch, from, count, region.buffer(), offset, partition);
+        } catch (RuntimeException | Error e) {
+            free(region, offset, 0);
+            throw e;
+        }
+        synchronized (this) {
+            liveBytes += length;
+        }
         return new Block(this, region.id(), offset, length, count, region.buffer(), zones, partition,
                 new BlockReader(region.buffer(), offset).columnBounds());
     }
@@ -95,11 +109,14 @@ public final class BlockStore implements BlockStorage, AutoCloseable {
 
     @Override
     public synchronized void free(Block block) {
-        Region region = regions.get(block.regionId());
+        free(regions.get(block.regionId()), block.offset(), block.length());
+    }
+
+    private synchronized void free(Region region, long offset, int length) {
         liveBlocks--;
-        liveBytes -= block.length();
+        liveBytes -= length;
         if (region.sharedSlots()) {
-            freeSlots.push(new long[] {region.id(), block.offset()});
+            freeSlots.push(new long[] {region.id(), offset});
         } else {
             region.buffer().close();
             regions.set(region.id(), new Region(region.id(), allocator.getEmpty(), false));

@@ -3,6 +3,7 @@ package io.ferry.core.storage;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.ferry.core.stats.TableStats;
 import io.ferry.core.stats.TableStatsBuilder;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BatchConcat;
@@ -163,6 +164,44 @@ public final class TableAppender implements AutoCloseable {
         List<Block> blocks = List.copyOf(staged);
         staged.clear(); // publish owns them now, even when it fails (it releases them if the table was dropped)
         table.publish(blocks, stats.build(), keys, replace, restored);
+    }
+
+    /**
+     * Commits the rows of {@code parts}, appenders that staged consecutive pieces of one restored data file side by
+     * side, as one change: their blocks in the parts' order, their statistics merged, their keys checked against one
+     * another. Closes them all, whether it succeeds or not.
+     */
+    static void commitRestored(List<TableAppender> parts) {
+        TableAppender first = parts.get(0);
+        try {
+            List<Block> blocks = new ArrayList<>();
+            TableStats stats = null;
+            for (TableAppender part : parts) {
+                if (part.done || part.restored != first.restored || part.table != first.table) {
+                    throw new IllegalStateException("appenders of different files, or one already committed");
+                }
+                for (int p = 0; p < part.pending.size(); p++) {
+                    part.writeBlocks(p, true);
+                }
+                blocks.addAll(part.staged);
+                stats = stats == null ? part.stats.build() : stats.merge(part.stats.build());
+                if (part != first) {
+                    for (int i = 0; i < first.keys.size(); i++) {
+                        first.keys.get(i).checkDisjoint(part.keys.get(i));
+                        first.keys.get(i).addDisjoint(part.keys.get(i));
+                    }
+                }
+            }
+            for (TableAppender part : parts) {
+                part.done = true;
+                part.staged.clear(); // publish owns them now, even when it fails
+            }
+            first.table.publish(List.copyOf(blocks), stats, first.keys, false, first.restored);
+        } finally {
+            for (TableAppender part : parts) {
+                part.close();
+            }
+        }
     }
 
     /** Discards whatever was staged and not committed. */

@@ -30,6 +30,7 @@ import io.ferry.core.storage.PartitionScheme;
 import io.ferry.core.storage.Placement;
 import io.ferry.core.storage.Table;
 import io.ferry.core.storage.TableAppender;
+import io.ferry.core.storage.TableData;
 import io.ferry.core.storage.UniqueConstraint;
 import io.ferry.core.storage.ViewDefinition;
 import io.ferry.core.types.Column;
@@ -72,7 +73,7 @@ class DataDirectoryTest {
         final Catalog catalog = new Catalog(store, data);
 
         Node() {
-            data.restore(catalog, f -> { });
+            data.restore(catalog, 2, f -> { });
         }
 
         @Override
@@ -295,6 +296,29 @@ class DataDirectoryTest {
     }
 
     @Test
+    void aLargeFileIsRestoredInPartsSideBySideInItsOwnOrder() {
+        Catalog catalog = restart().catalog;
+        Table t = catalog.create("t", SCHEMA, List.of(new UniqueConstraint("t_pk", true, List.of(0))), false);
+        append(t, 0, 40_000);
+        assertTrue(t.files().get(0).blocks() >= 16, "enough blocks to be read in parts: " + t.files());
+        List<String> rows = contents(t);
+        catalog = restart().catalog;
+        Table back = catalog.require("t");
+        assertSame(rows, contents(back));
+        try (TableData data = back.snapshot()) {
+            assertEquals(back.files().get(0).blocks(), data.blocks().size(), "the file covers the table's blocks");
+        }
+        // later changes go on from the restored files: an append, a merge, another restart
+        append(back, 40_000, 100);
+        append(back, 40_100, 100);
+        List<String> more = contents(back);
+        FerryException dup = assertThrows(FerryException.class, () -> append(back, 39_999, 1));
+        assertEquals(SqlStates.UNIQUE_VIOLATION, dup.sqlState(), "the parts' keys were merged");
+        catalog = restart().catalog;
+        assertSame(more, contents(catalog.require("t")));
+    }
+
+    @Test
     void aTableCreatedToBeFilledIsKeptOnlyOnceItsRowsAreIn() {
         Catalog catalog = restart().catalog;
         catalog.createToFill("unfinished", SCHEMA); // its statement dies before committing rows
@@ -340,7 +364,7 @@ class DataDirectoryTest {
         BlockStore store = new BlockStore(allocator, 8192, 1 << 22);
         try (DataDirectory data = DataDirectory.open(dir, allocator)) {
             Catalog broken = new Catalog(store, data);
-            FerryException e = assertThrows(FerryException.class, () -> data.restore(broken, f -> { }));
+            FerryException e = assertThrows(FerryException.class, () -> data.restore(broken, 2, f -> { }));
             assertEquals(SqlStates.DATA_CORRUPTED, e.sqlState());
             assertTrue(e.getMessage().contains(file.getFileName().toString()), e.getMessage());
             assertTrue(broken.tables().isEmpty(), "nothing half-restored");
