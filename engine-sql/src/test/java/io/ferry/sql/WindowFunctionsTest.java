@@ -121,6 +121,16 @@ class WindowFunctionsTest {
         }
     }
 
+    /** Over a BIGINT key an offset beyond BIGINT could reach rows the largest BIGINT does not: refused, not XX000. */
+    @Test
+    void rangeOffsetsBeyondWhatKeysAreComparedWithAreRefused() {
+        String sql = "SELECT id, COUNT(*) OVER (ORDER BY b RANGE BETWEEN 100000000000000000000 PRECEDING AND CURRENT "
+                + "ROW) FROM wn";
+        SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
+        assertTrue(e.getMessage().contains("UNBOUNDED PRECEDING"), e.getMessage());
+    }
+
     /**
      * Ordered outside the DISTINCT, the columns keep the names they have without the ORDER BY, two of one name too
      * (the outer query read them by name, and two items named g were ambiguous: 42702, fuzzer seed 154 q1446).

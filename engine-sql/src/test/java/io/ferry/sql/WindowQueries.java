@@ -137,6 +137,12 @@ public final class WindowQueries {
                         + "FOLLOWING), SUM(b) OVER (ORDER BY p * 100000000000 DESC NULLS LAST RANGE BETWEEN "
                         + "1000000000000 PRECEDING AND CURRENT ROW), AVG(0) OVER (ORDER BY 42 * CAST(p AS DECIMAL(30, "
                         + "2)) ASC NULLS FIRST RANGE BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) FROM wn",
+                // offsets beyond BIGINT over keys that never lie that far apart: the largest BIGINT, the same rows
+                // (Calcite's row engine failed them with XX000); NULL keys keep their own frames
+                "SELECT id, SUM(x) OVER (ORDER BY o RANGE BETWEEN 100000000000000000000 PRECEDING AND CURRENT ROW), "
+                        + "COUNT(*) OVER (ORDER BY p DESC RANGE BETWEEN CURRENT ROW AND 1e30 FOLLOWING), "
+                        + "MIN(id) OVER (PARTITION BY g ORDER BY o NULLS FIRST RANGE BETWEEN 99999999999999999999 "
+                        + "PRECEDING AND 99999999999999999999 FOLLOWING) FROM wn",
                 // DATE and TIMESTAMP keys: days, hours, calendar months (2024-01-31 plus a month is 2024-02-29)
                 "SELECT id, COUNT(*) OVER (ORDER BY d RANGE BETWEEN INTERVAL '1' DAY PRECEDING AND INTERVAL '2' DAY "
                         + "FOLLOWING), MAX(s) OVER (ORDER BY d RANGE BETWEEN INTERVAL '1' MONTH PRECEDING AND CURRENT "

@@ -24,6 +24,8 @@ import org.apache.calcite.rex.RexWindowExclusion;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 
+import io.ferry.core.FerryException;
+import io.ferry.core.SqlStates;
 import io.ferry.core.exec.PlanNode;
 import io.ferry.core.exec.SortKey;
 import io.ferry.core.exec.WindowCall;
@@ -41,8 +43,10 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * LEAD (the value functions with IGNORE NULLS too), over ROWS and RANGE frames with any bounds (a RANGE offset over
  * one numeric, DATE or TIMESTAMP key, an interval in months too), with or without EXCLUDE. (NTILE arrives as
  * arithmetic over ROW_NUMBER and COUNT, AVG and the statistics as sums and counts: {@code WindowCallsRule} and
- * Calcite's conversion.) What else a window asks for — a RANGE offset beyond BIGINT in the key's units — keeps the
- * whole window in Calcite's row engine (DISTINCT is refused before planning).
+ * Calcite's conversion.) A RANGE offset beyond BIGINT in the key's units is the largest BIGINT over keys that never
+ * lie further apart, and refused (0A000) over those that may, where Calcite's row engine failed with an internal error;
+ * a LAG or LEAD offset that is not a constant keeps the whole window in the row engine (DISTINCT is refused before
+ * planning).
  *
  * <p>Constants a call reads (the default of a LAG, the 1 of a SUM(1)) are Calcite's extra inputs past the input's
  * columns, and a LAG's default may have another type than its value: the plan computes such columns in a
@@ -253,7 +257,17 @@ public final class FerryWindow extends Window implements FerryRel {
             }
             BigDecimal whole = units.setScale(0, RoundingMode.FLOOR);
             if (whole.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-                throw new UnsupportedExpression("a RANGE offset beyond BIGINT in the key's units: " + lit);
+                // No two INTEGERs, DATEs or DECIMALs of up to 18 digits lie further apart than a BIGINT counts, so
+                // the largest BIGINT offset selects exactly the rows a larger one does (NULL keys keep their own
+                // frames, as for any offset). Over BIGINT, TIMESTAMP or wider DECIMAL keys it would not.
+                boolean spanFitsLong = key.kind() == TypeKind.INTEGER || key.kind() == TypeKind.DATE
+                        || (key.kind() == TypeKind.DECIMAL && !key.isWideDecimal());
+                if (!spanFitsLong) {
+                    throw new FerryException(SqlStates.FEATURE_NOT_SUPPORTED, "a RANGE offset of " + lit
+                            + " over a " + key.sqlName() + " key is larger than Ferry compares keys with (a BIGINT);"
+                            + " write UNBOUNDED PRECEDING or UNBOUNDED FOLLOWING for a frame without that limit");
+                }
+                whole = BigDecimal.valueOf(Long.MAX_VALUE);
             }
             long offset = whole.longValueExact();
             double real = key.kind() == TypeKind.DOUBLE ? value.doubleValue() : offset;
