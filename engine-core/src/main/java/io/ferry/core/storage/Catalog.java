@@ -1,15 +1,9 @@
 package io.ferry.core.storage;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -55,120 +49,35 @@ public final class Catalog {
         void read(DataFile file, TableSchema schema, int part, int parts, Consumer<Batch> sink);
     }
 
-    /** Blocks per part below which a file is not worth splitting among threads. */
-    private static final int BLOCKS_PER_PART = 8;
-
     /**
      * Brings back the tables and views of {@code manifest} into this empty catalog, each table's rows read from its
-     * files by {@code reader} (nothing is written), on {@code threads} threads: every file is cut into consecutive
-     * parts, read and encoded into blocks side by side, then committed whole and in order, so each table's blocks and
-     * files line up as they did. {@code restored} hears of each file once its rows are in. If a file cannot be read,
-     * the catalog is left empty and the error names the file.
+     * files by {@code reader} (nothing is written) on {@code threads} threads ({@link CatalogRestore});
+     * {@code restored} hears of each file once its rows are in. If a file cannot be read, the catalog is left empty
+     * and the error names the file.
      */
     public synchronized void restore(Manifest manifest, FileReader reader, int threads, Consumer<DataFile> restored) {
         if (!tables.isEmpty() || !views.isEmpty()) {
             throw new IllegalStateException("a catalog is restored before it is used");
         }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
-            Thread t = new Thread(r, "ferry-restore");
-            t.setDaemon(true);
-            return t;
-        });
-        List<List<Future<TableAppender>>> pending = new ArrayList<>();
         try {
-            List<Table> restoring = new ArrayList<>();
-            for (Manifest.TableEntry e : manifest.tables().values()) {
-                if (e.filling()) {
-                    continue; // its statement never finished: see createToFill
-                }
-                Table t = new Table(e.id(), e.name(), e.schema(), e.constraints(), e.indexes(), store, persistence,
-                        version::incrementAndGet);
-                tables.put(e.name(), t);
-                t.setPartitioning("none".equals(e.partitionBy()) ? PartitionScheme.NONE
-                        : PartitionScheme.parse(e.partitionBy(), e.schema()), e.placement());
-                restoring.add(t);
-                nextTableId.accumulateAndGet(e.id() + 1, Math::max);
-            }
-            // check and submit every file's parts in turn (a file is checked while the ones before it are read) ...
-            for (Table t : restoring) {
-                for (DataFile f : manifest.tables().get(t.name()).files()) {
-                    reader.check(f);
-                    int parts = Math.max(1, Math.min(Math.max(1, threads), f.blocks() / BLOCKS_PER_PART));
-                    List<Future<TableAppender>> futures = new ArrayList<>();
-                    for (int part = 0; part < parts; part++) {
-                        int p = part;
-                        futures.add(pool.submit(() -> readPart(t, f, reader, p, parts)));
-                    }
-                    pending.add(futures);
-                }
-            }
-            // ... then commit them file by file, in each table's order
-            int next = 0;
-            for (Table t : restoring) {
-                for (DataFile f : manifest.tables().get(t.name()).files()) {
-                    List<TableAppender> parts = new ArrayList<>();
-                    for (Future<TableAppender> part : pending.get(next)) {
-                        parts.add(await(part));
-                    }
-                    pending.set(next++, List.of());
-                    long rows = 0;
-                    for (TableAppender a : parts) {
-                        rows += a.stagedRows();
-                    }
-                    if (rows != f.rows()) {
-                        parts.forEach(TableAppender::close);
-                        throw new FerryException(SqlStates.DATA_CORRUPTED, "data file " + f.name() + " of table '"
-                                + t.name() + "' holds " + rows + " rows where the manifest says " + f.rows());
-                    }
-                    TableAppender.commitRestored(parts);
-                    restored.accept(f);
-                }
-                t.setAttached(true);
-            }
+            new CatalogRestore(reader, threads, restored).run(manifest, this::restoredTable);
             views.putAll(manifest.views());
         } catch (RuntimeException e) {
-            pool.shutdownNow();
-            for (List<Future<TableAppender>> futures : pending) {
-                for (Future<TableAppender> f : futures) {
-                    try {
-                        f.get().close();
-                    } catch (ExecutionException | InterruptedException | CancellationException ignored) {
-                        // a part that failed or never ran staged nothing to release
-                    }
-                }
-            }
             clear();
             throw e;
-        } finally {
-            pool.shutdown();
         }
         version.incrementAndGet();
     }
 
-    /** Reads one part of a file into an appender of its own, its rows encoded into blocks but not published. */
-    private static TableAppender readPart(Table t, DataFile f, FileReader reader, int part, int parts) {
-        TableAppender appender = t.restorer(f);
-        try {
-            reader.read(f, t.schema(), part, parts, appender::append);
-            return appender;
-        } catch (RuntimeException | Error e) {
-            appender.close();
-            throw e;
-        }
-    }
-
-    private static TableAppender await(Future<TableAppender> part) {
-        try {
-            return part.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException("restoring a table failed: " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new FerryException(SqlStates.QUERY_CANCELED, "interrupted while restoring the catalog");
-        }
+    /** A table of the manifest, empty, put in the catalog while its rows are restored. */
+    private Table restoredTable(Manifest.TableEntry e) {
+        Table t = new Table(e.id(), e.name(), e.schema(), e.constraints(), e.indexes(), store, persistence,
+                version::incrementAndGet);
+        tables.put(e.name(), t);
+        t.setPartitioning("none".equals(e.partitionBy()) ? PartitionScheme.NONE
+                : PartitionScheme.parse(e.partitionBy(), e.schema()), e.placement());
+        nextTableId.accumulateAndGet(e.id() + 1, Math::max);
+        return t;
     }
 
     public BlockStorage store() {
