@@ -284,6 +284,10 @@ class FerryCliTest {
         assertTrue(none.err().contains("local, coordinator, memory, compute, worker, sql, gen, load, user, cert, secret or fabric"),
                 none.err());
         assertEquals(2, ferry("local", "--memory", "lots").exitCode());
+        Run both = ferry("local", "--in-memory", "--data-dir", "/tmp/nowhere");
+        assertEquals(2, both.exitCode());
+        assertTrue(both.err().contains("--data-dir and --in-memory contradict each other"), both.err());
+        assertTrue(ferry("local", "--help").out().contains("--data-dir"));
     }
 
     /** What sqlline printed: it writes to System.out and System.err themselves. */
