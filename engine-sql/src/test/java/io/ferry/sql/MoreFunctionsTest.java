@@ -140,6 +140,11 @@ class MoreFunctionsTest {
         String grouped = "SELECT EXTRACT(MINUTE FROM u - t), EXTRACT(EPOCH FROM d - u), COUNT(*) FROM f "
                 + "GROUP BY EXTRACT(MINUTE FROM u - t), EXTRACT(EPOCH FROM d - u)";
         ResultComparison.assertSameResult(ferry, grouped, duck, grouped, false);
+        // in a correlated subquery, whose decorrelation retypes the difference (XX000 before, fuzzer seed 1902)
+        String correlated = "SELECT id FROM f a WHERE a.id NOT IN (SELECT EXTRACT(HOUR FROM MAX(CAST(NULL AS "
+                + "TIMESTAMP)) - MAX(b.t)) FROM f b WHERE b.s = a.s) OR a.id IN (SELECT EXTRACT(DAY FROM MAX(b.u) - "
+                + "MIN(b.t)) FROM f b WHERE b.id < a.id)";
+        ResultComparison.assertSameResult(ferry, correlated, duck, correlated, false);
         try (Statement s = ferry.createStatement(); ResultSet rs = s.executeQuery(
                 "SELECT TIMESTAMP '2024-01-02 03:00:00.5' - TIMESTAMP '2024-01-01 00:00:00', id * INTERVAL '13' MONTH"
                         + " FROM f WHERE id = 2")) {

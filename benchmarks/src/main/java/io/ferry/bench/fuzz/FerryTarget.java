@@ -1,5 +1,6 @@
 package io.ferry.bench.fuzz;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -38,9 +39,32 @@ public final class FerryTarget implements AutoCloseable {
         this.connection = (engine != null ? engine : cluster.engine()).connect();
     }
 
+    /** Local mode, its tables in memory only. */
     public static FerryTarget local() throws SQLException {
-        return new FerryTarget("local", FerryEngine.start(EngineConfig.defaults().withThreads(2)
-                .withBlockSize(BLOCK_SIZE)), null);
+        return local(null);
+    }
+
+    /** Local mode keeping its tables in the data directory {@code data} (restoring what it holds), or in memory. */
+    public static FerryTarget local(Path data) throws SQLException {
+        FerryEngine engine = FerryEngine.start(EngineConfig.defaults().withThreads(2).withBlockSize(BLOCK_SIZE), null,
+                data);
+        try {
+            engine.restore(f -> { });
+            return new FerryTarget("local", engine, null);
+        } catch (SQLException | RuntimeException e) {
+            engine.close();
+            throw e;
+        }
+    }
+
+    /**
+     * This local target stopped and started again on its data directory: a new target whose tables are what the
+     * directory gave back.
+     */
+    public FerryTarget restarted() throws SQLException {
+        Path data = engine.dataDirectory().root();
+        close();
+        return local(data);
     }
 
     public static FerryTarget cluster() throws SQLException {

@@ -2,10 +2,14 @@ package io.ferry.bench.fuzz;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +18,7 @@ import java.util.Set;
 import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * The differential fuzzer: loads one random {@link Dataset} into DuckDB and into Ferry (local mode, and optionally
@@ -97,22 +102,45 @@ public final class Fuzzer implements AutoCloseable {
         closing.add(duck);
     }
 
-    /** Generates the dataset and loads it into DuckDB, Ferry local mode and (with options.cluster) a cluster. */
+    /**
+     * Generates the dataset and loads it into DuckDB, Ferry local mode and (with options.cluster) a cluster. Local
+     * mode keeps its tables in a data directory and is restarted from it before the first query, so every query also
+     * checks what a restart brings back (docs/storage.md).
+     */
     public static Fuzzer start(Options options) throws SQLException {
         Fuzzer f = new Fuzzer(options);
         try {
             f.load(f.duck, "DuckDB");
-            f.targets.add(f.started(FerryTarget.local()));
-            if (options.cluster()) {
-                f.targets.add(f.started(FerryTarget.cluster()));
+            Path data = Files.createTempDirectory("ferry-fuzz-data");
+            f.closing.add(() -> deleteTree(data));
+            FerryTarget local = FerryTarget.local(data);
+            try {
+                f.load(local.connection(), "Ferry local");
+            } catch (SQLException | RuntimeException e) {
+                local.close();
+                throw e;
             }
-            for (FerryTarget t : f.targets) {
-                f.load(t.connection(), "Ferry " + t.name());
+            f.targets.add(f.started(local.restarted()));
+            if (options.cluster()) {
+                FerryTarget cluster = f.started(FerryTarget.cluster());
+                f.load(cluster.connection(), "Ferry cluster");
+                f.targets.add(cluster);
             }
             return f;
+        } catch (IOException e) {
+            f.close();
+            throw new SQLException("cannot make a data directory for Ferry: " + e.getMessage(), e);
         } catch (SQLException | RuntimeException e) {
             f.close();
             throw e;
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 

@@ -55,20 +55,24 @@ public final class DateFunctions {
     public static final SqlOperator INTERVAL_EPOCH = function("EXTRACT", "intervalEpoch", ReturnTypes.DOUBLE_NULLABLE,
             List.of(SqlTypeFamily.CHARACTER, SqlTypeFamily.INTERVAL_DAY_TIME));
 
+    /** INTERVAL DAY TO SECOND, nullable if either of two operands is. */
+    private static final SqlReturnTypeInference DAY_TO_SECOND = binding -> {
+        RelDataTypeFactory types = binding.getTypeFactory();
+        RelDataType interval = types.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY,
+                RelDataType.PRECISION_NOT_SPECIFIED, TimeUnit.SECOND, 3, SqlParserPos.ZERO));
+        return types.createTypeWithNullability(interval,
+                binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable());
+    };
+
     /**
      * {@code t1 - t2} of two TIMESTAMPs, or of a DATE and a TIMESTAMP: the interval between them, as PostgreSQL and
      * DuckDB answer, where Calcite asks for {@code (t1 - t2) DAY TO SECOND}. FerryPrepare puts it in place, operands
-     * untouched (a GROUP BY must find the same expression in the select list), and converts it to Calcite's
-     * MINUS_DATE over TIMESTAMPs, what {@code (t1 - t2) DAY TO SECOND} becomes.
+     * untouched (a GROUP BY must find the same expression in the select list), and converts it to
+     * {@link #TIMESTAMP_DIFFERENCE} over TIMESTAMPs.
      */
     public static final SqlOperator TIMESTAMP_MINUS = new SqlBinaryOperator("-", SqlKind.MINUS, 40, true,
-            binding -> {
-                RelDataTypeFactory types = binding.getTypeFactory();
-                RelDataType interval = types.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY,
-                        RelDataType.PRECISION_NOT_SPECIFIED, TimeUnit.SECOND, 3, SqlParserPos.ZERO));
-                return types.createTypeWithNullability(interval,
-                        binding.getOperandType(0).isNullable() || binding.getOperandType(1).isNullable());
-            }, InferTypes.FIRST_KNOWN, OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME)) {
+            DAY_TO_SECOND, InferTypes.FIRST_KNOWN, OperandTypes.family(SqlTypeFamily.DATETIME,
+                    SqlTypeFamily.DATETIME)) {
         /** As {@link #function}'s: a lookup of "-" would put Calcite's MINUS back. */
         @Override
         public RelDataType deriveType(SqlValidator validator, SqlValidatorScope scope, SqlCall call) {
@@ -76,7 +80,21 @@ public final class DateFunctions {
         }
     };
 
+    /**
+     * The interval from the second TIMESTAMP to the first, what {@link #TIMESTAMP_MINUS} becomes in relational
+     * algebra. Not Calcite's MINUS_DATE: that is made with two operands but types itself by a third, so Calcite's
+     * decorrelator, retyping a call whose operands it rewrote, failed on it (XX000, fuzzer seed 1902: the difference
+     * of two MAXes in a correlated NOT IN).
+     */
+    public static final SqlOperator TIMESTAMP_DIFFERENCE = function("TIMESTAMP_DIFFERENCE", "timestampDifference",
+            DAY_TO_SECOND, List.of(SqlTypeFamily.TIMESTAMP, SqlTypeFamily.TIMESTAMP));
+
     private DateFunctions() {
+    }
+
+    /** {@link #TIMESTAMP_DIFFERENCE} in Calcite's row engine: milliseconds, what it holds a day-time interval as. */
+    public static Long timestampDifference(Long end, Long start) {
+        return end == null || start == null ? null : Math.subtractExact(end, start);
     }
 
     private static SqlOperator function(String name, String method, SqlReturnTypeInference returns,

@@ -379,7 +379,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             PlanningCancel.check();
             if (call.getOperator() == DateFunctions.TIMESTAMP_MINUS) {
                 return (cx, c) -> cx.getRexBuilder().makeCall(cx.getValidator().getValidatedNodeType(c),
-                        SqlStdOperatorTable.MINUS_DATE, List.of(timestamp(cx, c.operand(0)),
+                        DateFunctions.TIMESTAMP_DIFFERENCE, List.of(timestamp(cx, c.operand(0)),
                         timestamp(cx, c.operand(1))));
             }
             SqlRexConvertlet convertlet = calcite.get(call);

@@ -596,6 +596,10 @@ public final class RexTranslator {
      */
     private static Expr numericOrDateFunction(String name, SqlOperator operator, List<Expr> args, FerryType type,
             boolean nullsTypedNotNull) {
+        if (operator == DateFunctions.TIMESTAMP_DIFFERENCE) {
+            return new Call(Op.MINUS, List.of(cast(args.get(0), FerryType.TIMESTAMP), cast(args.get(1),
+                    FerryType.TIMESTAMP)), FerryType.BIGINT);
+        }
         if (operator == DateFunctions.INTERVAL_EPOCH) {
             return new Call(Op.DIVIDE, List.of(cast(args.get(1), FerryType.DOUBLE),
                     new Literal(1000.0, FerryType.DOUBLE)), FerryType.DOUBLE);
