@@ -7,8 +7,6 @@ import java.util.List;
 
 import io.ferry.core.durable.DataDirectory;
 import io.ferry.core.storage.Catalog;
-import io.ferry.core.storage.DataFile;
-import io.ferry.core.storage.Manifest;
 import io.ferry.server.cluster.SystemTables;
 import io.ferry.server.data.PaperTable;
 import io.ferry.server.data.ProgressListener;
@@ -135,13 +133,7 @@ public final class LocalNode implements AutoCloseable {
         if (data == null || data.manifest().tables().isEmpty() && data.manifest().views().isEmpty()) {
             return;
         }
-        long bytes = 0;
-        for (Manifest.TableEntry t : data.manifest().tables().values()) {
-            for (DataFile f : t.files()) {
-                bytes += f.bytes();
-            }
-        }
-        progress.start("restoring tables from " + data.root(), bytes, ProgressListener.Unit.BYTES);
+        progress.start("restoring tables from " + data.root(), data.manifest().bytes(), ProgressListener.Unit.BYTES);
         long[] done = {0};
         try {
             engine.restore(f -> progress.update(done[0] += f.bytes()));

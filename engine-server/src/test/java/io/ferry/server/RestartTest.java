@@ -164,14 +164,7 @@ class RestartTest {
     }
 
     private Set<String> filesNamed() throws IOException {
-        String manifest = Files.readString(dir.resolve(DataDirectory.MANIFEST));
-        Set<String> named = new HashSet<>();
-        for (String line : manifest.split("\n")) {
-            if (line.contains(".arrow\"")) {
-                named.add(line.substring(line.indexOf(": \"") + 3, line.lastIndexOf('"')));
-            }
-        }
-        return named;
+        return new HashSet<>(DataDirectory.readManifest(dir).fileNames());
     }
 
     private Set<String> filesOnDisk() throws IOException {

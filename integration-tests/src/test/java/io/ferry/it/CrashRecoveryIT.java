@@ -236,14 +236,7 @@ class CrashRecoveryIT {
     }
 
     private static List<String> namedFiles(Path data) throws IOException {
-        List<String> named = new ArrayList<>();
-        for (String line : Files.readAllLines(data.resolve(DataDirectory.MANIFEST))) {
-            if (line.contains(".arrow\"")) {
-                named.add(line.substring(line.indexOf(": \"") + 3, line.lastIndexOf('"')));
-            }
-        }
-        named.sort(null);
-        return named;
+        return DataDirectory.readManifest(data).fileNames().stream().sorted().toList();
     }
 
     private static List<String> filesOf(Path data) throws IOException {

@@ -129,7 +129,11 @@ public final class DataDirectory implements Persistence, AutoCloseable {
         }
     }
 
-    private static Manifest readManifest(Path dir) throws IOException {
+    /**
+     * The manifest of the data directory {@code dir} (empty if it has none), read without opening the directory: no
+     * lock is taken and nothing is swept, so a tool or a test may look at a directory as a stopped process left it.
+     */
+    public static Manifest readManifest(Path dir) throws IOException {
         Path file = dir.resolve(MANIFEST);
         byte[] bytes;
         try {

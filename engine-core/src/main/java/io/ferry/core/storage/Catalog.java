@@ -74,8 +74,7 @@ public final class Catalog {
         Table t = new Table(e.id(), e.name(), e.schema(), e.constraints(), e.indexes(), store, persistence,
                 version::incrementAndGet);
         tables.put(e.name(), t);
-        t.setPartitioning("none".equals(e.partitionBy()) ? PartitionScheme.NONE
-                : PartitionScheme.parse(e.partitionBy(), e.schema()), e.placement());
+        t.setPartitioning(PartitionScheme.parse(e.partitionBy(), e.schema()), e.placement());
         nextTableId.accumulateAndGet(e.id() + 1, Math::max);
         return t;
     }

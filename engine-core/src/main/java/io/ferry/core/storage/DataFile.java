@@ -2,6 +2,8 @@ package io.ferry.core.storage;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.List;
+
 /**
  * One file of a table's rows in a data directory: an Arrow IPC file holding the rows of {@code blocks} consecutive
  * blocks of the table (docs/storage.md). The manifest lists a table's files in row order.
@@ -22,6 +24,15 @@ public record DataFile(String name, long bytes, int crc, long rows, int blocks) 
             throw new IllegalArgumentException("data file " + name + ": " + bytes + " bytes, " + rows + " rows, "
                     + blocks + " blocks");
         }
+    }
+
+    /** The bytes {@code files} take together. */
+    public static long bytes(List<DataFile> files) {
+        long n = 0;
+        for (DataFile f : files) {
+            n += f.bytes;
+        }
+        return n;
     }
 
     /** This file as holding {@code count} blocks (what reloading it made). */

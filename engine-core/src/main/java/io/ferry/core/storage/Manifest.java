@@ -58,14 +58,15 @@ public record Manifest(long generation, Map<String, TableEntry> tables, Map<Stri
             return new TableEntry(table.id(), table.name(), table.schema(), table.constraints(), table.indexes(),
                     table.partitioning().describe(table.schema()), table.placement(), files, table.filling());
         }
+    }
 
-        public long rows() {
-            long n = 0;
-            for (DataFile f : files) {
-                n += f.rows();
-            }
-            return n;
+    /** The bytes of every table's files: what a restore reads. */
+    public long bytes() {
+        long n = 0;
+        for (TableEntry t : tables.values()) {
+            n += DataFile.bytes(t.files());
         }
+        return n;
     }
 
     /** With {@code entry} under its name, in place of whatever was there. */

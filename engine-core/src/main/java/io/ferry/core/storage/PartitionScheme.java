@@ -105,10 +105,11 @@ public record PartitionScheme(List<Key> keys) {
     /**
      * Reads a scheme as {@code bin/ferry load --partition-by} and {@code WITH (partition_by = '...')} write it:
      * {@code [column=]domain:parts, ...}. Without a column, the domain's column is the one named like it
-     * ({@code custkey}) or, failing that, the only one ending in {@code _domain} ({@code lo_custkey}).
+     * ({@code custkey}) or, failing that, the only one ending in {@code _domain} ({@code lo_custkey}). {@code none}
+     * (what {@link #describe} writes for no partitioning) is none.
      */
     public static PartitionScheme parse(String spec, TableSchema schema) {
-        if (spec == null || spec.isBlank()) {
+        if (spec == null || spec.isBlank() || spec.trim().equalsIgnoreCase("none")) {
             return NONE;
         }
         List<Key> keys = new ArrayList<>();

@@ -132,15 +132,11 @@ public final class SystemTables {
                 }
                 // what the data directory holds of it (docs/storage.md); NULL where tables live in memory only
                 List<DataFile> files = t.files();
-                long diskBytes = 0;
-                for (DataFile f : files) {
-                    diskBytes += f.bytes();
-                }
                 boolean kept = engine.catalog().durable();
                 rows.add(new Object[] {t.name(), d.rowCount(), d.blocks().size(), d.bytes(), holders.size(),
                     t.blocksRead(), t.blocksSkipped(), t.partitioning().describe(t.schema()),
                     t.partitioning().isNone() ? null : t.placement().sql(), kept ? files.size() : null,
-                    kept ? diskBytes : null});
+                    kept ? DataFile.bytes(files) : null});
             }
         }
         return rows;
