@@ -520,7 +520,7 @@ public final class QueryExecutor implements AutoCloseable {
                         || build instanceof PlanNode.Sort || build instanceof PlanNode.Window) {
                     batches.addAll(materialize(build));
                     long bytes = perRow * Batch.totalRows(batches);
-                    if (ctx.memory().shouldSpill(() -> bytes)) {
+                    if (ctx.memory().shouldSpillBefore(bytes)) {
                         grace.spillBuild(batches);
                         return null;
                     }

@@ -52,6 +52,15 @@ public final class QueryMemory {
         return spillDirectory != null && used.get() > limit / 2 && holding.getAsLong() >= limit / 16;
     }
 
+    /**
+     * Whether an operator about to take {@code bytes} at once (a build side already computed) should write them to
+     * disk instead: with them the query would be past half its limit. Asking before reserving matters: the operator
+     * that made the rows may have given its memory back, so the query can hold little now and far too much after.
+     */
+    public boolean shouldSpillBefore(long bytes) {
+        return spillDirectory != null && used.get() + bytes > limit / 2;
+    }
+
     public void reserve(long bytes) {
         long now = used.addAndGet(bytes);
         if (now > limit) {

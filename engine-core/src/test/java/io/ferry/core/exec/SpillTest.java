@@ -85,6 +85,17 @@ class SpillTest {
     }
 
     @Test
+    void joinWhoseBuildSideIsAnAggregateLargerThanMemorySpillsIt() {
+        // the build side's 300,000 groups are computed (and their memory given back) before the join sees them:
+        // whether they go to disk is decided by what they will take, not by what the query holds at that moment
+        PlanNode groups = new PlanNode.Aggregate(scan(), new int[] {0, 1}, List.of(
+                new AggCall(AggCall.AggKind.COUNT, -1, FerryType.BIGINT)));
+        for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.ANTI)) {
+            assertSpillsAndAgrees(new PlanNode.Join(scan(), groups, kind, new int[] {0}, new int[] {1}, null), false);
+        }
+    }
+
+    @Test
     void windowOverMoreRowsThanMemoryRunsPartitionByPartition() {
         // ROW_NUMBER and a running SUM per b: 1000 partitions of 300 rows (a partition is never split, so this table
         // has no NULL b, whose 43,000 rows would be one partition past the limit)
