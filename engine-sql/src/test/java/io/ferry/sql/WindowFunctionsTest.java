@@ -90,7 +90,7 @@ class WindowFunctionsTest {
     @Test
     void valueFunctionsIgnoreNulls() throws SQLException {
         String[] calls = {"FIRST_VALUE(x)", "LAST_VALUE(b)", "NTH_VALUE(s, 2)", "LAG(p)", "LEAD(o, 2)", "LAG(d, 3, "
-                + "DATE '2000-01-01')"};
+                + "DATE '2000-01-01')", "LEAD(b, id % 3 - 1, -7)", "LAG(s, g)"};
         String[] windows = {"(ORDER BY id)", "(PARTITION BY g ORDER BY id DESC ROWS BETWEEN 2 PRECEDING AND 2 "
                 + "FOLLOWING)", "(ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)",
             "(ORDER BY o, id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW)"};
@@ -129,6 +129,17 @@ class WindowFunctionsTest {
         SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql));
         assertEquals("0A000", e.getSQLState(), e.getMessage());
         assertTrue(e.getMessage().contains("UNBOUNDED PRECEDING"), e.getMessage());
+    }
+
+    /** LAG and LEAD count rows: an offset that is not a whole number is refused, as DuckDB refuses it. */
+    @Test
+    void shiftOffsetsAreWholeNumbers() {
+        for (String sql : new String[] {"SELECT LAG(b, 2.5) OVER (ORDER BY id) FROM wn",
+                "SELECT LEAD(s, x) OVER (ORDER BY id) FROM wn", "SELECT LAG(s, p, 'none') OVER (ORDER BY id) FROM wn"}) {
+            SQLException e = assertThrows(SQLException.class, () -> ResultComparison.rows(ferry, sql), sql);
+            assertEquals("42804", e.getSQLState(), sql + ": " + e.getMessage());
+            assertTrue(e.getMessage().contains("must be a whole number"), e.getMessage());
+        }
     }
 
     /**

@@ -172,6 +172,18 @@ public final class WindowQueries {
                         + "LAG(p, 3, 0.5) OVER (PARTITION BY g ORDER BY id), LEAD(s, 1, "
                         + "'none') OVER (ORDER BY id DESC), "
                         + "LAG(b, 0) OVER (ORDER BY id) FROM wn",
+                // each row's own offset: negative looks the other way, NULL gives NULL (not the default), past the
+                // partition the default (Calcite's row engine failed these with XX000)
+                "SELECT id, LAG(b, o % 3) OVER (PARTITION BY g ORDER BY id), LEAD(s, id % 4 - 1, 'edge') OVER "
+                        + "(ORDER BY id), LAG(x, CASE WHEN id % 5 = 0 THEN NULL ELSE id % 3 END, -1.5) OVER (ORDER BY "
+                        + "id), LEAD(p, g) OVER (ORDER BY id DESC), LAG(d, NULL) OVER (ORDER BY id), LEAD(id, "
+                        + "CAST(NULL AS INTEGER), 0) OVER (ORDER BY id) FROM wn",
+                // a BIGINT's default an INTEGER and the other way round (the row engine: XX000, "Integer cannot be
+                // cast to Long")
+                "SELECT id, LEAD(b, 1, -7) OVER (ORDER BY id), LAG(id, 2, b % 1000) OVER (PARTITION BY g ORDER BY id) "
+                        + "FROM wn",
+                "SELECT id, LAG(b, o) OVER (PARTITION BY g ORDER BY id), LEAD(x, o - 2, 0.0) OVER (ORDER BY id), "
+                        + "LAG(s, CAST(b AS BIGINT) % 7) OVER (PARTITION BY o ORDER BY id) FROM wn_big",
                 "SELECT id, FIRST_VALUE(s) OVER (PARTITION BY g ORDER BY id), "
                         + "LAST_VALUE(b) OVER (PARTITION BY g ORDER BY o), "
                         + "FIRST_VALUE(x) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING), "

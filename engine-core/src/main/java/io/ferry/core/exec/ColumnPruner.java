@@ -191,6 +191,9 @@ public final class ColumnPruner {
             if (c.defaultArg() >= 0) {
                 need.set(c.defaultArg());
             }
+            if (c.offsetArg() >= 0) {
+                need.set(c.offsetArg());
+            }
         }
         Pruned in = prune(window.input(), need);
         int[] m = in.mapping();
@@ -205,7 +208,8 @@ public final class ColumnPruner {
         List<WindowCall> calls = new ArrayList<>();
         for (WindowCall c : window.calls()) {
             calls.add(new WindowCall(c.kind(), c.arg() < 0 ? -1 : m[c.arg()], c.type(), c.offset(),
-                    c.defaultArg() < 0 ? -1 : m[c.defaultArg()], c.ignoreNulls()));
+                    c.defaultArg() < 0 ? -1 : m[c.defaultArg()], c.ignoreNulls(),
+                    c.offsetArg() < 0 ? -1 : m[c.offsetArg()]));
         }
         PlanNode out = new PlanNode.Window(in.node(), keys, order, window.frame(), calls);
         int newWidth = in.node().types().size();

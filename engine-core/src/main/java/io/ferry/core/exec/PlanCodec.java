@@ -57,7 +57,7 @@ public final class PlanCodec {
     public static final int MAX_DEPTH = 1000;
 
     static final int MAGIC = 0x46504C4E; // "FPLN"
-    static final short VERSION = 10;
+    static final short VERSION = 11;
 
     // Codes are part of the format: never renumber or reuse one.
     private static final byte SCAN = 1;
@@ -313,6 +313,7 @@ public final class PlanCodec {
                     i64(c.offset());
                     i32(c.defaultArg());
                     bool(c.ignoreNulls());
+                    i32(c.offsetArg());
                 }
             } else if (node instanceof PlanNode.Values v) {
                 u8(VALUES);
@@ -872,8 +873,9 @@ public final class PlanCodec {
                 long offset = i64();
                 int defaultArg = column(kind + " default", width);
                 boolean ignoreNulls = bool("the ignore-nulls flag");
+                int offsetArg = column(kind + " offset", width);
                 list.add(checked(kind + " call", () -> new WindowCall(kind, arg, type, offset, defaultArg,
-                        ignoreNulls)));
+                        ignoreNulls, offsetArg)));
             }
             return new PlanNode.Window(input, partitionKeys, orderKeys, frame, list);
         }

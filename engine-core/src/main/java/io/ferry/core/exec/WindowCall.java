@@ -8,10 +8,13 @@ import io.ferry.core.types.FerryType;
  * One window function of a {@link PlanNode.Window}: {@code arg} is the input column it reads (-1 for the ranking
  * functions and COUNT(*)); {@code type} its result type. LAG and LEAD also carry how many rows back or ahead they
  * look ({@code offset}, negative to look the other way) and the column whose value they give past the partition's
- * edge ({@code defaultArg}, or -1 for NULL); NTH_VALUE carries which row of its frame it takes (from 1); every other
- * kind has offset 0 and no default. {@code ignoreNulls}: the value kinds skip rows whose argument is NULL.
+ * edge ({@code defaultArg}, or -1 for NULL); when the offset is not a constant but each row's own, {@code offsetArg}
+ * is the BIGINT column that holds it (-1 otherwise; a row whose offset is NULL gets NULL, as in DuckDB and
+ * PostgreSQL). NTH_VALUE carries which row of its frame it takes (from 1); every other kind has offset 0 and no
+ * default. {@code ignoreNulls}: the value kinds skip rows whose argument is NULL.
  */
-public record WindowCall(Kind kind, int arg, FerryType type, long offset, int defaultArg, boolean ignoreNulls) {
+public record WindowCall(Kind kind, int arg, FerryType type, long offset, int defaultArg, boolean ignoreNulls,
+        int offsetArg) {
     public WindowCall {
         requireNonNull(kind, "kind is null");
         requireNonNull(type, "type is null");
@@ -25,6 +28,14 @@ public record WindowCall(Kind kind, int arg, FerryType type, long offset, int de
         if (ignoreNulls && !kind.picksValues()) {
             throw new IllegalArgumentException(kind + " IGNORE NULLS");
         }
+        if (offsetArg < -1 || (offsetArg != -1 && !kind.shifts())) {
+            throw new IllegalArgumentException(kind + " with its offset in column " + offsetArg);
+        }
+    }
+
+    /** A call whose offset, if it has one, is a constant. */
+    public WindowCall(Kind kind, int arg, FerryType type, long offset, int defaultArg, boolean ignoreNulls) {
+        this(kind, arg, type, offset, defaultArg, ignoreNulls, -1);
     }
 
     public WindowCall(Kind kind, int arg, FerryType type) {
@@ -60,7 +71,7 @@ public record WindowCall(Kind kind, int arg, FerryType type, long offset, int de
             return this == FIRST_VALUE || this == LAST_VALUE || this == NTH_VALUE || shifts();
         }
 
-        /** LAG and LEAD: a value a fixed number of rows away. */
+        /** LAG and LEAD: a value a number of rows away. */
         public boolean shifts() {
             return this == LAG || this == LEAD;
         }

@@ -665,37 +665,53 @@ final class WindowOperator {
 
     /**
      * LAG and LEAD: the value {@code offset} rows back or ahead in the partition (rows with a value, IGNORE NULLS),
-     * else the default (or NULL).
+     * else the default (or NULL). An offset read from a column is each row's own; where it is NULL, so is the value.
      */
     private static Vector shifted(WindowCall call, Vector arg, Batch rows, WindowPartitions p) {
         int n = p.rowCount();
-        // clamped so that i + step cannot wrap: no partition is longer than an int anyway
-        long offset = Math.max(-Integer.MAX_VALUE, Math.min(Integer.MAX_VALUE, call.offset()));
-        long step = call.kind() == WindowCall.Kind.LAG ? -offset : offset;
+        long sign = call.kind() == WindowCall.Kind.LAG ? -1 : 1;
+        LongVector offsets = call.offsetArg() < 0 ? null : (LongVector) rows.column(call.offsetArg());
+        long constant = call.offset();
         int[] ps = p.partitionStarts();
         int[] pe = p.partitionEnds();
         int[] at = new int[n];
         boolean outside = false;
+        boolean[] nullOffset = null;
         NonNullRows nonNull = call.ignoreNulls() ? new NonNullRows(arg) : null;
         for (int i = 0; i < n; i++) {
+            if (offsets != null && offsets.isNull(i)) {
+                if (nullOffset == null) {
+                    nullOffset = new boolean[n];
+                }
+                nullOffset[i] = true;
+                at[i] = -1;
+                continue;
+            }
+            // clamped so that i + step cannot wrap: no partition is longer than an int anyway
+            long offset = Math.max(-Integer.MAX_VALUE, Math.min(Integer.MAX_VALUE,
+                    offsets == null ? constant : offsets.get(i)));
+            long step = sign * offset;
             long j = i + step;
             at[i] = nonNull != null ? nonNull.shifted(i, step, ps[i], pe[i])
                     : j >= ps[i] && j < pe[i] ? (int) j : -1;
             outside |= at[i] < 0;
         }
         Vector values = arg.gather(at, n);
-        if (call.defaultArg() < 0 || !outside) {
-            return values;
+        if (call.defaultArg() >= 0 && outside) {
+            values = withDefaults(values, at, rows.column(call.defaultArg()), nullOffset);
         }
-        return withDefaults(values, at, rows.column(call.defaultArg()));
+        return values;
     }
 
-    /** {@code values}, with {@code defaults}' value in the rows where {@code at} is -1. */
-    private static Vector withDefaults(Vector values, int[] at, Vector defaults) {
+    /**
+     * {@code values}, with {@code defaults}' value in the rows where {@code at} is -1 but for those whose offset was
+     * NULL ({@code nullOffset}, null if none), which stay NULL.
+     */
+    private static Vector withDefaults(Vector values, int[] at, Vector defaults, boolean[] nullOffset) {
         int n = at.length;
         boolean[] nulls = null;
         for (int i = 0; i < n; i++) {
-            if (at[i] < 0 ? defaults.isNull(i) : values.isNull(i)) {
+            if ((nullOffset != null && nullOffset[i]) || (at[i] < 0 ? defaults.isNull(i) : values.isNull(i))) {
                 if (nulls == null) {
                     nulls = new boolean[n];
                 }
@@ -723,7 +739,7 @@ final class WindowOperator {
         BytesVector.Builder out = new BytesVector.Builder(n);
         for (int i = 0; i < n; i++) {
             BytesVector from = at[i] < 0 ? d : v;
-            if (from.isNull(i)) {
+            if (nulls != null && nulls[i]) {
                 out.appendNull();
             } else {
                 out.append(from.data(), from.start(i), from.length(i));

@@ -190,6 +190,8 @@ class PlanCodecTest {
                     : FerryType.BIGINT, kind.shifts() || kind == WindowCall.Kind.NTH_VALUE ? 2 : 0,
                     kind.shifts() ? 1 : -1, kind.picksValues()));
         }
+        // a LEAD whose offset is each row's own
+        windowCalls.add(new WindowCall(WindowCall.Kind.LEAD, 0, FerryType.BIGINT, 0, 1, false, 0));
         PlanNode windowed = new PlanNode.Window(limited, new int[] {1}, List.of(new SortKey(0, true, false)),
                 new WindowFrame(true, new WindowFrame.Bound(WindowFrame.BoundKind.PRECEDING, 3),
                         new WindowFrame.Bound(WindowFrame.BoundKind.FOLLOWING, 2)), windowCalls);

@@ -83,6 +83,45 @@ class WindowOperatorTest {
         }
     }
 
+    /**
+     * LAG and LEAD whose offset is each row's own (a column: -3 to 3, or NULL) give, row by row, what the same call with
+     * that row's offset as a constant gives, with and without a default and IGNORE NULLS; NULL where the offset is.
+     */
+    @Test
+    void shiftsByEachRowsOwnOffsetAgreeWithShiftsByConstantOnes() {
+        Random rnd = new Random(11);
+        for (int round = 0; round < 20; round++) {
+            Batch rows = randomRows(rnd);
+            long[] offsets = new long[ROWS];
+            boolean[] nullOffsets = new boolean[ROWS];
+            for (int i = 0; i < ROWS; i++) {
+                offsets[i] = rnd.nextInt(7) - 3;
+                nullOffsets[i] = rnd.nextInt(10) == 0;
+            }
+            Vector[] columns = java.util.Arrays.copyOf(rows.columns(), 6);
+            columns[5] = new LongVector(offsets, nullOffsets);
+            Batch input = Batch.of(columns);
+            List<FerryType> types = List.of(FerryType.BIGINT, FerryType.BIGINT, FerryType.BIGINT, FerryType.DOUBLE,
+                    FerryType.VARCHAR, FerryType.BIGINT);
+            WindowCall.Kind kind = rnd.nextBoolean() ? WindowCall.Kind.LAG : WindowCall.Kind.LEAD;
+            boolean ignoreNulls = rnd.nextBoolean();
+            int defaultArg = rnd.nextBoolean() ? 2 : -1;
+            List<WindowCall> calls = new ArrayList<>();
+            calls.add(new WindowCall(kind, 2, FerryType.BIGINT, 0, defaultArg, ignoreNulls, 5));
+            for (long k = -3; k <= 3; k++) {
+                calls.add(new WindowCall(kind, 2, FerryType.BIGINT, k, defaultArg, ignoreNulls));
+            }
+            PlanNode.Window window = new PlanNode.Window(new PlanNode.Values(types, input), new int[] {0},
+                    List.of(new SortKey(1, false, false)), WindowFrame.RUNNING, calls);
+            Batch out = new WindowOperator(window, () -> { }).apply(input);
+            for (int i = 0; i < ROWS; i++) {
+                Object offset = value(out.column(5), i);
+                Object expected = offset == null ? null : value(out.column(7 + (int) (long) (Long) offset + 3), i);
+                assertEquals(expected, value(out.column(6), i), kind + " at row " + i + ", offset " + offset);
+            }
+        }
+    }
+
     /** Partition key, order key, a BIGINT, a DOUBLE (small integers: every order of addition is exact), a string. */
     private static Batch randomRows(Random rnd) {
         long[] g = new long[ROWS];

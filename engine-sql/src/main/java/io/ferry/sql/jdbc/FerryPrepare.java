@@ -632,6 +632,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 extract.setOperand(0, SqlLiteral.createCharString("epoch", unit.getParserPosition()));
             }
             nullableWindowValues(scope, expr);
+            wholeShiftOffset(scope, expr);
             return super.deriveType(scope, expr);
         }
 
@@ -711,9 +712,39 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             if (call.operandCount() != 3 || (call.getKind() != SqlKind.LAG && call.getKind() != SqlKind.LEAD)) {
                 return;
             }
-            if (super.deriveType(scope, call.operand(0)).isNullable() && !super.deriveType(scope, call.operand(2))
-                    .isNullable()) {
+            // NULL also where the offset is NULL
+            if ((super.deriveType(scope, call.operand(0)).isNullable()
+                    || super.deriveType(scope, call.operand(1)).isNullable())
+                    && !super.deriveType(scope, call.operand(2)).isNullable()) {
                 nullable(call, 2);
+            }
+        }
+
+        /**
+         * LAG and LEAD count rows: an offset that is not a whole number ({@code LAG(x, 2.5)}, a DOUBLE column) is
+         * refused, as DuckDB and PostgreSQL refuse it; Calcite took it, and its row engine then failed with XX000 or
+         * truncated a column's values to NULLs.
+         */
+        private void wholeShiftOffset(SqlValidatorScope scope, SqlNode expr) {
+            if (!(expr instanceof SqlBasicCall over) || over.getKind() != SqlKind.OVER
+                    || !(over.operand(0) instanceof SqlBasicCall call)) {
+                return;
+            }
+            SqlBasicCall shift = (call.getKind() == SqlKind.IGNORE_NULLS || call.getKind() == SqlKind.RESPECT_NULLS)
+                    && call.operand(0) instanceof SqlBasicCall inner ? inner : call;
+            if ((shift.getKind() != SqlKind.LAG && shift.getKind() != SqlKind.LEAD) || shift.operandCount() < 2) {
+                return;
+            }
+            SqlTypeName offset = super.deriveType(scope, shift.operand(1)).getSqlTypeName();
+            if (offset == SqlTypeName.NULL) {
+                // an untyped NULL: a BIGINT one, which Ferry's window reads as each row's (NULL) offset
+                SqlParserPos pos = shift.operand(1).getParserPosition();
+                shift.setOperand(1, SqlStdOperatorTable.CAST.createCall(pos, shift.operand(1),
+                        new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.BIGINT, pos), pos)));
+            } else if (!SqlTypeName.INT_TYPES.contains(offset)) {
+                throw new FerryException(SqlStates.DATATYPE_MISMATCH, shift.getOperator().getName() + "'s offset "
+                        + shift.operand(1) + " is " + offset + ": it counts rows, so it must be a whole number "
+                        + "(INTEGER or BIGINT); CAST it, or round it with ROUND or FLOOR first");
             }
         }
 

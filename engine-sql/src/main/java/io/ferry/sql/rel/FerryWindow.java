@@ -34,6 +34,7 @@ import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TypeKind;
+import io.ferry.sql.TypeMapping;
 import io.ferry.sql.translate.RexTranslator;
 import io.ferry.sql.translate.UnsupportedExpression;
 
@@ -44,9 +45,9 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * one numeric, DATE or TIMESTAMP key, an interval in months too), with or without EXCLUDE. (NTILE arrives as
  * arithmetic over ROW_NUMBER and COUNT, AVG and the statistics as sums and counts: {@code WindowCallsRule} and
  * Calcite's conversion.) A RANGE offset beyond BIGINT in the key's units is the largest BIGINT over keys that never
- * lie further apart, and refused (0A000) over those that may, where Calcite's row engine failed with an internal error;
- * a LAG or LEAD offset that is not a constant keeps the whole window in the row engine (DISTINCT is refused before
- * planning).
+ * lie further apart, and refused (0A000) over those that may, where Calcite's row engine failed with an internal error.
+ * A LAG or LEAD offset may be an expression of the row ({@code LAG(x, n)}: each row looks its own n rows back; the
+ * row engine failed such windows with XX000). DISTINCT is refused before planning.
  *
  * <p>Constants a call reads (the default of a LAG, the 1 of a SUM(1)) are Calcite's extra inputs past the input's
  * columns, and a LAG's default may have another type than its value: the plan computes such columns in a
@@ -277,6 +278,11 @@ public final class FerryWindow extends Window implements FerryRel {
             return new WindowFrame.Bound(offsetKind(b), offset, real);
         }
 
+        /** Whether {@code node} is a literal, or one of the constants Calcite passes past the input's columns. */
+        private boolean isConstant(RexNode node) {
+            return node instanceof RexLiteral || (node instanceof RexInputRef ref && ref.getIndex() >= width);
+        }
+
         private RexLiteral constant(RexNode node) {
             if (node instanceof RexLiteral lit) {
                 return lit;
@@ -351,11 +357,21 @@ public final class FerryWindow extends Window implements FerryRel {
                     }
                     int arg = column(args.get(0), null);
                     sameType(kind, argType(arg), type);
-                    long offset = args.size() > 1 ? constantLong(args.get(1)) : 1;
                     int dflt = args.size() > 2 ? column(args.get(2), type) : -1;
                     if (dflt >= 0) {
                         sameType(kind, argType(dflt), type);
                     }
+                    boolean constantOffset = args.size() < 2 || isConstant(args.get(1));
+                    if (!constantOffset || (args.size() > 1 && constant(args.get(1)).isNull())) {
+                        // each row's own offset, from a column of whole numbers (a NULL one: NULL in every row)
+                        int offsetArg = column(args.get(1), constantOffset ? FerryType.BIGINT : null);
+                        TypeKind offsetKind = argType(offsetArg).kind();
+                        if (offsetKind != TypeKind.INTEGER && offsetKind != TypeKind.BIGINT) {
+                            throw new UnsupportedExpression(kind + " with an offset of " + argType(offsetArg));
+                        }
+                        return new WindowCall(kind, arg, type, 0, dflt, c.ignoreNulls, offsetArg);
+                    }
+                    long offset = args.size() > 1 ? constantLong(args.get(1)) : 1;
                     return new WindowCall(kind, arg, type, offset, dflt, c.ignoreNulls);
                 }
                 default -> {
@@ -421,8 +437,14 @@ public final class FerryWindow extends Window implements FerryRel {
             }
         }
 
+        /**
+         * Whether values of {@code a} are values of {@code b} as they are held: INTEGER and BIGINT are both longs (a
+         * LAG of a BIGINT with an INTEGER default is typed BIGINT; Ferry's cast between them changes nothing, and its
+         * row engine failed such a window with XX000 "Integer cannot be cast to Long").
+         */
         private static boolean sameKind(FerryType a, FerryType b) {
-            return a.kind() == b.kind() && a.scale() == b.scale();
+            return (a.kind() == b.kind() && a.scale() == b.scale())
+                    || (TypeMapping.isExactInteger(a) && TypeMapping.isExactInteger(b));
         }
 
         private FerryType argType(int column) {

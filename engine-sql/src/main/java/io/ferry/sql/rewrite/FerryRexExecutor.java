@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.util.DateString;
@@ -52,6 +53,9 @@ public final class FerryRexExecutor implements RexExecutor {
     }
 
     private RexNode fold(RexBuilder rexBuilder, RexNode e) {
+        if (e instanceof RexLiteral) {
+            return e; // nothing to fold: a VALUES list of 1000 rows brings 10,000 of them here
+        }
         if (readsParameter(e)) {
             return e;
         }
