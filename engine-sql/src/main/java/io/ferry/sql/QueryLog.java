@@ -20,8 +20,9 @@ import io.ferry.sql.schema.SystemTable;
 /**
  * The statements an engine ran lately, for {@code sys.queries}: one entry per execution of a planned statement, and
  * one per statement that failed before it could run (a syntax error, an unknown table) or ran while it was planned
- * (DDL). An entry keeps how long planning took and whether the plan came from the plan cache, then how long the
- * execution took until its result was read to the end or closed, and how many rows it gave.
+ * (DDL). An entry keeps how long planning took, whether the plan came from the plan cache and which of its operators
+ * are Calcite's row engine (the slow path, {@code row_engine}), then how long the execution took until its result was
+ * read to the end or closed, and how many rows it gave.
  */
 public final class QueryLog {
     /** Entries kept; older ones are forgotten first. */
@@ -41,6 +42,7 @@ public final class QueryLog {
         private final long startedMillis;
         private volatile double planningMillis;
         private final boolean planCached;
+        private final String rowEngine;
         private final long startedNanos = System.nanoTime();
         private volatile String state;
         private volatile double executionMillis = Double.NaN;
@@ -49,7 +51,8 @@ public final class QueryLog {
         private volatile String error;
         private volatile AtomicBoolean cancel;
 
-        private Entry(String statement, Principal user, String state, double planningMillis, boolean planCached) {
+        private Entry(String statement, Principal user, String state, double planningMillis, boolean planCached,
+                String rowEngine) {
             this.id = ids.incrementAndGet();
             this.state = state;
             this.statement = redacted(statement);
@@ -57,10 +60,16 @@ public final class QueryLog {
             this.startedMillis = System.currentTimeMillis();
             this.planningMillis = planningMillis;
             this.planCached = planCached;
+            this.rowEngine = rowEngine;
         }
 
         public long id() {
             return id;
+        }
+
+        /** The statement's text (a note in its place if it names a password). */
+        public String statement() {
+            return statement;
         }
 
         /** The flag that cancels this execution, as {@code Statement.cancel} would ({@link QueryLog#cancel}). */
@@ -80,6 +89,11 @@ public final class QueryLog {
                 state = "finished";
                 ended(this);
             }
+        }
+
+        /** The row-engine operators in the statement's plan, comma-separated; null when Ferry's run all of it. */
+        public String rowEngine() {
+            return rowEngine;
         }
 
         /** planning, running, finished or failed. */
@@ -129,7 +143,7 @@ public final class QueryLog {
 
         private Object[] values() {
             return new Object[] {id, statement, user.isOwner() ? null : user.user(), state, startedMillis, planningMillis, planCached,
-                Double.isNaN(executionMillis) ? null : executionMillis, rows, sqlState, error};
+                Double.isNaN(executionMillis) ? null : executionMillis, rows, sqlState, error, rowEngine};
         }
     }
 
@@ -222,12 +236,16 @@ public final class QueryLog {
 
     /** {@code statement} is being planned; {@link Entry#planned} or {@link Entry#failed(Throwable, double)} follows. */
     public Entry planning(String statement, Principal user) {
-        return add(new Entry(statement, user, PLANNING, 0, false));
+        return add(new Entry(statement, user, PLANNING, 0, false, null));
     }
 
-    /** An execution of {@code statement} starts, with a plan that took {@code planningMillis} to make. */
-    public Entry start(String statement, Principal user, double planningMillis, boolean planCached) {
-        return add(new Entry(statement, user, "running", planningMillis, planCached));
+    /**
+     * An execution of {@code statement} starts, with a plan that took {@code planningMillis} to make and runs
+     * {@code rowEngine}'s operators in Calcite's row engine (null: none).
+     */
+    public Entry start(String statement, Principal user, double planningMillis, boolean planCached,
+            String rowEngine) {
+        return add(new Entry(statement, user, "running", planningMillis, planCached, rowEngine));
     }
 
     private static final Pattern PASSWORD = Pattern.compile("(?i)\\bPASSWORD\\b");
@@ -263,7 +281,8 @@ public final class QueryLog {
                 new Column("started_at", FerryType.TIMESTAMP, false),
                 new Column("planning_ms", FerryType.DOUBLE, false), new Column("plan_cached", FerryType.BOOLEAN, false),
                 new Column("execution_ms", FerryType.DOUBLE, true), new Column("row_count", FerryType.BIGINT, false),
-                new Column("sql_state", FerryType.VARCHAR, true), new Column("error", FerryType.VARCHAR, true));
+                new Column("sql_state", FerryType.VARCHAR, true), new Column("error", FerryType.VARCHAR, true),
+                new Column("row_engine", FerryType.VARCHAR, true));
         return SystemTable.perUser(columns, reader -> {
             List<Entry> entries;
             synchronized (recent) {

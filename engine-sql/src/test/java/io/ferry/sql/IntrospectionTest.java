@@ -268,6 +268,25 @@ class IntrospectionTest {
                 firstColumns("DESCRIBE sys.queries", 1));
     }
 
+    /**
+     * sys.queries names the operators of Calcite's row engine a statement's plan runs (SOUNDEX has no kernel of
+     * Ferry's), and none for one that runs in Ferry's operators alone, also when its plan comes from the cache.
+     */
+    @Test
+    void sysQueriesNamesTheRowEngineOperatorsAPlanRuns() throws SQLException {
+        String slow = "SELECT id, SOUNDEX(note) FROM orders";
+        String fast = "SELECT customer, SUM(price) FROM orders GROUP BY customer";
+        for (int i = 0; i < 2; i++) {
+            ResultComparison.rows(ferry, slow);
+            ResultComparison.rows(ferry, fast);
+        }
+        List<List<Object>> log = ResultComparison.rows(ferry, "SELECT statement, plan_cached, row_engine FROM "
+                + "sys.queries WHERE statement IN ('" + slow + "', '" + fast + "') ORDER BY query_id");
+        assertEquals(List.of(List.of(slow, false, "EnumerableCalc"), List.of(fast, false, "null"),
+                List.of(slow, true, "EnumerableCalc"), List.of(fast, true, "null")),
+                log.stream().map(r -> r.stream().map(v -> v == null ? "null" : v).toList()).toList());
+    }
+
     private List<List<Object>> firstColumns(String sql, int n) throws SQLException {
         List<List<Object>> out = new ArrayList<>();
         for (List<Object> row : ResultComparison.rows(ferry, sql)) {

@@ -161,7 +161,13 @@ public final class JoinQueries {
                 "SELECT a.id FROM ja a WHERE NOT EXISTS (SELECT 1 FROM jb b WHERE b.d > a.d)",
                 "SELECT a.id, b.id FROM j_empty a JOIN jb b ON a.x < b.x",
                 "SELECT a.id, b.id FROM ja a LEFT JOIN j_empty b ON a.k < b.k",
-                "SELECT a.v, COUNT(b.id) FROM ja a LEFT JOIN jb b ON a.p > b.p + 9 GROUP BY a.v");
+                "SELECT a.v, COUNT(b.id) FROM ja a LEFT JOIN jb b ON a.p > b.p + 9 GROUP BY a.v",
+                "SELECT a.id, b.id FROM ja a RIGHT JOIN jb b ON a.k > b.k + 30",
+                "SELECT a.id, b.id FROM ja a RIGHT JOIN jb b ON a.d < b.d AND a.id < 5",
+                // a RIGHT join with more than equalities, made by the planner from a FULL join filtered on one side
+                // (fuzzer seed 2001, query 1304: it ran in the row engine, and everything above it)
+                "SELECT a1.id, a2.id FROM ja a0 RIGHT JOIN jb a1 ON a0.k = a1.k FULL JOIN jb a2 ON a0.k = a2.k "
+                        + "AND a0.v IN ('v3') WHERE EXISTS (SELECT 1 FROM ja b0) AND a1.x > 2");
     }
 
     public static List<String> fullWithoutEquality() {

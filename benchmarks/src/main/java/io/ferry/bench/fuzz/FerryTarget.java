@@ -6,11 +6,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.ferry.bench.InProcessCluster;
 import io.ferry.server.cluster.Role;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.QueryLog;
 
 /**
  * A Ferry the fuzzer queries: local mode, or a coordinator and two workers in this JVM over the tcp fabric. Both use
@@ -30,13 +32,25 @@ public final class FerryTarget implements AutoCloseable {
     private final FerryEngine engine;
     private final InProcessCluster cluster;
     private final Connection connection;
+    private final AtomicReference<QueryLog.Entry> lastEnded = new AtomicReference<>();
     private String shipping;
 
     private FerryTarget(String name, FerryEngine engine, InProcessCluster cluster) throws SQLException {
         this.name = name;
         this.engine = engine;
         this.cluster = cluster;
-        this.connection = (engine != null ? engine : cluster.engine()).connect();
+        FerryEngine coordinator = engine != null ? engine : cluster.engine();
+        coordinator.queries().onEnded(lastEnded::set);
+        this.connection = coordinator.connect();
+    }
+
+    /**
+     * The operators of Calcite's row engine that the statement {@code sql}, if it ended last, ran
+     * (sys.queries.row_engine); null if none, or if another statement ended last.
+     */
+    public String rowEngine(String sql) {
+        QueryLog.Entry e = lastEnded.get();
+        return e != null && e.statement().equals(sql) ? e.rowEngine() : null;
     }
 
     /** Local mode, its tables in memory only. */

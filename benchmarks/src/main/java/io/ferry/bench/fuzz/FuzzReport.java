@@ -16,6 +16,7 @@ public final class FuzzReport {
     private final Map<Construct, EnumMap<Outcome, Integer>> byFamily = new EnumMap<>(Construct.class);
     private final List<Finding> findings = new ArrayList<>();
     private final Map<String, Refusal> refusals = new LinkedHashMap<>();
+    private final Map<String, SlowPath> slowPaths = new LinkedHashMap<>();
     private int queries;
     private Duration elapsed = Duration.ZERO;
     private Duration querying = Duration.ZERO;
@@ -49,6 +50,25 @@ public final class FuzzReport {
     }
 
     private record Refusal(Verdict verdict, int index, String target, String sql, int count) {
+    }
+
+    /**
+     * A run whose plan had operators of Calcite's row engine, the slow path ({@code sys.queries.row_engine}): not a
+     * failure, but a construct Ferry's operators do not cover yet; counted by the operators.
+     */
+    void rowEngine(int index, String target, Query q, String operators) {
+        slowPaths.merge(operators, new SlowPath(index, target, q.sql(), 1),
+                (old, added) -> new SlowPath(old.index(), old.target(), old.sql(), old.count() + 1));
+    }
+
+    private record SlowPath(int index, String target, String sql, int count) {
+    }
+
+    /** Runs that went through Calcite's row engine, per set of its operators ({@link #rowEngine}). */
+    public Map<String, Integer> rowEngineRuns() {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        slowPaths.forEach((operators, p) -> out.put(operators, p.count()));
+        return out;
     }
 
     /** Queries refused by one engine, per kind of refusal ({@link #refused}). */
@@ -113,6 +133,11 @@ public final class FuzzReport {
                 }
             }
         }
+        int slow = slowPaths.values().stream().mapToInt(SlowPath::count).sum();
+        if (slow > 0) {
+            sb.append(String.format("%n%d runs planned operators of Calcite's row engine (the slow path): %s%n", slow,
+                    rowEngineRuns()));
+        }
         sb.append(failed() ? "\nFAILED: wrong answers or internal errors (above)\n" : "\nOK\n");
         return sb.toString();
     }
@@ -150,6 +175,15 @@ public final class FuzzReport {
                     .append(r.verdict().ferry().describe()).append("\n  - DuckDB: ")
                     .append(r.verdict().duck().describe()).append("\n  - `").append(r.sql().length() > 400
                             ? r.sql().substring(0, 400) + " …" : r.sql()).append("`\n"));
+        }
+        if (!slowPaths.isEmpty()) {
+            sb.append("\n## Ran in Calcite's row engine (not failures)\n\n")
+                    .append("Each set of row-engine operators a plan ran (sys.queries.row_engine), how often, and the "
+                            + "first query that did: constructs Ferry's operators do not cover yet.\n");
+            slowPaths.entrySet().stream().sorted((a, b) -> b.getValue().count() - a.getValue().count())
+                    .forEach(e -> sb.append("\n- **").append(e.getKey()).append("**, ").append(e.getValue().count())
+                            .append(" time(s), first query ").append(e.getValue().index()).append(" (")
+                            .append(e.getValue().target()).append(")\n  - `").append(e.getValue().sql()).append("`\n"));
         }
         return sb.toString();
     }

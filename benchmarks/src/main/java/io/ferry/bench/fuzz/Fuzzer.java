@@ -190,6 +190,10 @@ public final class Fuzzer implements AutoCloseable {
                 String shipping = t.clustered() ? options.shipping().get(turn % options.shipping().size()) : null;
                 Verdict v = verdict(t, shipping, q, expected);
                 report.record(t.name(), q.families(), v.outcome());
+                String rowEngine = t.rowEngine(sql);
+                if (rowEngine != null) {
+                    report.rowEngine(i, t.name(), q, rowEngine);
+                }
                 if (v.outcome().failure()) {
                     failures.add(new Failure(i, q, t, shipping, v));
                 } else if (REFUSALS.contains(v.outcome())) {

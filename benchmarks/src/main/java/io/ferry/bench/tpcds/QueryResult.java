@@ -17,9 +17,11 @@ import static java.util.Objects.requireNonNull;
  * @param ferryPeakBytes the most query memory Ferry's plans for it held at once (hash tables, sort buffers, join
  *                   build sides)
  * @param ferrySpilledBytes what they wrote to disk, compressed
+ * @param rowEngine  the operators of Calcite's row engine Ferry's plan ran (sys.queries.row_engine), null if none
  */
 public record QueryResult(String query, Outcome outcome, String detail, double planningMs, double ferryMs,
-        double duckMs, long ferryRows, long duckRows, long ferryPeakBytes, long ferrySpilledBytes) {
+        double duckMs, long ferryRows, long duckRows, long ferryPeakBytes, long ferrySpilledBytes,
+        String rowEngine) {
 
     public enum Outcome {
         MATCH("match"),

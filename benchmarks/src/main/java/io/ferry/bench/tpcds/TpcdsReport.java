@@ -29,12 +29,12 @@ public final class TpcdsReport {
      * @param geoMeanRatio    geometric mean over matching statements of (Ferry planning + execution) / DuckDB time
      */
     public record Summary(int matched, int queries, double p95PlanningMs, double maxPlanningMs, double geoMeanRatio,
-            long maxPeakBytes, int spilledStatements) {
+            long maxPeakBytes, int spilledStatements, int rowEngineStatements) {
         public String line() {
             return String.format(Locale.ROOT, "%d/%d match, p95 planning %.0f ms, max planning %.0f ms, "
                     + "geometric mean Ferry/DuckDB time ratio %.2f, peak query memory %.1f MiB, %d statements "
-                    + "spilled", matched, queries, p95PlanningMs, maxPlanningMs, geoMeanRatio,
-                    maxPeakBytes / 1048576.0, spilledStatements);
+                    + "spilled, %d ran operators in the row engine", matched, queries, p95PlanningMs, maxPlanningMs,
+                    geoMeanRatio, maxPeakBytes / 1048576.0, spilledStatements, rowEngineStatements);
         }
     }
 
@@ -57,7 +57,8 @@ public final class TpcdsReport {
                 : Math.exp(Arrays.stream(logRatios).average().orElseThrow());
         long peak = results.stream().mapToLong(QueryResult::ferryPeakBytes).max().orElse(0);
         int spilled = (int) results.stream().filter(r -> r.ferrySpilledBytes() > 0).count();
-        return new Summary(matched, byNumber.size(), p95, max, geoMean, peak, spilled);
+        int rowEngine = (int) results.stream().filter(r -> r.rowEngine() != null).count();
+        return new Summary(matched, byNumber.size(), p95, max, geoMean, peak, spilled, rowEngine);
     }
 
     /** The q-quantile (nearest rank) of the finite values; NaN if there is none. */
@@ -80,11 +81,12 @@ public final class TpcdsReport {
         Files.createDirectories(dir);
         List<String> csv = new ArrayList<>();
         csv.add("query,outcome,planning_ms,ferry_ms,duckdb_ms,ferry_rows,duckdb_rows,ferry_peak_bytes,"
-                + "ferry_spilled_bytes,detail");
+                + "ferry_spilled_bytes,row_engine,detail");
         for (QueryResult r : results) {
             csv.add(String.join(",", r.query(), r.outcome().label(), number(r.planningMs()), number(r.ferryMs()),
                     number(r.duckMs()), Long.toString(r.ferryRows()), Long.toString(r.duckRows()),
-                    Long.toString(r.ferryPeakBytes()), Long.toString(r.ferrySpilledBytes()), csvField(r.detail())));
+                    Long.toString(r.ferryPeakBytes()), Long.toString(r.ferrySpilledBytes()),
+                    csvField(r.rowEngine() == null ? "" : r.rowEngine()), csvField(r.detail())));
         }
         Files.write(dir.resolve(name + ".csv"), csv);
 
@@ -102,7 +104,9 @@ public final class TpcdsReport {
                     Double.isFinite(ratio) ? String.format(Locale.ROOT, "%.2f", ratio) : "",
                     r.duckRows() >= 0 ? Long.toString(r.duckRows()) : "", r.ferryPeakBytes() / 1048576.0,
                     r.ferrySpilledBytes() == 0 ? "" : String.format(Locale.ROOT, "%.1f",
-                            r.ferrySpilledBytes() / 1048576.0), markdownCell(r.detail())));
+                            r.ferrySpilledBytes() / 1048576.0), markdownCell(r.rowEngine() == null ? r.detail()
+                                    : "row engine: " + r.rowEngine() + (r.detail().isEmpty() ? "" : "; ")
+                                            + r.detail())));
         }
         md.append("\nText changes (docs/tpcds.md says why):\n\n");
         for (TpcdsQueries.Rewrite rewrite : TpcdsQueries.REWRITES) {

@@ -31,6 +31,7 @@ import io.ferry.bench.tpcds.QueryResult.Outcome;
 import io.ferry.server.cluster.Role;
 import io.ferry.sql.EngineConfig;
 import io.ferry.sql.FerryEngine;
+import io.ferry.sql.QueryLog;
 import io.ferry.sql.SqlErrors;
 import io.ferry.sql.rel.MemoryMeter;
 import io.trino.tpcds.Table;
@@ -75,6 +76,8 @@ public final class TpcdsRun implements AutoCloseable {
     /** The thread statements run on; replaced when the watchdog gives one up. */
     private final AtomicReference<Thread> workerThread = new AtomicReference<>();
     private ExecutorService worker = newWorker();
+    /** The statement of Ferry's that ended last (one runs at a time). */
+    private final AtomicReference<QueryLog.Entry> lastEnded = new AtomicReference<>();
 
     private TpcdsRun(TpcdsData data, FerryEngine ferry, InProcessCluster cluster, Cluster shape,
             Connection duck, int timeoutSeconds) {
@@ -85,6 +88,7 @@ public final class TpcdsRun implements AutoCloseable {
         this.duck = duck;
         this.timeoutSeconds = timeoutSeconds;
         this.graceSeconds = Math.max(1, Math.min(10, timeoutSeconds / 2));
+        ferry.queries().onEnded(lastEnded::set);
     }
 
     /**
@@ -281,7 +285,7 @@ public final class TpcdsRun implements AutoCloseable {
             detail = difference.orElse("");
         }
         return new QueryResult(query.name(), outcome, detail, f.planningMs, f.executionMs, d.executionMs, ferryRows,
-                duckRows, f.peakBytes, f.spilledBytes);
+                duckRows, f.peakBytes, f.spilledBytes, f.rowEngine);
     }
 
     /** A statement on one engine: its rows, or the error that stopped it, and the times it got as far as. */
@@ -291,6 +295,7 @@ public final class TpcdsRun implements AutoCloseable {
         volatile double executionMs = Double.NaN;
         volatile long peakBytes;
         volatile long spilledBytes;
+        volatile String rowEngine;
         List<List<Object>> rows;
         String error;
         String sqlState;
@@ -367,6 +372,9 @@ public final class TpcdsRun implements AutoCloseable {
                     // the embedded connection runs the plans in this thread, where the meter sees them
                     try (MemoryMeter meter = MemoryMeter.open(); ResultSet rs = p.executeQuery()) {
                         List<List<Object>> rows = read(rs);
+                        // the statement's entry in sys.queries ended as its last row was read
+                        QueryLog.Entry entry = lastEnded.get();
+                        a.rowEngine = entry == null ? null : entry.rowEngine();
                         a.executionMs = millisSince(run);
                         a.rows = rows;
                         a.peakBytes = meter.peak();

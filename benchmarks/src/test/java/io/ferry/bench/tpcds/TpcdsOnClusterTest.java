@@ -30,6 +30,9 @@ class TpcdsOnClusterTest {
         System.out.println(execution + ": " + run.summary().line() + "; report: " + run.markdown().toAbsolutePath());
         List<QueryResult> failed = run.results().stream().filter(r -> r.outcome() != Outcome.MATCH).toList();
         assertEquals(103, run.results().size(), "statements run");
+        assertEquals(List.of(), run.results().stream().filter(r -> r.rowEngine() != null)
+                .map(r -> "q" + r.query() + ": " + r.rowEngine()).toList(),
+                "statements that ran operators in Calcite's row engine");
         assertTrue(failed.isEmpty(), () -> failed.size() + " of 103 statements do not match DuckDB ("
                 + run.summary().line() + "):\n" + failed.stream().map(r -> "q" + r.query() + " "
                         + r.outcome().label() + ": " + r.detail()).collect(Collectors.joining("\n")));

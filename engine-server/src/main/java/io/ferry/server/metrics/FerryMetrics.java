@@ -40,8 +40,15 @@ public final class FerryMetrics {
         Histogram execution = Histogram.builder().name("ferry_statement_execution_seconds")
                 .help("Time from a statement's start until its result was read to the end, for those that finished")
                 .classicOnly().classicUpperBounds(SECONDS).register(registry);
+        Counter rowEngine = Counter.builder().name("ferry_row_engine_statements_total")
+                .help("Statements that ended whose plan ran operators in Calcite's row engine, Ferry's slow path "
+                        + "(sys.queries.row_engine names them)")
+                .register(registry);
         QueryLog log = engine.queries();
         log.onEnded(e -> {
+            if (e.rowEngine() != null) {
+                rowEngine.inc();
+            }
             boolean finished = "finished".equals(e.state());
             statements.labelValues(finished ? "finished" : "57014".equals(e.sqlState()) ? "cancelled" : "failed")
                     .inc();

@@ -103,6 +103,7 @@ import io.ferry.sql.fun.FerryOperatorTable;
 import io.ferry.sql.fun.StringFunctions;
 import io.ferry.sql.fun.QuantileAggFunction;
 import io.ferry.sql.fun.Remainders;
+import io.ferry.sql.rel.RowEngineOperators;
 import io.ferry.sql.rel.FerryToEnumerableConverter;
 import io.ferry.sql.rewrite.BooleanOrderings;
 import io.ferry.sql.rewrite.DistinctWindowOrder;
@@ -150,7 +151,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             TableAccess[] access = new TableAccess[1];
             CalciteSignature<T> fresh = StatementAccess.collect(
                     () -> planLogged(context, query.sql, query, elementType, maxRowCount, engine, start), access);
-            planned = new PlanCache.Planned<>(fresh, access[0]);
+            planned = new PlanCache.Planned<>(fresh, access[0], ROW_ENGINE.get());
             if (fresh.statementType == Meta.StatementType.SELECT) {
                 engine.plans().put(key, planned);
             }
@@ -160,10 +161,11 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         engine.access().check(principal(context), planned.access());
         double planning = millisSince(start);
         if (plan.statementType == Meta.StatementType.SELECT || plan.statementType.canUpdate()) {
-            return new LoggedSignature<>(plan, engine.queries(), planning, cached, engine.access(), planned.access());
+            return new LoggedSignature<>(plan, engine.queries(), planning, cached, planned.rowEngine(),
+                    engine.access(), planned.access());
         }
         // DDL and SET ran while they were prepared
-        engine.queries().start(query.sql, principal(context), planning, cached).finished();
+        engine.queries().start(query.sql, principal(context), planning, cached, null).finished();
         return plan;
     }
 
@@ -174,6 +176,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
     private <T> CalciteSignature<T> planLogged(Context context, String statement, Query<T> query, Type elementType,
             long maxRowCount, FerryEngine engine, long start) {
         QueryLog.Entry planning = engine.queries().planning(statement, principal(context));
+        ROW_ENGINE.remove();
         CalciteSignature<T> plan;
         try {
             plan = super.prepareSql(context, query, elementType, maxRowCount);
@@ -209,7 +212,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
         double planning = millisSince(start);
         CalciteSignature<T> analyze = ExplainAnalyze.signature(statement, plan, root.get(), planning,
                 context.getTypeFactory());
-        return new LoggedSignature<>(analyze, engine.queries(), planning, false, engine.access(), access[0]);
+        return new LoggedSignature<>(analyze, engine.queries(), planning, false, ROW_ENGINE.get(), engine.access(),
+                access[0]);
     }
 
     private static double millisSince(long startNanos) {
@@ -290,6 +294,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             /** As Calcite's own, with the rows of a query's result streamed to its reader ({@link #streamed}). */
             @Override
             protected PreparedResult implement(RelRoot root) {
+                ROW_ENGINE.set(RowEngineOperators.in(root.rel));
                 if (root.kind.belongsTo(SqlKind.DML)) {
                     return super.implement(root);
                 }
@@ -300,6 +305,12 @@ public final class FerryPrepare extends CalcitePrepareImpl {
             }
         };
     }
+
+    /**
+     * The row-engine operators ({@link RowEngineOperators}) of the plan this thread implemented last: set while a
+     * statement is planned, read once {@link #planLogged} returns.
+     */
+    private static final ThreadLocal<String> ROW_ENGINE = new ThreadLocal<>();
 
     /**
      * {@code rel} with the Ferry query whose rows are its result streamed ({@link FerryToEnumerableConverter#streamed}):

@@ -25,10 +25,12 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
     private final QueryLog log;
     private final double planningMillis;
     private final boolean cached;
+    private final String rowEngine;
     private final AccessControl access;
     private final TableAccess needs;
 
-    LoggedSignature(CalciteSignature<T> plan, QueryLog log, double planningMillis, boolean cached,
+    /** @param rowEngine the row-engine operators in the plan, or null ({@link QueryLog#start}) */
+    LoggedSignature(CalciteSignature<T> plan, QueryLog log, double planningMillis, boolean cached, String rowEngine,
             AccessControl access, TableAccess needs) {
         super(plan.sql, plan.parameters, plan.internalParameters, plan.rowType, plan.columns, plan.cursorFactory,
                 plan.rootSchema, plan.getCollationList(), -1, null, plan.statementType);
@@ -36,6 +38,7 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
         this.log = log;
         this.planningMillis = planningMillis;
         this.cached = cached;
+        this.rowEngine = rowEngine;
         this.access = access;
         this.needs = needs;
     }
@@ -45,7 +48,7 @@ final class LoggedSignature<T> extends CalciteSignature<T> {
         // a prepared statement runs its plan again and again: its user's grants are checked each time
         Principal user = FerrySchema.of(context.getRootSchema()).principal();
         access.check(user, needs);
-        QueryLog.Entry entry = log.start(sql, user, planningMillis, cached);
+        QueryLog.Entry entry = log.start(sql, user, planningMillis, cached, rowEngine);
         AtomicBoolean cancel = DataContext.Variable.CANCEL_FLAG.get(context);
         entry.cancelledBy(cancel);
         Enumerable<T> rows;

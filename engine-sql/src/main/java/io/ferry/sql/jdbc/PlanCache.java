@@ -34,8 +34,11 @@ public final class PlanCache {
             String settings, String session, long catalogVersion) {
     }
 
-    /** A plan, and the privileges it needs, checked each time it runs. */
-    record Planned<T>(CalcitePrepare.CalciteSignature<T> plan, TableAccess access) {
+    /**
+     * A plan, the privileges it needs (checked each time it runs), and the row-engine operators in it
+     * ({@link io.ferry.sql.rel.RowEngineOperators}), or null.
+     */
+    record Planned<T>(CalcitePrepare.CalciteSignature<T> plan, TableAccess access, String rowEngine) {
     }
 
     private final Map<Key, Planned<?>> plans = new LinkedHashMap<>(64, 0.75f, true) {

@@ -33,11 +33,11 @@ import io.ferry.sql.translate.UnsupportedExpression;
 /**
  * Hash join on the equi-part of the condition, the rest as a residual. The right input is the build side,
  * so the cost charges build rows more than probe rows: the planner then builds on the smaller input.
- * RIGHT joins run as LEFT joins with the sides swapped. An inner join whose right input is estimated larger
+ * RIGHT joins run as LEFT joins with the sides swapped (building on the left input), their residual too. An inner join whose right input is estimated larger
  * than its left (join ordering put a dimension table on the left) builds on the left instead; EXPLAIN shows
  * which side is built. A key compared with {@code IS NOT DISTINCT FROM} is a hash key like one compared with
  * {@code =}, its NULLs matching NULLs ({@link PlanNode.Join#nullsMatch()}); EXPLAIN shows it in the condition. FULL
- * joins reach the planner as a LEFT and an ANTI join ({@code FullJoins}). An inner, left, semi or anti join without
+ * joins reach the planner as a LEFT and an ANTI join ({@code FullJoins}). A join of any of these kinds without
  * an equality (a cross join, {@code ON a.x < b.y}) is a hash join on a constant key, every build row in one chain, the
  * condition its residual: each probe row meets every build row, as a nested-loop join would, in batches.
  */
@@ -64,11 +64,12 @@ public final class FerryJoin extends Join implements FerryRel {
         double left = mq.getRowCount(getLeft());
         double right = mq.getRowCount(getRight());
         // an inner join builds on its smaller input, whichever side that is (buildsLeft), and its build rows count
-        // thrice; the other kinds build on the right input, as Calcite's row engine does, and the build rows count
-        // twice there: three times had a LEFT join of a few rows to a large input priced above the row engine's (which
-        // charges its build rows once, its output and probe rows beside), and run there, everything above it too
+        // thrice; the other kinds build on the right input (a RIGHT join on the left), as Calcite's row engine does,
+        // and the build rows count twice there: three times had a LEFT join of a few rows to a large input priced
+        // above the row engine's (which charges its build rows once, its output and probe rows beside), and run
+        // there, everything above it too
         boolean inner = joinType == JoinRelType.INNER;
-        double build = inner ? Math.min(left, right) : right;
+        double build = inner ? Math.min(left, right) : joinType == JoinRelType.RIGHT ? left : right;
         double rows = left + right + (inner ? 2 : 1) * build;
         if (keyless()) {
             rows += left * right; // every pair is looked at
@@ -105,8 +106,9 @@ public final class FerryJoin extends Join implements FerryRel {
         return buildsLeft(mq.getRowCount(getLeft()), mq.getRowCount(getRight()));
     }
 
+    /** Whether the hash table is built on the left input: a RIGHT join's always, an inner join's when smaller. */
     private boolean buildsLeft(double left, double right) {
-        return joinType == JoinRelType.INNER && right > left;
+        return joinType == JoinRelType.RIGHT || (joinType == JoinRelType.INNER && right > left);
     }
 
     /**
@@ -123,9 +125,6 @@ public final class FerryJoin extends Join implements FerryRel {
         List<RexNode> nonEqui = new ArrayList<>();
         RelOptUtil.splitJoinCondition(join.getLeft(), join.getRight(), join.getCondition(), lk, rk, filterNulls,
                 nonEqui);
-        if (lk.isEmpty() && join.getJoinType() == JoinRelType.RIGHT) {
-            throw new UnsupportedExpression("RIGHT join without an equality");
-        }
         // Calcite lists a key compared with IS NOT DISTINCT FROM with filterNulls false: the hash table matches its
         // NULLs with NULLs
         boolean[] nullsMatch = new boolean[lk.size()];
@@ -156,9 +155,6 @@ public final class FerryJoin extends Join implements FerryRel {
                 }
             }
             if (k.residual() != null) {
-                if (t == JoinRelType.RIGHT) {
-                    return false;
-                }
                 List<FerryType> all = new ArrayList<>(lt);
                 all.addAll(rt);
                 return RexTranslator.canTranslate(all, join.getCluster().getRexBuilder(), List.of(k.residual()));
@@ -202,7 +198,7 @@ public final class FerryJoin extends Join implements FerryRel {
         for (int i = 0; i < lt.size(); i++) {
             keep.add(new InputRef(i, lt.get(i)));
         }
-        if (joinType == JoinRelType.INNER || joinType == JoinRelType.LEFT) {
+        if (joinType == JoinRelType.INNER || joinType == JoinRelType.LEFT || joinType == JoinRelType.RIGHT) {
             for (int i = 0; i < rt.size(); i++) {
                 keep.add(new InputRef(lc.size() + i, rt.get(i)));
             }
@@ -229,16 +225,15 @@ public final class FerryJoin extends Join implements FerryRel {
     private PlanNode plan(PlanNode left, PlanNode right, List<FerryType> lt, List<FerryType> rt, Keys k) {
         int[] lk = k.left();
         int[] rk = k.right();
-        if (joinType == JoinRelType.RIGHT) {
-            return restoreOrder(new PlanNode.Join(right, left, JoinKind.LEFT, rk, lk, k.nullsMatch(), null), lt, rt);
-        }
-        if (buildsLeft()) {
-            // Probe with the right input, build on the left; the residual sees the swapped row, and a projection
-            // puts the columns back in the order the join promises.
+        if (joinType == JoinRelType.RIGHT || buildsLeft()) {
+            // Probe with the right input, build on the left (a RIGHT join is a LEFT join of the swapped inputs); the
+            // residual sees the swapped row, and a projection puts the columns back in the order the join promises.
+            // (The row engine, where a RIGHT join with more than equalities went, ran it a row at a time.)
             RexNode residual = k.residual() == null ? null : k.residual().accept(new RexPermuteInputsShuttle(
                     Mappings.target(i -> i < lt.size() ? rt.size() + i : i - lt.size(), lt.size() + rt.size(),
                             lt.size() + rt.size())));
-            return restoreOrder(new PlanNode.Join(right, left, JoinKind.INNER, rk, lk, k.nullsMatch(),
+            JoinKind kind = joinType == JoinRelType.RIGHT ? JoinKind.LEFT : JoinKind.INNER;
+            return restoreOrder(new PlanNode.Join(right, left, kind, rk, lk, k.nullsMatch(),
                     residual(residual, rt, lt)), lt, rt);
         }
         Expr residual = residual(k.residual(), lt, rt);
