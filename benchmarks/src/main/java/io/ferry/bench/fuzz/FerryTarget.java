@@ -107,6 +107,20 @@ public final class FerryTarget implements AutoCloseable {
         return connection;
     }
 
+    /** Ferry's plan of {@code sql} (EXPLAIN PLAN FOR), or why there is none. */
+    public String explain(String sql) {
+        StringBuilder plan = new StringBuilder();
+        try (Statement s = connection.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            while (rs.next()) {
+                plan.append(rs.getString(1)).append('\n');
+            }
+        } catch (SQLException e) {
+            return "(no plan: " + e.getSQLState() + " " + e.getMessage() + ")";
+        }
+        return plan.toString().strip();
+    }
+
     /** SET shipping (and execution: 'shuffle', or 'auto'), in a cluster only, and only when it changes. */
     public void shipping(String mode) throws SQLException {
         if (clustered() && !mode.equals(shipping)) {

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** Counts of outcomes per target and per construct family, and the shrunk findings, of one run. */
 public final class FuzzReport {
@@ -56,12 +57,14 @@ public final class FuzzReport {
      * A run whose plan had operators of Calcite's row engine, the slow path ({@code sys.queries.row_engine}): not a
      * failure, but a construct Ferry's operators do not cover yet; counted by the operators.
      */
-    void rowEngine(int index, String target, Query q, String operators) {
-        slowPaths.merge(operators, new SlowPath(index, target, q.sql(), 1),
-                (old, added) -> new SlowPath(old.index(), old.target(), old.sql(), old.count() + 1));
+    void rowEngine(int index, String target, Query q, String operators, Supplier<String> plan) {
+        SlowPath seen = slowPaths.get(operators);
+        slowPaths.put(operators, seen == null ? new SlowPath(index, target, q.sql(), plan.get(), 1)
+                : new SlowPath(seen.index(), seen.target(), seen.sql(), seen.plan(), seen.count() + 1));
     }
 
-    private record SlowPath(int index, String target, String sql, int count) {
+    /** The first query that ran a set of row-engine operators, with its plan (EXPLAIN shows where they are). */
+    private record SlowPath(int index, String target, String sql, String plan, int count) {
     }
 
     /** Runs that went through Calcite's row engine, per set of its operators ({@link #rowEngine}). */
@@ -183,7 +186,8 @@ public final class FuzzReport {
             slowPaths.entrySet().stream().sorted((a, b) -> b.getValue().count() - a.getValue().count())
                     .forEach(e -> sb.append("\n- **").append(e.getKey()).append("**, ").append(e.getValue().count())
                             .append(" time(s), first query ").append(e.getValue().index()).append(" (")
-                            .append(e.getValue().target()).append(")\n  - `").append(e.getValue().sql()).append("`\n"));
+                            .append(e.getValue().target()).append(")\n  - `").append(e.getValue().sql()).append("`\n\n  ```\n  ")
+                            .append(e.getValue().plan().replace("\n", "\n  ")).append("\n  ```\n"));
         }
         return sb.toString();
     }

@@ -192,7 +192,7 @@ public final class Fuzzer implements AutoCloseable {
                 report.record(t.name(), q.families(), v.outcome());
                 String rowEngine = t.rowEngine(sql);
                 if (rowEngine != null) {
-                    report.rowEngine(i, t.name(), q, rowEngine);
+                    report.rowEngine(i, t.name(), q, rowEngine, () -> t.explain(sql));
                 }
                 if (v.outcome().failure()) {
                     failures.add(new Failure(i, q, t, shipping, v));

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * The fuzzer as a regression test: a fixed seed, 2000 queries over the same random tables, each in local mode or a
  * two-worker cluster in turn (the cluster alternating function and data shipping), against DuckDB. It fails on a
  * wrong answer or internal error at any query but those in {@link #KNOWN_FAILURES}, which must still fail, so the
- * list only shrinks. Failures are not shrunk here (shrinking replays each failure hundreds of times:
+ * list only shrinks, and on a plan that runs an operator of Calcite's row engine. Failures are not shrunk here (shrinking replays each failure hundreds of times:
  * {@code bin/ferry fuzz} does it). The run takes about two minutes on two cores.
  */
 class FuzzerTest {
@@ -43,6 +43,8 @@ class FuzzerTest {
                 + report.count(Outcome.DUCKDB_ERROR);
         assertEquals(refused, report.refusals().values().stream().mapToInt(Integer::intValue).sum());
         assertEquals(refused > 0, report.markdown().contains("## Refused by one engine"));
+        // and no plan ran an operator of Calcite's row engine, the slow path (the report lists any with its plan)
+        assertEquals(Map.of(), report.rowEngineRuns(), report::markdown);
         Map<Integer, String> failing = new TreeMap<>();
         for (Finding f : report.findings()) {
             failing.put(f.index(), f.target() + ": " + f.verdict().outcome().label());
