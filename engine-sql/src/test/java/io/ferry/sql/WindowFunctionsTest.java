@@ -90,7 +90,8 @@ class WindowFunctionsTest {
     @Test
     void valueFunctionsIgnoreNulls() throws SQLException {
         String[] calls = {"FIRST_VALUE(x)", "LAST_VALUE(b)", "NTH_VALUE(s, 2)", "LAG(p)", "LEAD(o, 2)", "LAG(d, 3, "
-                + "DATE '2000-01-01')", "LEAD(b, id % 3 - 1, -7)", "LAG(s, g)"};
+                + "DATE '2000-01-01')", "LEAD(b, id % 3 - 1, -7)", "LAG(s, g)",
+            "LEAD(id, CASE WHEN id % 4 = 0 THEN NULL ELSE 1 END, -1)"};
         String[] windows = {"(ORDER BY id)", "(PARTITION BY g ORDER BY id DESC ROWS BETWEEN 2 PRECEDING AND 2 "
                 + "FOLLOWING)", "(ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)",
             "(ORDER BY o, id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW)"};

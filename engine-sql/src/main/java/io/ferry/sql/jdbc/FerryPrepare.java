@@ -720,14 +720,14 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 nullable(framed, 0);
                 return;
             }
-            if (call.operandCount() != 3 || (call.getKind() != SqlKind.LAG && call.getKind() != SqlKind.LEAD)) {
+            if (framed.operandCount() != 3 || (framed.getKind() != SqlKind.LAG && framed.getKind() != SqlKind.LEAD)) {
                 return;
             }
             // NULL also where the offset is NULL
-            if ((super.deriveType(scope, call.operand(0)).isNullable()
-                    || super.deriveType(scope, call.operand(1)).isNullable())
-                    && !super.deriveType(scope, call.operand(2)).isNullable()) {
-                nullable(call, 2);
+            if ((super.deriveType(scope, framed.operand(0)).isNullable()
+                    || super.deriveType(scope, framed.operand(1)).isNullable())
+                    && !super.deriveType(scope, framed.operand(2)).isNullable()) {
+                nullable(framed, 2);
             }
         }
 
