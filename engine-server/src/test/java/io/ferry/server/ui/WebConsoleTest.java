@@ -59,7 +59,7 @@ class WebConsoleTest {
             assertEquals(401, send(HttpRequest.newBuilder(URI.create(base)).GET()).statusCode(),
                     "the console is behind the JDBC port's login");
             s.execute("CREATE TABLE heavy AS SELECT generate_series AS a, generate_series % 50 AS k "
-                    + "FROM generate_series(1, 300000)");
+                    + "FROM generate_series(1, 600000)");
             CompletableFuture<SQLException> slow = CompletableFuture.supplyAsync(() -> {
                 try (Statement running = c.createStatement()) {
                     running.executeQuery(SLOW).close();

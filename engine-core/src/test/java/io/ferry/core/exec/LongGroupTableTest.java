@@ -1,0 +1,71 @@
+package io.ferry.core.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.Vector;
+
+/**
+ * The one-key group table against a map of the same keys: every row gets the id of its key's first appearance (also
+ * when a key first appears twice in one batch, and across the table's growths), NULL is one group whatever its slot
+ * holds, extreme keys are keys like any other; the keys read back as they went in; the memory it reserved is released.
+ */
+class LongGroupTableTest {
+    private static final long[] EDGES = {0, -1, 1, Long.MIN_VALUE, Long.MAX_VALUE, 1L << 32, -(1L << 40)};
+
+    @Test
+    void groupsAsAMapDoes() {
+        check(30_000, 20);            // few groups, each met in every batch
+        check(300_000, 200_000);      // grows and rehashes many times, most rows new
+        check(100_000, Long.MAX_VALUE); // every key anywhere in the range: the hash's high bits must spread them
+    }
+
+    private static void check(int rows, long spread) {
+        Random random = new Random(rows);
+        QueryMemory memory = new QueryMemory(1L << 32);
+        LongGroupTable table = new LongGroupTable(memory);
+        Map<Long, Integer> expected = new HashMap<>();
+        List<Long> firstKeys = new ArrayList<>();
+        for (int from = 0; from < rows; from += 1024) {
+            int n = Math.min(1024, rows - from);
+            long[] x = new long[n];
+            boolean[] nulls = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                nulls[i] = random.nextInt(25) == 0;
+                x[i] = nulls[i] ? random.nextLong() // a NULL's value is garbage: it must not matter
+                        : random.nextInt(10) == 0 ? EDGES[random.nextInt(EDGES.length)]
+                        : spread == Long.MAX_VALUE ? random.nextLong() : random.nextLong(spread) - spread / 2;
+            }
+            int[] out = new int[n];
+            table.findOrInsert(new Vector[] {new LongVector(x, nulls, n)}, n, out);
+            for (int i = 0; i < n; i++) {
+                Long key = nulls[i] ? null : x[i];
+                Integer id = expected.get(key);
+                if (id == null) {
+                    id = expected.size();
+                    expected.put(key, id);
+                    firstKeys.add(key);
+                }
+                assertEquals(id, out[i], "row " + (from + i) + " key " + key);
+            }
+        }
+        assertEquals(expected.size(), table.groupCount());
+        for (int from = 0; from < table.groupCount(); from += 777) {
+            int count = Math.min(777, table.groupCount() - from);
+            LongVector back = (LongVector) table.keyVectors(from, count)[0];
+            for (int g = 0; g < count; g++) {
+                assertEquals(firstKeys.get(from + g), back.isNull(g) ? null : back.get(g), "group " + (from + g));
+            }
+        }
+        table.close();
+        assertEquals(0, memory.used());
+    }
+}
