@@ -19,7 +19,8 @@ class RowEngineFindingsTest {
     @CsvSource({
         "2001, 1304, a RIGHT join with a residual (a FULL join filtered on one side)",
         "2002, 1344, an INTERSECT beside a window chosen among both engines",
-        "2002, 1072, an INTERSECT beside a window chosen among both engines"})
+        "2002, 1072, an INTERSECT beside a window chosen among both engines",
+        "2003, 4868, a correlation left over an outer input a constant-false filter emptied"})
     void runsInFerryAlone(long seed, int query, String what) throws Exception {
         Fuzzer.Options options = Fuzzer.Options.defaults(seed, query + 1).withCluster(false, false)
                 .withTimeout(Duration.ofSeconds(20)).withShrinking(0, 0);
