@@ -184,10 +184,13 @@ public final class FuzzReport {
                     .append("Each set of row-engine operators a plan ran (sys.queries.row_engine), how often, and the "
                             + "first query that did: constructs Ferry's operators do not cover yet.\n");
             slowPaths.entrySet().stream().sorted((a, b) -> b.getValue().count() - a.getValue().count())
-                    .forEach(e -> sb.append("\n- **").append(e.getKey()).append("**, ").append(e.getValue().count())
-                            .append(" time(s), first query ").append(e.getValue().index()).append(" (")
-                            .append(e.getValue().target()).append(")\n  - `").append(e.getValue().sql()).append("`\n\n  ```\n  ")
-                            .append(e.getValue().plan().replace("\n", "\n  ")).append("\n  ```\n"));
+                    .forEach(e -> {
+                        SlowPath p = e.getValue();
+                        sb.append("\n- **").append(e.getKey()).append("**, ").append(p.count())
+                                .append(" time(s), first query ").append(p.index()).append(" (").append(p.target())
+                                .append(")\n  - `").append(p.sql()).append("`\n\n  ```\n  ")
+                                .append(p.plan().replace("\n", "\n  ")).append("\n  ```\n");
+                    });
         }
         return sb.toString();
     }

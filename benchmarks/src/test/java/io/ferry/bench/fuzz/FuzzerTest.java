@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
  * The fuzzer as a regression test: a fixed seed, 2000 queries over the same random tables, each in local mode or a
  * two-worker cluster in turn (the cluster alternating function and data shipping), against DuckDB. It fails on a
  * wrong answer or internal error at any query but those in {@link #KNOWN_FAILURES}, which must still fail, so the
- * list only shrinks, and on a plan that runs an operator of Calcite's row engine. Failures are not shrunk here (shrinking replays each failure hundreds of times:
- * {@code bin/ferry fuzz} does it). The run takes about two minutes on two cores.
+ * list only shrinks, and on a plan that runs an operator of Calcite's row engine. Failures are not shrunk here
+ * (shrinking replays each failure hundreds of times: {@code bin/ferry fuzz} does it). The run takes about two minutes
+ * on two cores.
  */
 class FuzzerTest {
     static final long SEED = 20240601;

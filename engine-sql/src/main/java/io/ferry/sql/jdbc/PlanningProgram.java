@@ -234,11 +234,12 @@ final class PlanningProgram {
      * alone do not cover it (an ORDER BY … LIMIT below a projection of a CAST, fuzzer seeds 57 and 59: 0A000), the
      * choice is made again among both.
      */
-    private static final Program CHOOSE = (planner, rel0, traits, materializations, lattices) -> {
+    private static final Program CHOOSE = (planner, logical, traits, materializations, lattices) -> {
         // window calls still inside projections become windows first, so that whether Ferry runs them is asked of
         // the windows: a projection with one looked unsupported, and every SELECT with a window was chosen among both
         // engines, where the cheapest could be the row engine's (an INTERSECT beside a window, fuzzer seed 2002)
-        RelNode rel = hasWindowCall(rel0) ? WINDOWS.run(planner, rel0, traits, materializations, lattices) : rel0;
+        RelNode rel = hasWindowCall(logical) ? WINDOWS.run(planner, logical, traits, materializations, lattices)
+                : logical;
         // costs are re-estimated whenever a cheaper input appears: estimates that are cheap to redo
         rel.getCluster().setMetadataProvider(PlannerMetadata.PROVIDER);
         rel.getCluster().invalidateMetadataQuery();

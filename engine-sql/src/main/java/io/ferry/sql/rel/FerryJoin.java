@@ -33,13 +33,14 @@ import io.ferry.sql.translate.UnsupportedExpression;
 /**
  * Hash join on the equi-part of the condition, the rest as a residual. The right input is the build side,
  * so the cost charges build rows more than probe rows: the planner then builds on the smaller input.
- * RIGHT joins run as LEFT joins with the sides swapped (building on the left input), their residual too. An inner join whose right input is estimated larger
- * than its left (join ordering put a dimension table on the left) builds on the left instead; EXPLAIN shows
- * which side is built. A key compared with {@code IS NOT DISTINCT FROM} is a hash key like one compared with
- * {@code =}, its NULLs matching NULLs ({@link PlanNode.Join#nullsMatch()}); EXPLAIN shows it in the condition. FULL
- * joins reach the planner as a LEFT and an ANTI join ({@code FullJoins}). A join of any of these kinds without
- * an equality (a cross join, {@code ON a.x < b.y}) is a hash join on a constant key, every build row in one chain, the
- * condition its residual: each probe row meets every build row, as a nested-loop join would, in batches.
+ * RIGHT joins run as LEFT joins with the sides swapped (building on the left input), their residual too. An inner
+ * join whose right input is estimated larger than its left (join ordering put a dimension table on the left) builds
+ * on the left instead; EXPLAIN shows which side is built. A key compared with {@code IS NOT DISTINCT FROM} is a
+ * hash key like one compared with {@code =}, its NULLs matching NULLs ({@link PlanNode.Join#nullsMatch()}); EXPLAIN
+ * shows it in the condition. FULL joins reach the planner as a LEFT and an ANTI join ({@code FullJoins}). A join of
+ * any of these kinds without an equality (a cross join, {@code ON a.x < b.y}) is a hash join on a constant key, every
+ * build row in one chain, the condition its residual: each probe row meets every build row, as a nested-loop join
+ * would, in batches.
  */
 public final class FerryJoin extends Join implements FerryRel {
     /** {@link #keyless()}, once asked. */
