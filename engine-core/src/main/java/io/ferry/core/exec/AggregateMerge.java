@@ -11,8 +11,8 @@ import io.ferry.core.vector.Batch;
 
 /**
  * Partial aggregate states merged into one row of states per group: in one hash table while the groups fit the
- * query's memory, else part by part. Once the query holds half its memory ({@link QueryMemory#shouldSpill}), a table
- * (a thread's partial, or the merge's own) is written to {@link SpillPartitions} by a hash of its group keys and
+ * query's memory, else part by part. Once the query holds a third of its memory ({@link QueryMemory#shouldSpill}), a
+ * table (a thread's partial, or the merge's own) is written to {@link SpillPartitions} by a hash of its group keys and
  * emptied; at the end each part is merged alone, equal keys being in one part, and a part still too large is split
  * again one level deeper. States merge associatively, so a group's rows may be folded in any number of steps.
  */

@@ -11,9 +11,9 @@ import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BatchConcat;
 
 /**
- * A hash join whose build side does not fit the query's memory: the build rows go to disk by a hash of their join keys
- * once the query holds half its memory ({@link QueryMemory#shouldSpill}), the probe rows after them by the same hash
- * of theirs, and each part is then joined alone, a hash table of its build rows probed by its probe rows (the grace
+ * A hash join whose build side does not fit the query's memory: the build rows go to disk by a hash of their join
+ * keys once the query holds a third of its memory ({@link QueryMemory#shouldSpill}), the probe rows after them by the
+ * same hash of theirs, and each part is then joined alone, a hash table of its build rows probed by its probe rows (the grace
  * hash join). Rows that can match share a part, NULL keys included ({@link HashPartitioner}), and every join kind
  * Ferry runs is driven by its probe rows, so a part without probe rows gives nothing. A part whose build rows still
  * do not fit is split again one level deeper.
