@@ -178,6 +178,12 @@ public final class WindowQueries {
                         + "(ORDER BY id), LAG(x, CASE WHEN id % 5 = 0 THEN NULL ELSE id % 3 END, -1.5) OVER (ORDER BY "
                         + "id), LEAD(p, g) OVER (ORDER BY id DESC), LAG(d, NULL) OVER (ORDER BY id), LEAD(id, "
                         + "CAST(NULL AS INTEGER), 0) OVER (ORDER BY id) FROM wn",
+                // RANGE offsets over an ORDER BY key the planner finds constant and drops: every row a peer
+                // (fuzzer seed 2004, queries 477 and 3029: the row engine failed them with XX000)
+                "SELECT id, COUNT(*) OVER (ORDER BY COALESCE(1.5, 1.5) RANGE BETWEEN 10 PRECEDING AND 2 FOLLOWING), "
+                        + "SUM(b) OVER (ORDER BY COALESCE(-1.25, -1.25) RANGE BETWEEN 10 PRECEDING AND UNBOUNDED "
+                        + "FOLLOWING EXCLUDE GROUP), MIN(x) OVER (PARTITION BY g ORDER BY CAST(NULL AS INTEGER) RANGE "
+                        + "BETWEEN CURRENT ROW AND 3 FOLLOWING EXCLUDE TIES) FROM wn",
                 // a BIGINT's default an INTEGER and the other way round (the row engine: XX000, "Integer cannot be
                 // cast to Long")
                 "SELECT id, LEAD(b, 1, -7) OVER (ORDER BY id), LAG(id, 2, b % 1000) OVER (PARTITION BY g ORDER BY id) "

@@ -179,6 +179,13 @@ public final class FerryWindow extends Window implements FerryRel {
                 return new WindowFrame(g.isRows, bound(g.lowerBound), bound(g.upperBound));
             }
             List<RelFieldCollation> order = g.orderKeys.getFieldCollations();
+            if (order.isEmpty()) {
+                // an ORDER BY key the planner found constant (a COALESCE of literals, a column an empty join side
+                // makes NULL) and dropped: every row is a peer of every other, so an offset reaches the whole
+                // partition, as it does over the constant key (the row engine failed such windows with XX000)
+                return new WindowFrame(false, WindowFrame.Bound.UNBOUNDED_PRECEDING_BOUND,
+                        WindowFrame.Bound.UNBOUNDED_FOLLOWING_BOUND);
+            }
             if (order.size() != 1) {
                 throw new UnsupportedExpression("a RANGE frame with an offset over " + order.size()
                         + " ORDER BY keys");
