@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** What the side-by-side SQL benchmarks share: running a statement, reading every row, medians, progress lines. */
-final class BenchSql {
+public final class BenchSql {
     private BenchSql() {
     }
 
@@ -86,5 +86,16 @@ final class BenchSql {
 
     static void log(String format, Object... args) {
         System.err.printf(Locale.ROOT, "[bench] " + format + "%n", args);
+    }
+
+    /** Ferry's plan of {@code sql}, as EXPLAIN PLAN FOR gives it, one line per operator. */
+    public static String plan(Connection c, String sql) throws SQLException {
+        StringBuilder plan = new StringBuilder();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
+            while (rs.next()) {
+                plan.append(rs.getString(1)).append('\n');
+            }
+        }
+        return plan.toString();
     }
 }

@@ -5,8 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -142,7 +140,7 @@ public final class ConstructsVsDuckDb {
                     continue;
                 }
                 log("timing %s", c.name());
-                boolean rowEngine = plan(ferry, c.ferry()).replace("FerryToEnumerableConverter", "")
+                boolean rowEngine = BenchSql.plan(ferry, c.ferry()).replace("FerryToEnumerableConverter", "")
                         .contains("Enumerable");
                 boolean same = BenchSql.answer(ferry, c.ferry(), true).equals(BenchSql.answer(duck, c.duck(), true));
                 double f = BenchSql.medianMillis(ferry, c.ferry(), warmups, repeat);
@@ -161,16 +159,6 @@ public final class ConstructsVsDuckDb {
         if (out != null) {
             Files.write(out, report);
         }
-    }
-
-    private static String plan(Connection c, String sql) throws SQLException {
-        StringBuilder plan = new StringBuilder();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
-        }
-        return plan.toString();
     }
 
     private static void log(String format, Object... args) {

@@ -6,8 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,22 +51,12 @@ class RowEnginePlansTest {
                 s.executeQuery(q.getValue()).close(); // it runs, and its entry in sys.queries names what ran where
                 String operators = ended.get().rowEngine();
                 if (operators != null) {
-                    rowEngine.add(q.getKey() + " (" + operators + "):\n" + plan(s, q.getValue()));
+                    rowEngine.add(q.getKey() + " (" + operators + "):\n" + BenchSql.plan(c, q.getValue()));
                 }
             }
         }
         assertTrue(rowEngine.isEmpty(), () -> rowEngine.size() + " of " + statements.size() + " statements have a "
                 + "part in the row engine:\n" + String.join("\n", rowEngine));
-    }
-
-    private static String plan(Statement s, String sql) throws SQLException {
-        StringBuilder plan = new StringBuilder();
-        try (ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
-        }
-        return plan.toString();
     }
 
     /** The corpus's statements: its lines but comments and blank ones. */

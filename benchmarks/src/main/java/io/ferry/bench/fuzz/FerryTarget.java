@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.ferry.bench.InProcessCluster;
 import io.ferry.server.cluster.Role;
 import io.ferry.sql.EngineConfig;
+import io.ferry.bench.BenchSql;
 import io.ferry.sql.FerryEngine;
 import io.ferry.sql.QueryLog;
 
@@ -109,16 +110,11 @@ public final class FerryTarget implements AutoCloseable {
 
     /** Ferry's plan of {@code sql} (EXPLAIN PLAN FOR), or why there is none. */
     public String explain(String sql) {
-        StringBuilder plan = new StringBuilder();
-        try (Statement s = connection.createStatement();
-                java.sql.ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + sql)) {
-            while (rs.next()) {
-                plan.append(rs.getString(1)).append('\n');
-            }
+        try {
+            return BenchSql.plan(connection, sql).strip();
         } catch (SQLException e) {
             return "(no plan: " + e.getSQLState() + " " + e.getMessage() + ")";
         }
-        return plan.toString().strip();
     }
 
     /** SET shipping (and execution: 'shuffle', or 'auto'), in a cluster only, and only when it changes. */
