@@ -102,12 +102,10 @@ public final class FerryEngine implements AutoCloseable {
     /**
      * As {@link #start(EngineConfig, BlockStorage)}, the tables also kept in the data directory {@code dataPath}
      * (made if need be, and locked while the engine runs), unless null; {@link #restore} brings back what it holds.
-     * Only a local engine keeps a data directory: a cluster's blocks are on its memory servers.
+     * A cluster's coordinator keeps one too: its tables' blocks are in the memory servers' memory, their rows and
+     * where the blocks are in its directory.
      */
     public static FerryEngine start(EngineConfig config, BlockStorage storage, Path dataPath) {
-        if (storage != null && dataPath != null) {
-            throw new IllegalArgumentException("a data directory is for a local engine's tables");
-        }
         FerryDriver.ensureRegistered();
         String name = "ferry" + IDS.incrementAndGet();
         FerryEngine engine = new FerryEngine(name, config, storage, dataPath);
@@ -125,12 +123,12 @@ public final class FerryEngine implements AutoCloseable {
 
     /**
      * Loads the tables and views of the data directory into the (empty) catalog; {@code progress} hears of each
-     * data file once its rows are in. Does nothing for an engine without a data directory.
+     * data file once its rows are in. Does nothing for an engine without a data directory. Returns how many data
+     * files' blocks were adopted where an earlier process left them ({@link io.ferry.core.storage.BlockStorage#adopt})
+     * instead of read from disk.
      */
-    public void restore(Consumer<DataFile> progress) {
-        if (dataDirectory != null) {
-            dataDirectory.restore(catalog, config.threads(), progress);
-        }
+    public int restore(Consumer<DataFile> progress) {
+        return dataDirectory == null ? 0 : dataDirectory.restore(catalog, config.threads(), progress);
     }
 
     /** Replaces how statements run (a coordinator runs them across its cluster). */

@@ -34,6 +34,7 @@ import io.ferry.core.storage.Block;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.DataFile;
 import io.ferry.core.storage.Manifest;
+import io.ferry.core.storage.Table;
 import io.ferry.core.storage.Persistence;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
@@ -182,10 +183,11 @@ public final class DataDirectory implements Persistence, AutoCloseable {
     /**
      * Brings {@code catalog} (empty) back to what the manifest records, reading every table's files on
      * {@code threads} threads; {@code progress} hears of each file once its rows are in. The catalog must have been
-     * made with this directory as its {@link Persistence}.
+     * made with this directory as its {@link Persistence}. Returns how many files' blocks were adopted where an
+     * earlier process left them rather than read ({@link Catalog#restore}).
      */
-    public void restore(Catalog catalog, int threads, Consumer<DataFile> progress) {
-        catalog.restore(manifest(), new Catalog.FileReader() {
+    public int restore(Catalog catalog, int threads, Consumer<DataFile> progress) {
+        int adopted = catalog.restore(manifest(), new Catalog.FileReader() {
             @Override
             public void check(DataFile file) {
                 TableFile.check(existing(file), file.bytes(), file.crc());
@@ -196,7 +198,8 @@ public final class DataDirectory implements Persistence, AutoCloseable {
                 TableFile.read(tables.resolve(file.name()), schema, allocator, part, parts, sink);
             }
         }, threads, progress);
-        // tables whose filling statement died with the process are forgotten (the catalog left them out)
+        // tables whose filling statement died with the process are forgotten (the catalog left them out); a file
+        // read back where its blocks were gone now fills other blocks, which the manifest names from here on
         commit(m -> {
             Manifest next = m;
             for (Manifest.TableEntry t : m.tables().values()) {
@@ -204,8 +207,15 @@ public final class DataDirectory implements Persistence, AutoCloseable {
                     next = next.without(t.name(), t.id());
                 }
             }
+            for (Table t : catalog.tables()) {
+                Manifest.TableEntry e = next.tables().get(t.name());
+                if (e != null && e.id() == t.id() && !e.files().equals(t.files())) {
+                    next = next.withFiles(t.name(), t.id(), t.files());
+                }
+            }
             return next;
         });
+        return adopted;
     }
 
     private Path existing(DataFile file) {
@@ -230,7 +240,7 @@ public final class DataDirectory implements Persistence, AutoCloseable {
             TableFile.Written w = TableFile.write(file, table, schema, blocks, allocator);
             CrashPoint.reached(CrashPoint.FILE_WRITTEN);
             force(tables);
-            return new DataFile(name, w.bytes(), w.crc(), w.rows(), blocks.size());
+            return DataFile.of(name, w.bytes(), w.crc(), w.rows(), blocks);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(file, e);
             if (e instanceof FerryException f) {

@@ -64,8 +64,12 @@ final class ManifestJson {
             }
             ArrayNode files = o.putArray("files");
             for (DataFile f : t.files()) {
-                files.addObject().put("name", f.name()).put("bytes", f.bytes()).put("crc", f.crc())
+                ObjectNode fo = files.addObject().put("name", f.name()).put("bytes", f.bytes()).put("crc", f.crc())
                         .put("rows", f.rows()).put("blocks", f.blocks());
+                if (!f.locations().isEmpty()) {
+                    ArrayNode at = fo.putArray("locations");
+                    f.locations().forEach(at::add);
+                }
             }
         }
         ArrayNode views = root.putArray("views");
@@ -121,8 +125,10 @@ final class ManifestJson {
             }
             List<DataFile> files = new ArrayList<>();
             for (JsonNode f : required(t, "files")) {
+                List<String> locations = new ArrayList<>();
+                f.path("locations").forEach(l -> locations.add(l.asText()));
                 files.add(new DataFile(text(f, "name"), required(f, "bytes").asLong(), required(f, "crc").asInt(),
-                        required(f, "rows").asLong(), required(f, "blocks").asInt()));
+                        required(f, "rows").asLong(), required(f, "blocks").asInt(), locations));
             }
             Manifest.TableEntry entry = new Manifest.TableEntry(required(t, "id").asLong(), text(t, "name"), schema,
                     constraints, indexes, text(t, "partitionBy"), Placement.valueOf(text(t, "placement")), files,

@@ -30,7 +30,6 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 import io.ferry.core.storage.Block;
-import io.ferry.core.storage.BlockReader;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.types.TypeKind;
@@ -64,7 +63,7 @@ public final class TableFile {
     }
 
     /**
-     * Writes the rows of {@code blocks} (in this node's memory) to {@code file}, which must not exist, and forces it
+     * Writes the rows of {@code blocks} to {@code file}, which must not exist, and forces it
      * to the device.
      */
     public static Written write(Path file, String table, TableSchema schema, List<Block> blocks,
@@ -84,19 +83,21 @@ public final class TableFile {
                         IpcOption.DEFAULT, Lz4FrameCodec.FACTORY, CompressionUtil.CodecType.LZ4_FRAME)) {
             writer.start();
             for (Block block : blocks) {
-                BlockReader reader = block.reader();
-                int n = reader.rowCount();
+                int n = block.rowCount();
                 if (n == 0) {
                     continue;
                 }
-                for (int c = 0; c < schema.size(); c++) {
-                    Vector v = reader.decode(c, schema.type(c), 0, n);
-                    if (root.getVector(c) instanceof DecimalVector d) {
-                        fillDecimal(d, v, n);
-                    } else {
-                        BatchIpc.fill(root.getVector(c), v, n);
+                // a block on another node is read back first (a cluster's coordinator keeps its tables' files)
+                block.read(reader -> {
+                    for (int c = 0; c < schema.size(); c++) {
+                        Vector v = reader.decode(c, schema.type(c), 0, n);
+                        if (root.getVector(c) instanceof DecimalVector d) {
+                            fillDecimal(d, v, n);
+                        } else {
+                            BatchIpc.fill(root.getVector(c), v, n);
+                        }
                     }
-                }
+                });
                 root.setRowCount(n);
                 writer.writeBatch();
                 rows += n;

@@ -3,6 +3,7 @@ package io.ferry.core.storage;
 import static java.util.Objects.requireNonNull;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.apache.arrow.memory.ArrowBuf;
 
@@ -101,6 +102,23 @@ public final class Block {
     /** Reads the block in place; only for a block in this node's memory. */
     public BlockReader reader() {
         return new BlockReader(buffer(), offset);
+    }
+
+    /**
+     * Hands a reader of the block to {@code use}: in place for a block in this node's memory, else over a copy its
+     * storage reads back, valid only while {@code use} runs.
+     */
+    public void read(Consumer<BlockReader> use) {
+        if (isLocal()) {
+            use.accept(reader());
+        } else {
+            storage.readBack(this, use);
+        }
+    }
+
+    /** Where the block lives, as a later process can adopt it ({@link BlockStorage#address}); null if it dies with this one. */
+    public String address() {
+        return storage.address(this);
     }
 
     public Block retain() {

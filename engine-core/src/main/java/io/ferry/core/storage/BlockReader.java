@@ -17,6 +17,7 @@ import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.types.TypeKind;
+import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.BytesVector;
 import io.ferry.core.vector.DoubleVector;
 import io.ferry.core.vector.LongVector;
@@ -90,6 +91,20 @@ public final class BlockReader {
 
     public int rowCount() {
         return rows;
+    }
+
+    /** The CRC32C stored in the header when the block was written (what {@link #verifyChecksum()} compares with). */
+    public int storedChecksum() {
+        return buf.getInt(offset + OFF_CHECKSUM);
+    }
+
+    /** All the block's rows, every column decoded as {@code schema} types it. */
+    public Batch batch(TableSchema schema) {
+        Vector[] out = new Vector[schema.size()];
+        for (int c = 0; c < out.length; c++) {
+            out[c] = decode(c, schema.type(c), 0, rows);
+        }
+        return new Batch(rows, out);
     }
 
     /** The partition of the table the block's rows belong to; 0 for a version 1 block. */

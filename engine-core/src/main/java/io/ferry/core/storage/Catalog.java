@@ -52,21 +52,24 @@ public final class Catalog {
     /**
      * Brings back the tables and views of {@code manifest} into this empty catalog, each table's rows read from its
      * files by {@code reader} (nothing is written) on {@code threads} threads ({@link CatalogRestore});
-     * {@code restored} hears of each file once its rows are in. If a file cannot be read, the catalog is left empty
-     * and the error names the file.
+     * {@code restored} hears of each file once its rows are in. A file whose blocks outlived the process that wrote
+     * them ({@link DataFile#locations()}) is adopted where its blocks are, if they all still are. Returns how many
+     * files were adopted so. If a file cannot be read, the catalog is left empty and the error names the file.
      */
-    public synchronized void restore(Manifest manifest, FileReader reader, int threads, Consumer<DataFile> restored) {
+    public synchronized int restore(Manifest manifest, FileReader reader, int threads, Consumer<DataFile> restored) {
         if (!tables.isEmpty() || !views.isEmpty()) {
             throw new IllegalStateException("a catalog is restored before it is used");
         }
+        int adopted;
         try {
-            new CatalogRestore(reader, threads, restored).run(manifest, this::restoredTable);
+            adopted = new CatalogRestore(store, reader, threads, restored).run(manifest, this::restoredTable);
             views.putAll(manifest.views());
         } catch (RuntimeException e) {
             clear();
             throw e;
         }
         version.incrementAndGet();
+        return adopted;
     }
 
     /** A table of the manifest, empty, put in the catalog while its rows are restored. */

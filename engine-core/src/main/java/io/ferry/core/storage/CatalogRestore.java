@@ -8,7 +8,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -21,14 +25,18 @@ import io.ferry.core.SqlStates;
  * A file is checked while the ones before it are read.
  */
 final class CatalogRestore {
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogRestore.class);
     /** Blocks per part below which a file is not worth splitting among threads. */
     private static final int BLOCKS_PER_PART = 8;
 
+    private final BlockStorage store;
     private final Catalog.FileReader reader;
     private final int threads;
     private final Consumer<DataFile> restored;
+    private final AtomicInteger adopted = new AtomicInteger();
 
-    CatalogRestore(Catalog.FileReader reader, int threads, Consumer<DataFile> restored) {
+    CatalogRestore(BlockStorage store, Catalog.FileReader reader, int threads, Consumer<DataFile> restored) {
+        this.store = store;
         this.reader = reader;
         this.threads = Math.max(1, threads);
         this.restored = restored;
@@ -37,9 +45,10 @@ final class CatalogRestore {
     /**
      * Restores every finished table of {@code manifest} into the table {@code create} makes for its entry; tables
      * whose filling statement never finished are left out ({@link Catalog#createToFill}). On failure, releases
-     * every block it staged; the caller empties the catalog.
+     * every block it staged; the caller empties the catalog. Returns how many files' blocks were adopted where they
+     * were rather than read from disk.
      */
-    void run(Manifest manifest, Function<Manifest.TableEntry, Table> create) {
+    int run(Manifest manifest, Function<Manifest.TableEntry, Table> create) {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "ferry-restore");
             t.setDaemon(true);
@@ -53,17 +62,42 @@ final class CatalogRestore {
                     restoring.add(create.apply(e));
                 }
             }
+            // First the files whose blocks may still be where they were (a cluster's coordinator restarted, its
+            // memory servers did not): their blocks adopted in place, so that what is read from disk after can go
+            // into the adopted regions' free slots
+            List<Table> owners = new ArrayList<>();
+            List<DataFile> files = new ArrayList<>();
+            boolean adopting = false;
             for (Table t : restoring) {
                 for (DataFile f : manifest.tables().get(t.name()).files()) {
-                    reader.check(f);
-                    int parts = Math.max(1, Math.min(threads, f.blocks() / BLOCKS_PER_PART));
-                    List<Future<TableAppender>> futures = new ArrayList<>();
-                    for (int part = 0; part < parts; part++) {
-                        int p = part;
-                        futures.add(pool.submit(() -> readPart(t, f, p, parts)));
-                    }
-                    pending.add(futures);
+                    owners.add(t);
+                    files.add(f);
+                    adopting |= !f.locations().isEmpty();
+                    pending.add(f.locations().isEmpty() ? List.of() : List.of(pool.submit(() -> adopt(t, f))));
                 }
+            }
+            if (adopting) {
+                for (List<Future<TableAppender>> adoption : pending) {
+                    if (!adoption.isEmpty() && await(adoption.get(0)) == null) {
+                        pending.set(pending.indexOf(adoption), List.of());
+                    }
+                }
+                store.adopted();
+            }
+            for (int i = 0; i < files.size(); i++) {
+                if (!pending.get(i).isEmpty()) {
+                    continue;
+                }
+                Table t = owners.get(i);
+                DataFile f = files.get(i);
+                reader.check(f);
+                int parts = Math.max(1, Math.min(threads, f.blocks() / BLOCKS_PER_PART));
+                List<Future<TableAppender>> futures = new ArrayList<>();
+                for (int part = 0; part < parts; part++) {
+                    int p = part;
+                    futures.add(pool.submit(() -> readPart(t, f, p, parts)));
+                }
+                pending.set(i, futures);
             }
             int next = 0;
             for (Table t : restoring) {
@@ -78,12 +112,16 @@ final class CatalogRestore {
                 }
                 t.setAttached(true);
             }
+            return adopted.get();
         } catch (RuntimeException e) {
             pool.shutdownNow();
             for (List<Future<TableAppender>> futures : pending) {
                 for (Future<TableAppender> f : futures) {
                     try {
-                        f.get().close();
+                        TableAppender staged = f.get();
+                        if (staged != null) {
+                            staged.close();
+                        }
                     } catch (ExecutionException | InterruptedException | CancellationException ignored) {
                         // a part that failed or never ran staged nothing to release
                     }
@@ -92,6 +130,29 @@ final class CatalogRestore {
             throw e;
         } finally {
             pool.shutdown();
+        }
+    }
+
+    /**
+     * Adopts the blocks a file's rows fill where they are, or returns null if one of them is gone or is not the block
+     * that was written there: then the file is read instead.
+     */
+    private TableAppender adopt(Table t, DataFile f) {
+        TableAppender appender = t.restorer(f);
+        try {
+            for (String location : f.locations()) {
+                appender.adopt(location);
+            }
+            adopted.incrementAndGet();
+            return appender;
+        } catch (FerryException e) {
+            appender.close();
+            LOG.info("the blocks of data file {} of table '{}' are not where they were ({}): reading the file",
+                    f.name(), t.name(), e.getMessage());
+            return null;
+        } catch (RuntimeException | Error e) {
+            appender.close();
+            throw e;
         }
     }
 

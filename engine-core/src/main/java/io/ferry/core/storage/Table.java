@@ -216,14 +216,8 @@ public final class Table implements TableHandle {
         long rows = 0;
         try (TableData data = snapshot()) {
             for (Block block : data.blocks()) {
-                BlockReader reader = block.reader();
-                int n = reader.rowCount();
-                Vector[] columns = new Vector[schema.size()];
-                for (int c = 0; c < columns.length; c++) {
-                    columns[c] = reader.decode(c, schema.type(c), 0, n);
-                }
-                sink.accept(new Batch(n, columns));
-                rows += n;
+                block.read(reader -> sink.accept(reader.batch(schema)));
+                rows += block.rowCount();
             }
         }
         return rows;
@@ -300,7 +294,7 @@ public final class Table implements TableHandle {
         try (WriteLock held = lockWrites()) {
             List<DataFile> nextFiles;
             if (restored != null) {
-                nextFiles = concat(files(), restored.withBlocks(staged.size()));
+                nextFiles = concat(files(), restored.heldIn(staged));
             } else if (durable()) {
                 FileChange change = writeFiles(staged, replace);
                 written = change.written();

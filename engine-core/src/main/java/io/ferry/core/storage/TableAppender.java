@@ -104,6 +104,23 @@ public final class TableAppender implements AutoCloseable {
         }
     }
 
+    /**
+     * Stages the block at {@code location}, left in place by an earlier process ({@link BlockStorage#adopt}), as the
+     * next block of a restored file: nothing is written, the rows only read back for statistics and keys.
+     */
+    void adopt(String location) {
+        if (done || restored == null) {
+            throw new IllegalStateException("only a restorer adopts blocks");
+        }
+        staged.add(store.adopt(location, table.schema(), batch -> {
+            for (UniqueKeys k : keys) {
+                k.addAll(batch);
+            }
+            stats.add(batch);
+            rows += batch.rowCount();
+        }));
+    }
+
     private void add(int partition, Batch batch) {
         pending.get(partition).add(batch);
         pendingBytes[partition] += writer.sizeOf(batch, 0, batch.rowCount());

@@ -58,6 +58,20 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Option(names = "--load-root", paramLabel = "DIR", description = "A directory `ferry load` may read (repeatable).")
     private List<Path> loadRoots = new ArrayList<>();
 
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Keep the cluster's tables across restarts: their rows in DIR, their blocks where they are "
+                    + "(default: $FERRY_DATA_DIR if set, else in memory only). A restarted coordinator adopts the "
+                    + "blocks its memory servers still hold. See docs/storage.md.")
+    private Path dataDir;
+
+    @Option(names = "--in-memory", description = "Keep tables in memory only, even with $FERRY_DATA_DIR set.")
+    private boolean inMemory;
+
+    @Option(names = "--rejoin-wait", paramLabel = "SECONDS", defaultValue = "30",
+            description = "At start with a data directory, how long to wait for the nodes that held the tables' "
+                    + "blocks to rejoin before reading their rows from disk (default: ${DEFAULT-VALUE}).")
+    private int rejoinWaitSeconds;
+
     @Mixin
     private SecurityOptions security;
 
@@ -73,9 +87,14 @@ final class CoordinatorCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         EngineConfig config = engine.config(spec.commandLine());
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        if (inMemory && dataDir != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--data-dir and --in-memory "
+                    + "contradict each other: choose one");
+        }
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
                 controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots, security.security(),
-                fabric.secret(), controlTls));
+                fabric.secret(), controlTls, inMemory ? null : dataDirectory(),
+                Duration.ofSeconds(rejoinWaitSeconds)));
         if (flight.port != null) {
             try {
                 coordinator.serveFlight(flight.port);
@@ -98,6 +117,11 @@ final class CoordinatorCommand implements Callable<Integer> {
                 + ", nodes join at " + joinAt + ", web console at " + coordinator.jdbc().endpoint() + WebConsole.PATH
                 + ", metrics at " + coordinator.jdbc().endpoint() + MetricsEndpoint.PATH);
         out.println("Start nodes with:   bin/ferry worker --coordinator " + joinAt + "   (or memory / compute)");
+        var kept = coordinator.engine().dataDirectory();
+        out.println(kept == null ? "Tables are kept in memory only (--data-dir DIR keeps them across restarts)."
+                : "Tables are kept in " + kept.root() + (coordinator.restoredFiles() == 0 ? "" : ": "
+                        + coordinator.engine().catalog().tables().size() + " restored, " + coordinator.adoptedFiles()
+                        + " of " + coordinator.restoredFiles() + " data files adopted where the nodes kept them"));
         out.flush();
         if (demo) {
             out.println("Waiting for " + expectNodes + " node(s) to join before loading the demo data...");
@@ -113,5 +137,14 @@ final class CoordinatorCommand implements Callable<Integer> {
         }
         stopped.await();
         return 0;
+    }
+
+    /** --data-dir, else $FERRY_DATA_DIR, else none (tables in memory only). */
+    private Path dataDirectory() {
+        if (dataDir != null) {
+            return dataDir;
+        }
+        String env = System.getenv("FERRY_DATA_DIR");
+        return env == null || env.isBlank() ? null : Path.of(env);
     }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
@@ -20,6 +21,7 @@ import io.ferry.core.storage.BlockStorage;
 import io.ferry.core.storage.BlockWriter;
 import io.ferry.core.storage.Placement;
 import io.ferry.core.storage.ZoneMap;
+import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 import io.ferry.fabric.Completions;
 import io.ferry.fabric.Region;
@@ -51,6 +53,17 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     private final List<RemoteRegion> regions = new ArrayList<>();
     /** Per holder (member id): free slots as {region id, offset}. */
     private final Map<Integer, ArrayDeque<long[]>> freeSlots = new HashMap<>();
+    /** The CRC32C in each live block's header, by {@link #slot}: what its {@link #address} records. */
+    private final Map<Long, Integer> checksums = new HashMap<>();
+    /** Regions adopted from an earlier coordinator, by id, with the offsets of their adopted blocks, until {@link #settle}. */
+    private final Map<Integer, java.util.Set<Long>> adopting = new HashMap<>();
+    /** Incarnations of the holders told which regions to keep ({@link #retain}); none before {@link #settle}. */
+    private final java.util.Set<String> settled = new java.util.HashSet<>();
+    private boolean settling = true;
+    private boolean adoptionOpen = true;
+    private boolean keepOnNodes;
+    /** Regions that hold no block of this coordinator's: left out of what holders keep. */
+    private final java.util.Set<Integer> unheld = new java.util.HashSet<>();
     private ArrowBuf staging;
     private Region stagingRegion;
     private int nextHolder;
@@ -107,8 +120,13 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
             release(region, offset);
             throw e;
         }
-        return new Block(this, region.id(), offset, length, count, null, zones, partition,
-                new BlockReader(staging, 0).columnBounds());
+        BlockReader written = new BlockReader(staging, 0);
+        checksums.put(slot(region.id(), offset), written.storedChecksum());
+        return new Block(this, region.id(), offset, length, count, null, zones, partition, written.columnBounds());
+    }
+
+    private static long slot(int regionId, long offset) {
+        return (long) regionId << 32 | offset;
     }
 
     private long[] takeSlot(Member holder) {
@@ -142,10 +160,27 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
 
     @Override
     public synchronized void free(Block block) {
+        checksums.remove(slot(block.regionId(), block.offset()));
         release(regions.get(block.regionId()), block.offset());
     }
 
+    /**
+     * From now on, blocks freed leave the nodes' memory as it is: a coordinator that keeps a data directory stops
+     * without freeing its tables' blocks, so that its next process adopts them.
+     */
+    public synchronized void keepBlocksOnNodes() {
+        keepOnNodes = true;
+    }
+
     private void release(RemoteRegion region, long offset) {
+        if (keepOnNodes) {
+            return;
+        }
+        java.util.Set<Long> adopted = adopting.get(region.id());
+        if (adopted != null) {
+            adopted.remove(offset); // its free slots are counted when the restore settles
+            return;
+        }
         if (!region.holder().isUp()) {
             return; // its memory went with the node
         }
@@ -153,7 +188,184 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
             freeSlots.computeIfAbsent(region.holder().id(), id -> new ArrayDeque<>()).push(
                     new long[] {region.id(), offset});
         } else {
+            unheld.add(region.id());
             region.holder().channel().call(MessageType.FREE, new WireWriter().writeInt(region.descriptor().key()));
+        }
+    }
+
+    /**
+     * Reads a block back into the staging buffer, for a reader handed to {@code use} (writing a table's data file
+     * on the coordinator, an export): 08006 naming the node if it is down.
+     */
+    @Override
+    public synchronized void readBack(Block block, Consumer<BlockReader> use) {
+        RemoteRegion r = regions.get(block.regionId());
+        BlockLocation at = locate("?", block, 0);
+        ensureStaging(block.length());
+        Completions.await(peers.get(r.holder().hello().fabric()).read(at.region(), at.offset(), stagingRegion, 0,
+                block.length()), timeout, "reading a block back from " + r.holder().describe());
+        use.accept(new BlockReader(staging, 0));
+    }
+
+    /** A block's node (by name and process), region, offset and checksum: what a restarted coordinator adopts. */
+    @Override
+    public synchronized String address(Block block) {
+        RemoteRegion r = regions.get(block.regionId());
+        Integer crc = checksums.get(slot(r.id(), block.offset()));
+        if (crc == null) {
+            return null;
+        }
+        RegionDescriptor d = r.descriptor();
+        return new BlockAddress(r.holder().name(), r.holder().hello().incarnation(), d.key(), d.address(), d.length(),
+                r.sharedSlots() ? blockSize : 0, block.offset(), block.length(), crc).toString();
+    }
+
+    /**
+     * Adopts a block an earlier coordinator process placed, if the node that held it is up as the same process (its
+     * memory kept) and the block there is whole and the one recorded (its header's CRC32C); otherwise 08006 or
+     * XX001, and the restore reads the block's rows from the data directory instead.
+     */
+    @Override
+    public synchronized Block adopt(String address, TableSchema schema, Consumer<Batch> rows) {
+        BlockAddress a = BlockAddress.parse(address);
+        Member holder = null;
+        for (Member m : cluster.up(m -> m.role().holdsBlocks() && m.name().equals(a.node()))) {
+            holder = m;
+        }
+        if (holder == null || !holder.hello().incarnation().equals(a.incarnation())) {
+            throw new FerryException(SqlStates.CONNECTION_FAILURE, "node " + a.node() + (holder == null
+                    ? " is not up" : " restarted and lost its memory"));
+        }
+        if (!adoptionOpen) {
+            throw new IllegalStateException("blocks are adopted only while the catalog is restored");
+        }
+        RemoteRegion region = adoptRegion(holder, a);
+        if (a.offset() < 0 || a.length() <= 0 || a.offset() + a.length() > a.regionLength()) {
+            throw new FerryException(SqlStates.DATA_CORRUPTED, "block location " + address + " lies outside its region");
+        }
+        ensureStaging(a.length());
+        Completions.await(peers.get(holder.hello().fabric()).read(region.descriptor(), a.offset(), stagingRegion, 0,
+                a.length()), timeout, "reading back a block on " + holder.describe());
+        BlockReader reader;
+        try {
+            reader = new BlockReader(staging, 0).verifyChecksum();
+        } catch (RuntimeException e) {
+            throw new FerryException(SqlStates.DATA_CORRUPTED, "the block at " + address + " is not whole ("
+                    + e.getMessage() + ")");
+        }
+        if (reader.storedChecksum() != a.crc() || reader.length() != a.length()
+                || reader.columnCount() != schema.size()) {
+            throw new FerryException(SqlStates.DATA_CORRUPTED, "another block was written at " + address);
+        }
+        Batch batch = reader.batch(schema);
+        ZoneMap zones = ZoneMap.of(schema.types(), batch, 0, batch.rowCount());
+        rows.accept(batch);
+        adopting.get(region.id()).add(a.offset());
+        checksums.put(slot(region.id(), a.offset()), a.crc());
+        return new Block(this, region.id(), a.offset(), a.length(), batch.rowCount(), null, zones, reader.partition(),
+                reader.columnBounds());
+    }
+
+    /** The region a block to adopt lives in, registered here the first time one of its blocks is adopted. */
+    private RemoteRegion adoptRegion(Member holder, BlockAddress a) {
+        for (RemoteRegion r : regions) {
+            if (r.holder() == holder && r.descriptor().key() == a.key()) {
+                return r;
+            }
+        }
+        RemoteRegion r = new RemoteRegion(regions.size(), holder, new RegionDescriptor(holder.hello().fabric(),
+                a.base(), a.regionLength(), a.key()), a.slotSize() == blockSize);
+        regions.add(r);
+        adopting.put(r.id(), new java.util.HashSet<>());
+        return r;
+    }
+
+    /**
+     * Ends the restore: the slots of adopted regions that no adopted block fills are free again, adopted regions of
+     * one large block that was not adopted are freed, and every holder up is told which of its regions this
+     * coordinator holds ({@link MessageType#RETAIN}): it frees the others, left by an earlier coordinator process.
+     * Holders that join later are told when they are up.
+     */
+    public void settle() {
+        List<Member> holders;
+        synchronized (this) {
+            adopted();
+            settling = false;
+            holders = cluster.up(m -> m.role().holdsBlocks());
+        }
+        for (Member m : holders) {
+            retain(m);
+        }
+    }
+
+    /** The slots of adopted regions that no adopted block fills are free from now on. */
+    @Override
+    public synchronized void adopted() {
+        for (Map.Entry<Integer, java.util.Set<Long>> e : adopting.entrySet()) {
+            RemoteRegion r = regions.get(e.getKey());
+            if (r.sharedSlots()) {
+                ArrayDeque<long[]> free = freeSlots.computeIfAbsent(r.holder().id(), id -> new ArrayDeque<>());
+                for (long s = r.descriptor().length() / blockSize - 1; s >= 0; s--) {
+                    if (!e.getValue().contains(s * blockSize)) {
+                        free.push(new long[] {r.id(), s * blockSize});
+                    }
+                }
+            } else if (e.getValue().isEmpty()) {
+                unheld.add(r.id()); // its one block was not adopted: the holder frees it when told what to keep
+            }
+        }
+        adopting.clear();
+        adoptionOpen = false;
+    }
+
+    /**
+     * Tells a holder which of its regions are this coordinator's, once per process of it: a node that outlived an
+     * earlier coordinator frees what that one placed and this one did not adopt, rather than keep it unreachable.
+     */
+    private synchronized void retain(Member holder) {
+        if (settling || !holder.isUp() || !settled.add(holder.hello().incarnation())) {
+            return;
+        }
+        WireWriter keys = new WireWriter();
+        List<Integer> kept = new ArrayList<>();
+        for (RemoteRegion r : regions) {
+            if (r.holder() == holder && !unheld.contains(r.id())) {
+                kept.add(r.descriptor().key());
+            }
+        }
+        keys.writeInt(kept.size());
+        kept.forEach(keys::writeInt);
+        try {
+            long freed = Completions.result(holder.channel().call(MessageType.RETAIN, keys), timeout,
+                    "telling " + holder.describe() + " which regions to keep").readLong();
+            if (freed > 0) {
+                LOG.info("{} freed {} bytes of blocks an earlier coordinator process left there", holder.describe(),
+                        freed);
+            }
+        } catch (RuntimeException e) {
+            settled.remove(holder.hello().incarnation());
+            LOG.warn("cannot tell {} which regions to keep: {}", holder.describe(), e.getMessage());
+        }
+    }
+
+    /**
+     * Waits until every node that holds blocks of {@code locations} is up again, or {@code wait} passed; returns
+     * the names of those that are not.
+     */
+    public java.util.Set<String> awaitHolders(List<String> locations, Duration wait) throws InterruptedException {
+        java.util.Set<String> missing = new java.util.TreeSet<>();
+        for (String l : locations) {
+            missing.add(BlockAddress.parse(l).node());
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            for (Member m : cluster.up(m -> m.role().holdsBlocks())) {
+                missing.remove(m.name());
+            }
+            if (missing.isEmpty() || System.nanoTime() > deadline) {
+                return missing;
+            }
+            Thread.sleep(50);
         }
     }
 
@@ -182,6 +394,13 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
      * A node that went down: its blocks fail in {@link #locate} while it is down. Its free slots are kept (no block
      * goes to a node that is down): if the same process comes back ({@link Cluster}), they and its blocks are its again.
      */
+    @Override
+    public void onUp(Member member) {
+        if (member.role().holdsBlocks()) {
+            retain(member);
+        }
+    }
+
     @Override
     public void onDown(Member member) {
         LOG.info("blocks on {} are unavailable while it is down", member.describe());

@@ -9,6 +9,11 @@ import java.util.List;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ferry.core.durable.DataDirectory;
+import io.ferry.core.storage.Manifest;
 
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Fabrics;
@@ -35,6 +40,7 @@ import io.ferry.sql.access.AccessControl;
  * execution and final aggregation. Its tables' blocks live on the memory servers and workers that joined.
  */
 public final class Coordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
     /** The control plane's default port. */
     public static final int DEFAULT_CONTROL_PORT = 7070;
 
@@ -47,16 +53,34 @@ public final class Coordinator implements AutoCloseable {
      */
     public record Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort,
             String advertise, Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security,
-            ClusterSecret secret, boolean controlTls) {
+            ClusterSecret secret, boolean controlTls, Path dataDirectory, Duration rejoinWait) {
+        /** How long a restarted coordinator waits for the nodes that held its tables' blocks, by default. */
+        public static final Duration REJOIN_WAIT = Duration.ofSeconds(30);
+
         public Options {
             requireNonNull(engine, "engine is null");
             requireNonNull(host, "host is null");
             requireNonNull(security, "security is null");
+            requireNonNull(rejoinWait, "rejoinWait is null");
             loadRoots = List.copyOf(loadRoots);
             if (controlTls && security.tls() == null) {
                 throw new StartupException("--control-tls serves the control port with the JDBC port's key: give "
                         + "--tls-keystore too (bin/ferry cert makes one)", null);
             }
+        }
+
+        /** Keeping tables in memory only. */
+        public Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort, String advertise,
+                Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security,
+                ClusterSecret secret, boolean controlTls) {
+            this(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots, security, secret,
+                    controlTls, null, REJOIN_WAIT);
+        }
+
+        /** As these options, with tables kept in {@code dir} (docs/storage.md). */
+        public Options withDataDirectory(Path dir) {
+            return new Options(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots,
+                    security, secret, controlTls, dir, rejoinWait);
         }
 
         /** With plain TCP on the control port. */
@@ -83,6 +107,8 @@ public final class Coordinator implements AutoCloseable {
     private Options options;
     private Fabric fabric;
     private ClusterRunner runner;
+    private int adoptedFiles;
+    private int restoredFiles;
 
     private Coordinator() {
     }
@@ -109,8 +135,11 @@ public final class Coordinator implements AutoCloseable {
             ClusterStorage storage = new ClusterStorage(c.cluster, peers, io, options.engine().blockSize(),
                     options.timeout());
             c.closing.add(0, storage);
-            c.engine = FerryEngine.start(options.engine(), storage);
+            c.engine = FerryEngine.start(options.engine(), storage, options.dataDirectory());
             c.closing.add(0, c.engine);
+            if (options.dataDirectory() != null) {
+                c.closing.add(0, storage::keepBlocksOnNodes); // stopping drops the tables: their blocks stay
+            }
             Calibration rates = Calibrator.measure(io);
             c.runner = new ClusterRunner(c.engine, c.cluster, storage, peers, io, rates, options.timeout());
             c.engine.setRunner(c.runner);
@@ -118,6 +147,7 @@ public final class Coordinator implements AutoCloseable {
             SystemTables.install(c.engine, c.cluster, storage, c.runner, fabric);
             LoadPolicy policy = LoadPolicy.of(options.loadRoots(), ServerSecurity.isLoopback(options.host()));
             c.engine.setCopies(new ServerCopies(c.engine, policy));
+            c.restore(storage);
             c.jdbc = JdbcServer.start(c.engine, options.host(), options.port(),
                     List.of(new LoadEndpoint(new ServerLoad(c.engine, policy)),
                             new MetricsEndpoint(new FerryMetrics(c.engine, fabric)), new WebConsole(c.engine)),
@@ -132,6 +162,51 @@ public final class Coordinator implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Brings back the tables of the data directory, if there is one. A coordinator that restarted finds most of its
+     * tables' blocks still in the memory servers' memory: it waits for the nodes that held them to rejoin (at most
+     * {@link Options#rejoinWait}) and adopts every block that is still there and still the one written, checked by
+     * its CRC32C; what a node that restarted lost is read from the directory and placed anew. Then every holder is
+     * told which of its regions are kept, so what an earlier process left there and nobody adopted is freed.
+     */
+    private void restore(ClusterStorage storage) {
+        DataDirectory data = engine.dataDirectory();
+        if (data != null && !data.manifest().tables().isEmpty()) {
+            List<String> locations = new ArrayList<>();
+            for (Manifest.TableEntry t : data.manifest().tables().values()) {
+                t.files().forEach(f -> locations.addAll(f.locations()));
+            }
+            try {
+                java.util.Set<String> missing = storage.awaitHolders(locations, options.rejoinWait());
+                if (!missing.isEmpty()) {
+                    LOG.warn("{} did not rejoin within {} s: the rows of its blocks are read from {}", missing,
+                            options.rejoinWait().toSeconds(), data.root());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StartupException("interrupted while waiting for nodes to rejoin", e);
+            }
+            int files = data.manifest().fileNames().size();
+            long t0 = System.nanoTime();
+            adoptedFiles = engine.restore(f -> { });
+            restoredFiles = files;
+            LOG.info("restored {} tables from {} in {} ms: {} of {} data files adopted where their blocks were, the "
+                    + "rest read from disk", engine.catalog().tables().size(), data.root(),
+                    (System.nanoTime() - t0) / 1_000_000, adoptedFiles, files);
+        }
+        storage.settle();
+    }
+
+    /** Of the data files restored at start, how many were adopted where their blocks were (not read from disk). */
+    public int adoptedFiles() {
+        return adoptedFiles;
+    }
+
+    /** The data files restored at start (0 without a data directory or with an empty one). */
+    public int restoredFiles() {
+        return restoredFiles;
     }
 
     public FerryEngine engine() {

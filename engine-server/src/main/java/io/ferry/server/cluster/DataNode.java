@@ -241,6 +241,7 @@ public final class DataNode implements AutoCloseable {
             switch (m.type()) {
                 case MessageType.ALLOCATE -> answer(channel, m, () -> allocate(m.reader()));
                 case MessageType.FREE -> answer(channel, m, () -> free(m.reader()));
+                case MessageType.RETAIN -> answer(channel, m, () -> retain(m.reader()));
                 case MessageType.RUN_FRAGMENT, MessageType.RUN_EXCHANGE -> {
                     // the request says which: a stage of a shuffle join (parts > 0) holds its rows here
                     Fragment fragment = register(m);
@@ -348,6 +349,11 @@ public final class DataNode implements AutoCloseable {
         return new WireWriter().writeDescriptor(region.descriptor());
     }
 
+    /** The bytes of block regions this node holds for the coordinator. */
+    long blockMemory() {
+        return usedMemory();
+    }
+
     private long usedMemory() {
         long used = 0;
         for (HeldRegion h : regions.values()) {
@@ -365,6 +371,33 @@ public final class DataNode implements AutoCloseable {
             h.buffer().close();
         }
         return new WireWriter();
+    }
+
+    /**
+     * Keeps the block regions the coordinator names and frees the others: a coordinator that restarted adopted what
+     * its data directory still named and tells this node so; the rest would otherwise hold memory nobody reads.
+     */
+    private WireWriter retain(WireReader r) {
+        java.util.Set<Integer> keep = new java.util.HashSet<>();
+        for (int i = r.readCount(4); i > 0; i--) {
+            keep.add(r.readInt());
+        }
+        r.end();
+        long freed = 0;
+        for (Integer key : List.copyOf(regions.keySet())) {
+            if (!keep.contains(key)) {
+                HeldRegion h = regions.remove(key);
+                if (h != null) {
+                    freed += h.buffer().capacity();
+                    h.region().close();
+                    h.buffer().close();
+                }
+            }
+        }
+        if (freed > 0) {
+            LOG.info("freed {} bytes of block regions the coordinator no longer holds", freed);
+        }
+        return new WireWriter().writeLong(freed);
     }
 
     /** The bytes of a block in this node's own memory, or null. */

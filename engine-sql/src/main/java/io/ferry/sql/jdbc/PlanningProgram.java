@@ -370,6 +370,9 @@ final class PlanningProgram {
         // A sort with a LIMIT over a UNION became a merge of sorted inputs in the row engine, each input cut to the
         // LIMIT even under a distinct UNION, whose duplicates then left too few rows. Ferry sorts the union instead.
         planner.removeRule(EnumerableRules.ENUMERABLE_MERGE_UNION_RULE);
+        // The row engine cannot run Ferry's generators (GENERATE_SERIES): its scan of one, priced at one row, was
+        // chosen under an INSERT ... SELECT and failed to compile (XX000)
+        planner.removeRule(EnumerableRules.ENUMERABLE_TABLE_FUNCTION_SCAN_RULE);
     }
 
     /**

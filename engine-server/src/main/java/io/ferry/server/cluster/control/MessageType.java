@@ -31,6 +31,11 @@ public final class MessageType {
      * until FREE_QUERY_REGIONS; the reply is the region's descriptor.
      */
     public static final int ALLOCATE_QUEUES = 10;
+    /**
+     * coordinator → memory server or worker, call: the keys of the block regions the coordinator holds there; the
+     * node frees every other block region (left by an earlier coordinator process) and replies with the bytes freed.
+     */
+    public static final int RETAIN = 11;
 
     private MessageType() {
     }
