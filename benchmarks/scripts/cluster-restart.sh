@@ -51,7 +51,7 @@ memory_servers() { # tag
   "$ferry" memory --coordinator "127.0.0.1:$control" --name m2 --memory 1500m >"$work/m2-$1.log" 2>&1 &
   m2=$!
 }
-kill9() { kill -9 "$@" 2>/dev/null || true; wait "$@" 2>/dev/null || true; }
+kill9() { kill -9 "$@" 2>/dev/null || true; wait "$@" 2>/dev/null || true; } 2>/dev/null
 
 echo "writing SSB SF $scale as CSV..."
 "$ferry" gen --dataset ssb --scale "$scale" --out "$work/csv" >/dev/null 2>&1
@@ -72,7 +72,7 @@ kill9 $cpid; sync
 t4=$(now)
 coordinator "$work/restart.log" --data-dir "$work/data"
 wait_for "$work/restart.log" "is ready"; t5=$(now)
-adopted="$(grep -o 'Tables are kept in .*' "$work/restart.log" || true)"
+adopted="$(grep -o 'restored [0-9]* tables from .*' "$work/restart.log" || true)"
 after="$(answer)"
 [ "$before" = "$after" ] || { echo "coordinator restart: '$after', before '$before'" >&2; exit 1; }
 
@@ -81,7 +81,7 @@ memory_servers fresh
 t6=$(now)
 coordinator "$work/cold.log" --data-dir "$work/data"
 wait_for "$work/cold.log" "is ready"; t7=$(now)
-cold="$(grep -o 'Tables are kept in .*' "$work/cold.log" || true)"
+cold="$(grep -o 'restored [0-9]* tables from .*' "$work/cold.log" || true)"
 again="$(answer)"
 [ "$before" = "$again" ] || { echo "cluster restart: '$again', before '$before'" >&2; exit 1; }
 

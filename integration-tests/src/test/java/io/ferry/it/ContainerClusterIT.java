@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -50,8 +52,9 @@ import io.ferry.sql.ResultComparison;
  * bridge network of its own, over the tcp fabric, the coordinator loading the demo data partitioned for SSB's joins —
  * and from this JVM, through the coordinator's published port, runs the 13 SSB queries in function shipping, data
  * shipping and pipelined execution against DuckDB's answers over the same rows. Then pauses a memory server's
- * container past the silence limit and resumes it: it comes back with its blocks. Then kills a memory server's
- * container mid-query: the query fails with 08006 naming it. Removes the containers, network and image it made
+ * container past the silence limit and resumes it: it comes back with its blocks. Then kills the coordinator's
+ * container and starts it again: it adopts every block the memory servers kept (its tables are in the image's
+ * {@code FERRY_DATA_DIR}). Then kills a memory server's container mid-query: the query fails with 08006 naming it. Removes the containers, network and image it made
  * (the base image stays, for the next run).
  *
  * <p>Skipped where podman is missing, unless {@code FERRY_REQUIRE_CONTAINERS=1} (CI, which installs it).
@@ -237,8 +240,42 @@ class ContainerClusterIT {
         }
     }
 
+    /**
+     * The coordinator's container killed (SIGKILL) and started again: it keeps the cluster's tables in the image's
+     * {@code FERRY_DATA_DIR}, the memory servers kept their blocks and rejoin it, and every table answers as before
+     * with no reload: each data file is adopted where its blocks are (docs/storage.md, "A cluster's tables").
+     */
     @Test
     @Order(4)
+    void aKilledCoordinatorAdoptsTheBlocksTheMemoryServersKept() throws Exception {
+        podman(Duration.ofSeconds(30), "kill", PREFIX + "coordinator");
+        podman(Duration.ofSeconds(60), "start", PREFIX + "coordinator");
+        String published = run(Duration.ofSeconds(30), "podman", "port", PREFIX + "coordinator", "8765").trim()
+                .lines().findFirst().orElseThrow();
+        port = Integer.parseInt(published.substring(published.lastIndexOf(':') + 1).trim());
+        awaitLog("coordinator", "data files adopted where the nodes kept them", Duration.ofMinutes(2));
+        Matcher adopted = Pattern.compile("(\\d+) of (\\d+) data files adopted")
+                .matcher(podman(Duration.ofSeconds(30), "logs", PREFIX + "coordinator"));
+        assertTrue(adopted.find());
+        assertTrue(Integer.parseInt(adopted.group(2)) > 0, adopted.group());
+        assertEquals(adopted.group(2), adopted.group(1), "every data file adopted: " + adopted.group());
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            for (String node : List.of("memory1", "memory2", "compute1", "compute2")) {
+                awaitState(s, node, "up", Duration.ofSeconds(60));
+            }
+            for (String mode : List.of("function", "data")) {
+                s.execute("SET shipping = '" + mode + "'");
+                for (String q : List.of("Q1.1", "Q2.1", "Q4.1")) {
+                    ResultComparison.assertSameResult(c, duck.connection(), SsbQueries.get(q), false);
+                }
+                ResultComparison.assertSameResult(c, duck.connection(), "SELECT k, COUNT(*), SUM(a) FROM heavy "
+                        + "GROUP BY k", false);
+            }
+        }
+    }
+
+    @Test
+    @Order(5)
     void aMemoryServerKilledMidQueryFailsIt() throws Exception {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.execute("SET shipping = 'function'");

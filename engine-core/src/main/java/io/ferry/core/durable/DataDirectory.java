@@ -187,17 +187,7 @@ public final class DataDirectory implements Persistence, AutoCloseable {
      * earlier process left them rather than read ({@link Catalog#restore}).
      */
     public int restore(Catalog catalog, int threads, Consumer<DataFile> progress) {
-        int adopted = catalog.restore(manifest(), new Catalog.FileReader() {
-            @Override
-            public void check(DataFile file) {
-                TableFile.check(existing(file), file.bytes(), file.crc());
-            }
-
-            @Override
-            public void read(DataFile file, TableSchema schema, int part, int parts, Consumer<Batch> sink) {
-                TableFile.read(tables.resolve(file.name()), schema, allocator, part, parts, sink);
-            }
-        }, threads, progress);
+        int adopted = catalog.restore(manifest(), reader(), threads, progress);
         // tables whose filling statement died with the process are forgotten (the catalog left them out); a file
         // read back where its blocks were gone now fills other blocks, which the manifest names from here on
         commit(m -> {
@@ -216,6 +206,21 @@ public final class DataDirectory implements Persistence, AutoCloseable {
             return next;
         });
         return adopted;
+    }
+
+    /** Reads back the data files of this directory, each checked whole first ({@link Table#reload}). */
+    public Catalog.FileReader reader() {
+        return new Catalog.FileReader() {
+            @Override
+            public void check(DataFile file) {
+                TableFile.check(existing(file), file.bytes(), file.crc());
+            }
+
+            @Override
+            public void read(DataFile file, TableSchema schema, int part, int parts, Consumer<Batch> sink) {
+                TableFile.read(tables.resolve(file.name()), schema, allocator, part, parts, sink);
+            }
+        };
     }
 
     private Path existing(DataFile file) {

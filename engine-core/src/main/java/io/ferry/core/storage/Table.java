@@ -315,6 +315,50 @@ public final class Table implements TableHandle {
         persistence.release(replaced);
     }
 
+    /**
+     * Reads the table's rows back from its data files, placed anew, in place of its blocks, writing nothing: a
+     * cluster's coordinator does this for a table some of whose blocks were on a memory server that restarted and lost
+     * them. Holds the table's write lock throughout, so no change comes between; queries meanwhile see the table as
+     * it was. Does nothing for a table whose rows are not kept in files.
+     */
+    public void reload(Catalog.FileReader reader) {
+        try (WriteLock held = lockWrites()) {
+            if (!durable() || !attached) {
+                return;
+            }
+            List<TableAppender> perFile = new ArrayList<>();
+            try {
+                for (DataFile f : files()) {
+                    reader.check(f);
+                    TableAppender a = new TableAppender(this, store, true, f);
+                    perFile.add(a);
+                    reader.read(f, schema, 0, 1, a::append);
+                }
+            } catch (RuntimeException | Error e) {
+                perFile.forEach(TableAppender::close);
+                throw e;
+            }
+            TableAppender.commitReloaded(this, perFile);
+        }
+    }
+
+    /** Publishes a {@link #reload}: {@code staged} in place of every block, the same rows in the same files. */
+    void publishReloaded(List<Block> staged, TableStats stagedStats, List<UniqueKeys> stagedKeys,
+            List<DataFile> nextFiles) {
+        List<DataFile> replaced;
+        try (WriteLock held = lockWrites()) {
+            synchronized (this) {
+                replaced = publishLocked(staged, stagedStats, stagedKeys, true, nextFiles);
+            }
+        } catch (RuntimeException e) {
+            for (Block b : staged) {
+                b.release();
+            }
+            throw e;
+        }
+        persistence.release(replaced);
+    }
+
     /** The table's next files ({@code files}), of which {@code written} are new. */
     private record FileChange(List<DataFile> files, List<DataFile> written) {
     }

@@ -30,6 +30,8 @@ public final class TableAppender implements AutoCloseable {
     private final long[] pendingBytes;
     private int[] partitionIds = new int[0];
     private long rows;
+    /** The blocks it staged, once {@link #collect} handed them over. */
+    private int blockCount;
     private boolean done;
 
     /** With {@code replace}, the staged rows become the table's only rows; else they are added to its rows. */
@@ -191,34 +193,77 @@ public final class TableAppender implements AutoCloseable {
     static void commitRestored(List<TableAppender> parts) {
         TableAppender first = parts.get(0);
         try {
-            List<Block> blocks = new ArrayList<>();
-            TableStats stats = null;
             for (TableAppender part : parts) {
-                if (part.done || part.restored != first.restored || part.table != first.table) {
-                    throw new IllegalStateException("appenders of different files, or one already committed");
-                }
-                for (int p = 0; p < part.pending.size(); p++) {
-                    part.writeBlocks(p, true);
-                }
-                blocks.addAll(part.staged);
-                stats = stats == null ? part.stats.build() : stats.merge(part.stats.build());
-                if (part != first) {
-                    for (int i = 0; i < first.keys.size(); i++) {
-                        first.keys.get(i).checkDisjoint(part.keys.get(i));
-                        first.keys.get(i).addDisjoint(part.keys.get(i));
-                    }
+                if (part.restored != first.restored) {
+                    throw new IllegalStateException("appenders of different files");
                 }
             }
-            for (TableAppender part : parts) {
-                part.done = true;
-                part.staged.clear(); // publish owns them now, even when it fails
-            }
-            first.table.publish(List.copyOf(blocks), stats, first.keys, false, first.restored);
+            Staged all = collect(parts);
+            first.table.publish(all.blocks(), all.stats(), first.keys, false, first.restored);
         } finally {
             for (TableAppender part : parts) {
                 part.close();
             }
         }
+    }
+
+    /**
+     * Replaces the table's blocks by those of {@code perFile}, one appender per data file of the table, in order,
+     * each holding the file's rows read back ({@link Table#reload}); closes them all.
+     */
+    static void commitReloaded(Table table, List<TableAppender> perFile) {
+        if (perFile.isEmpty()) {
+            return;
+        }
+        try {
+            Staged all = collect(perFile);
+            List<DataFile> files = new ArrayList<>();
+            int from = 0;
+            for (TableAppender part : perFile) {
+                files.add(part.restored.heldIn(all.blocks().subList(from, from + part.blockCount)));
+                from += part.blockCount;
+            }
+            table.publishReloaded(all.blocks(), all.stats(), perFile.get(0).keys, files);
+        } finally {
+            for (TableAppender part : perFile) {
+                part.close();
+            }
+        }
+    }
+
+    private record Staged(List<Block> blocks, TableStats stats) {
+    }
+
+    /**
+     * Flushes every part's pending rows into blocks and hands their blocks over, in order, with their statistics
+     * merged and their keys checked against one another (into the first part's); the parts are done after.
+     */
+    private static Staged collect(List<TableAppender> parts) {
+        TableAppender first = parts.get(0);
+        List<Block> blocks = new ArrayList<>();
+        TableStats stats = null;
+        for (TableAppender part : parts) {
+            if (part.done || part.table != first.table) {
+                throw new IllegalStateException("appenders of different tables, or one already committed");
+            }
+            for (int p = 0; p < part.pending.size(); p++) {
+                part.writeBlocks(p, true);
+            }
+            blocks.addAll(part.staged);
+            part.blockCount = part.staged.size();
+            stats = stats == null ? part.stats.build() : stats.merge(part.stats.build());
+            if (part != first) {
+                for (int i = 0; i < first.keys.size(); i++) {
+                    first.keys.get(i).checkDisjoint(part.keys.get(i));
+                    first.keys.get(i).addDisjoint(part.keys.get(i));
+                }
+            }
+        }
+        for (TableAppender part : parts) {
+            part.done = true;
+            part.staged.clear(); // publishing owns them now, even when it fails
+        }
+        return new Staged(List.copyOf(blocks), stats);
     }
 
     /** Discards whatever was staged and not committed. */

@@ -62,6 +62,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     private boolean settling = true;
     private boolean adoptionOpen = true;
     private boolean keepOnNodes;
+    private volatile boolean keepsFiles;
     /** Regions that hold no block of this coordinator's: left out of what holders keep. */
     private final java.util.Set<Integer> unheld = new java.util.HashSet<>();
     private ArrowBuf staging;
@@ -168,6 +169,11 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
      * From now on, blocks freed leave the nodes' memory as it is: a coordinator that keeps a data directory stops
      * without freeing its tables' blocks, so that its next process adopts them.
      */
+    /** Whether the coordinator keeps its tables' rows in a data directory, and so reads lost blocks back itself. */
+    public void keepsFiles(boolean keeps) {
+        keepsFiles = keeps;
+    }
+
     public synchronized void keepBlocksOnNodes() {
         keepOnNodes = true;
     }
@@ -385,7 +391,8 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
             throw new FerryException(SqlStates.CONNECTION_FAILURE, "table '" + table + "' has blocks on "
                     + holder.describe() + ", which is down (" + holder.downReason() + "); if the node is only "
                     + "frozen or cut off, the table answers again once it is back; if its process died, restart it "
-                    + "and load the table again");
+                    + (keepsFiles ? "(the coordinator then reads the table back from its data directory)"
+                            : "and load the table again"));
         }
         return new BlockLocation(position, r.descriptor(), block.offset(), block.length(), block.columnBounds());
     }

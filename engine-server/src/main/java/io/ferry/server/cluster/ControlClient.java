@@ -88,7 +88,9 @@ final class ControlClient implements AutoCloseable {
                             }
                         }
                     });
-            ChannelFuture f = b.connect(coordinator);
+            // the name is resolved again at every attempt: a coordinator restarted in a container may come back at
+            // another address under the same name
+            ChannelFuture f = b.connect(new InetSocketAddress(coordinator.getHostString(), coordinator.getPort()));
             if (!f.awaitUninterruptibly(timeout.toMillis() + 1000) || !f.isSuccess()) {
                 f.channel().close();
                 throw new IllegalStateException(f.cause() == null ? "timed out" : f.cause().toString());

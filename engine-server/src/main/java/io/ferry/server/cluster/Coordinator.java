@@ -189,6 +189,12 @@ public final class Coordinator implements AutoCloseable {
                 throw new StartupException("interrupted while waiting for nodes to rejoin", e);
             }
             int files = data.manifest().fileNames().size();
+            if (files > 0 && cluster.up(m -> m.role().holdsBlocks()).isEmpty()) {
+                throw new StartupException("the data directory " + data.root() + " holds " + data.manifest().tables()
+                        .size() + " tables and no memory server or worker joined within " + options.rejoinWait()
+                        .toSeconds() + " s to hold them: start them (bin/ferry memory --coordinator HOST:"
+                        + cluster.address().getPort() + "), or give the coordinator a longer --rejoin-wait", null);
+            }
             long t0 = System.nanoTime();
             adoptedFiles = engine.restore(f -> { });
             restoredFiles = files;
@@ -197,6 +203,12 @@ public final class Coordinator implements AutoCloseable {
                     (System.nanoTime() - t0) / 1_000_000, adoptedFiles, files);
         }
         storage.settle();
+        if (data != null) {
+            storage.keepsFiles(true);
+            LostBlockRecovery recovery = new LostBlockRecovery(cluster, storage, engine.catalog(), data);
+            cluster.addListener(recovery);
+            closing.add(0, recovery);
+        }
     }
 
     /** Of the data files restored at start, how many were adopted where their blocks were (not read from disk). */

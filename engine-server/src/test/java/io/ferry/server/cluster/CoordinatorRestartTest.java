@@ -23,7 +23,8 @@ import io.ferry.sql.EngineConfig;
 /**
  * A cluster's coordinator that keeps a data directory (docs/storage.md): when it restarts while its workers keep
  * running, it adopts the blocks they still hold, checked by their checksums, instead of reading the rows from disk;
- * blocks a restarted worker lost are read from the directory; and regions no coordinator holds any more are freed.
+ * blocks a restarted worker lost are read from the directory, at the coordinator's restart and while it runs; and
+ * regions no coordinator holds any more are freed.
  */
 class CoordinatorRestartTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -84,20 +85,27 @@ class CoordinatorRestartTest {
     private static List<String> answers(Coordinator c) throws SQLException {
         List<String> out = new ArrayList<>();
         try (Connection conn = c.engine().connect(); Statement s = conn.createStatement()) {
-            for (String q : QUERIES) {
-                StringBuilder rows = new StringBuilder();
-                try (ResultSet rs = s.executeQuery(q)) {
-                    int n = rs.getMetaData().getColumnCount();
-                    while (rs.next()) {
-                        for (int i = 1; i <= n; i++) {
-                            rows.append(rs.getString(i)).append(i < n ? "|" : "\n");
-                        }
-                    }
-                }
-                out.add(q + "\n" + rows);
+            for (String mode : List.of("function", "data")) {
+                s.execute("SET shipping = '" + mode + "'");
+                answers(s, out);
             }
         }
         return out;
+    }
+
+    private static void answers(Statement s, List<String> out) throws SQLException {
+        for (String q : QUERIES) {
+            StringBuilder rows = new StringBuilder();
+            try (ResultSet rs = s.executeQuery(q)) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    for (int i = 1; i <= n; i++) {
+                        rows.append(rs.getString(i)).append(i < n ? "|" : "\n");
+                    }
+                }
+            }
+            out.add(q + "\n" + rows);
+        }
     }
 
     private long blockMemory() {
@@ -153,6 +161,27 @@ class CoordinatorRestartTest {
         Coordinator second = coordinator(port, dir);
         assertTrue(second.adoptedFiles() < second.restoredFiles(), "files with blocks on w2 are read from disk");
         assertEquals(before, answers(second));
+    }
+
+    @Test
+    void tablesWithBlocksOnAWorkerThatRestartedAreReadBackWhileTheCoordinatorRuns() throws Exception {
+        Coordinator c = loaded(dir);
+        List<String> before = answers(c);
+        DataNode w2 = nodes.remove(1);
+        w2.close();
+        worker("w2", c.cluster().address()); // a new process under the same name: its memory is gone
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        List<String> after = null;
+        while (after == null) {
+            try {
+                after = answers(c);
+            } catch (SQLException e) {
+                assertEquals("08006", e.getSQLState(), e.getMessage()); // w2's old blocks, until they are read back
+                assertTrue(System.nanoTime() < deadline, "the tables were not read back: " + e.getMessage());
+                Thread.sleep(200);
+            }
+        }
+        assertEquals(before, after);
     }
 
     @Test
