@@ -39,7 +39,8 @@ import io.ferry.server.data.SsbGenerator;
  * directory is halted, as by {@code kill -9}, at each step of a change — after its data file is written, after the
  * next manifest is written, after it replaced the current one — for INSERT, DELETE, CREATE TABLE AS and DROP TABLE;
  * restarted, it has each table exactly as before the change or exactly as after, as the step implies, never half;
- * and a data directory killed in the middle of loading the demo data restarts with whole tables only.
+ * a data directory killed in the middle of loading the demo data restarts with whole tables only; and a cluster's
+ * coordinator killed part-way through an INSERT restarts with the table as before or after it, adopted in place.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrashRecoveryIT {
@@ -166,6 +167,70 @@ class CrashRecoveryIT {
             }
         }
         assertEquals(namedFiles(data), filesOf(data), "no file is left that the manifest does not name");
+    }
+
+    /**
+     * A cluster's coordinator keeping a data directory (docs/storage.md, "A cluster's tables"), killed part-way
+     * through an INSERT while its memory server runs on: after its data file was written, the restarted coordinator
+     * has the table as before (the blocks the INSERT had placed are no one's, their slots free again); after the
+     * manifest naming them replaced the old one, as after, those blocks adopted with the others. Every data file is
+     * adopted where its blocks are, nothing read from disk.
+     */
+    @Test
+    void aCoordinatorKilledPartWayThroughAnInsertRestartsWithTheTableAsBeforeOrAfterIt() throws Exception {
+        Path data = work.resolve("cluster");
+        int control = NodeProcess.freePort();
+        try (NodeProcess memory = NodeProcess.start("cluster-memory", NodeProcess.serverCommand(Path.of(
+                System.getProperty("ferry.server.jar")), "256m", "1g", List.of("memory", "--name", "m1",
+                "--coordinator", "127.0.0.1:" + control, "--memory", "256m")), Path.of("target", "it-logs"))) {
+            String before;
+            try (Server server = coordinator("cluster-load", data, control, null)) {
+                Connection c = server.connect();
+                Statement s = c.createStatement();
+                s.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR)");
+                s.execute("INSERT INTO t SELECT generate_series, 'row ' || CAST(generate_series AS VARCHAR) "
+                        + "FROM generate_series(1, 3000)");
+                s.execute("INSERT INTO t VALUES (-5, 'ünïcode ✓')");
+                before = state(s, "t");
+                server.process().kill(); // committed is committed: no clean stop is needed
+                abandon(c);
+            }
+            String after = null;
+            for (String point : List.of("file-written", "manifest-renamed")) {
+                try (Server server = coordinator("cluster-crash-" + point, data, control, point)) {
+                    Connection c = server.connect();
+                    Statement s = c.createStatement();
+                    assertEquals(before, state(s, "t"), "restarted after " + point);
+                    after = state(s.executeQuery(STATE + "(SELECT id, v FROM t UNION ALL SELECT id + 100000, v "
+                            + "FROM t)"));
+                    assertThrows(SQLException.class, () -> s.execute("INSERT INTO t SELECT id + 100000, v FROM t"));
+                    assertEquals(137, server.process().exitStatus(Duration.ofSeconds(30)), "halted at " + point);
+                    abandon(c);
+                }
+            }
+            try (Server server = coordinator("cluster-restarted", data, control, null);
+                    Connection c = server.connect(); Statement s = c.createStatement()) {
+                assertEquals(after, state(s, "t"), "restarted after the manifest naming the INSERT's rows");
+                assertTrue(server.process().output().matches("(?s).*([0-9]+) of \\1 data files adopted.*"),
+                        "every data file adopted: " + server.process().output());
+                assertThrows(SQLException.class, () -> s.execute("INSERT INTO t VALUES (1, 'again')"));
+                s.execute("INSERT INTO t VALUES (0, 'new')");
+                assertEquals(after.split(",")[0], String.valueOf(Long.parseLong(state(s, "t").split(",")[0]) - 1));
+            }
+        }
+    }
+
+    private Server coordinator(String name, Path data, int control, String crashAt) throws InterruptedException {
+        int port = NodeProcess.freePort();
+        List<String> command = new ArrayList<>(NodeProcess.serverCommand(Path.of(System.getProperty(
+                "ferry.server.jar")), "1g", "1g", List.of("coordinator", "--data-dir", data.toString(), "--port",
+                String.valueOf(port), "--control-port", String.valueOf(control), "--no-planner-warmup")));
+        if (crashAt != null) {
+            command.add(1, "-Dferry.test.crash-at=" + crashAt);
+        }
+        NodeProcess p = NodeProcess.start(name, command, Path.of("target", "it-logs"));
+        p.await("is ready", Duration.ofSeconds(120));
+        return new Server(p, port, driver);
     }
 
     /** Killed at a random moment while it generates the demo data, a node restarts with complete tables only. */

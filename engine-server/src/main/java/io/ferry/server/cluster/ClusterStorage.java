@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 import org.apache.arrow.memory.ArrowBuf;
@@ -56,15 +59,15 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     /** The CRC32C in each live block's header, by {@link #slot}: what its {@link #address} records. */
     private final Map<Long, Integer> checksums = new HashMap<>();
     /** Regions adopted from an earlier coordinator, by id, with the offsets of their adopted blocks, until {@link #settle}. */
-    private final Map<Integer, java.util.Set<Long>> adopting = new HashMap<>();
+    private final Map<Integer, Set<Long>> adopting = new HashMap<>();
     /** Incarnations of the holders told which regions to keep ({@link #retain}); none before {@link #settle}. */
-    private final java.util.Set<String> settled = new java.util.HashSet<>();
+    private final Set<String> settled = new HashSet<>();
     private boolean settling = true;
     private boolean adoptionOpen = true;
     private boolean keepOnNodes;
     private volatile boolean keepsFiles;
     /** Regions that hold no block of this coordinator's: left out of what holders keep. */
-    private final java.util.Set<Integer> unheld = new java.util.HashSet<>();
+    private final Set<Integer> unheld = new HashSet<>();
     private ArrowBuf staging;
     private Region stagingRegion;
     private int nextHolder;
@@ -165,15 +168,15 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         release(regions.get(block.regionId()), block.offset());
     }
 
-    /**
-     * From now on, blocks freed leave the nodes' memory as it is: a coordinator that keeps a data directory stops
-     * without freeing its tables' blocks, so that its next process adopts them.
-     */
     /** Whether the coordinator keeps its tables' rows in a data directory, and so reads lost blocks back itself. */
     public void keepsFiles(boolean keeps) {
         keepsFiles = keeps;
     }
 
+    /**
+     * From now on, blocks freed leave the nodes' memory as it is: a coordinator that keeps a data directory stops
+     * without freeing its tables' blocks, so that its next process adopts them.
+     */
     public synchronized void keepBlocksOnNodes() {
         keepOnNodes = true;
     }
@@ -182,7 +185,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         if (keepOnNodes) {
             return;
         }
-        java.util.Set<Long> adopted = adopting.get(region.id());
+        Set<Long> adopted = adopting.get(region.id());
         if (adopted != null) {
             adopted.remove(offset); // its free slots are counted when the restore settles
             return;
@@ -206,9 +209,12 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     @Override
     public synchronized void readBack(Block block, Consumer<BlockReader> use) {
         RemoteRegion r = regions.get(block.regionId());
-        BlockLocation at = locate("?", block, 0);
+        if (!r.holder().isUp()) {
+            throw new FerryException(SqlStates.CONNECTION_FAILURE, "a block to read back is on "
+                    + r.holder().describe() + ", which is down (" + r.holder().downReason() + ")");
+        }
         ensureStaging(block.length());
-        Completions.await(peers.get(r.holder().hello().fabric()).read(at.region(), at.offset(), stagingRegion, 0,
+        Completions.await(peers.get(r.holder().hello().fabric()).read(r.descriptor(), block.offset(), stagingRegion, 0,
                 block.length()), timeout, "reading a block back from " + r.holder().describe());
         use.accept(new BlockReader(staging, 0));
     }
@@ -245,10 +251,10 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         if (!adoptionOpen) {
             throw new IllegalStateException("blocks are adopted only while the catalog is restored");
         }
-        RemoteRegion region = adoptRegion(holder, a);
         if (a.offset() < 0 || a.length() <= 0 || a.offset() + a.length() > a.regionLength()) {
             throw new FerryException(SqlStates.DATA_CORRUPTED, "block location " + address + " lies outside its region");
         }
+        RemoteRegion region = adoptRegion(holder, a);
         ensureStaging(a.length());
         Completions.await(peers.get(holder.hello().fabric()).read(region.descriptor(), a.offset(), stagingRegion, 0,
                 a.length()), timeout, "reading back a block on " + holder.describe());
@@ -282,7 +288,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         RemoteRegion r = new RemoteRegion(regions.size(), holder, new RegionDescriptor(holder.hello().fabric(),
                 a.base(), a.regionLength(), a.key()), a.slotSize() == blockSize);
         regions.add(r);
-        adopting.put(r.id(), new java.util.HashSet<>());
+        adopting.put(r.id(), new HashSet<>());
         return r;
     }
 
@@ -307,7 +313,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     /** The slots of adopted regions that no adopted block fills are free from now on. */
     @Override
     public synchronized void adopted() {
-        for (Map.Entry<Integer, java.util.Set<Long>> e : adopting.entrySet()) {
+        for (Map.Entry<Integer, Set<Long>> e : adopting.entrySet()) {
             RemoteRegion r = regions.get(e.getKey());
             if (r.sharedSlots()) {
                 ArrayDeque<long[]> free = freeSlots.computeIfAbsent(r.holder().id(), id -> new ArrayDeque<>());
@@ -358,8 +364,8 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
      * Waits until every node that holds blocks of {@code locations} is up again, or {@code wait} passed; returns
      * the names of those that are not.
      */
-    public java.util.Set<String> awaitHolders(List<String> locations, Duration wait) throws InterruptedException {
-        java.util.Set<String> missing = new java.util.TreeSet<>();
+    public Set<String> awaitHolders(List<String> locations, Duration wait) throws InterruptedException {
+        Set<String> missing = new TreeSet<>();
         for (String l : locations) {
             missing.add(BlockAddress.parse(l).node());
         }
@@ -372,6 +378,14 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
                 return missing;
             }
             Thread.sleep(50);
+        }
+    }
+
+    /** A holder that is up is told which of its regions to keep, once per process of it ({@link #retain}). */
+    @Override
+    public void onUp(Member member) {
+        if (member.role().holdsBlocks()) {
+            retain(member);
         }
     }
 
@@ -401,13 +415,6 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
      * A node that went down: its blocks fail in {@link #locate} while it is down. Its free slots are kept (no block
      * goes to a node that is down): if the same process comes back ({@link Cluster}), they and its blocks are its again.
      */
-    @Override
-    public void onUp(Member member) {
-        if (member.role().holdsBlocks()) {
-            retain(member);
-        }
-    }
-
     @Override
     public void onDown(Member member) {
         LOG.info("blocks on {} are unavailable while it is down", member.describe());

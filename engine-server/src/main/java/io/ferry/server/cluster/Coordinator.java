@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -179,7 +180,7 @@ public final class Coordinator implements AutoCloseable {
                 t.files().forEach(f -> locations.addAll(f.locations()));
             }
             try {
-                java.util.Set<String> missing = storage.awaitHolders(locations, options.rejoinWait());
+                Set<String> missing = storage.awaitHolders(locations, options.rejoinWait());
                 if (!missing.isEmpty()) {
                     LOG.warn("{} did not rejoin within {} s: the rows of its blocks are read from {}", missing,
                             options.rejoinWait().toSeconds(), data.root());
@@ -198,9 +199,9 @@ public final class Coordinator implements AutoCloseable {
             long t0 = System.nanoTime();
             adoptedFiles = engine.restore(f -> { });
             restoredFiles = files;
-            LOG.info("restored {} tables from {} in {} ms: {} of {} data files adopted where their blocks were, the "
-                    + "rest read from disk", engine.catalog().tables().size(), data.root(),
-                    (System.nanoTime() - t0) / 1_000_000, adoptedFiles, files);
+            LOG.info("restored {} tables from {} in {} ms: {} of {} data files adopted where their blocks were{}",
+                    engine.catalog().tables().size(), data.root(), (System.nanoTime() - t0) / 1_000_000, adoptedFiles,
+                    files, adoptedFiles < files ? ", the others read from disk" : "");
         }
         storage.settle();
         if (data != null) {
