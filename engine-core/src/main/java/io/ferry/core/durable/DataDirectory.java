@@ -34,8 +34,8 @@ import io.ferry.core.storage.Block;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.DataFile;
 import io.ferry.core.storage.Manifest;
-import io.ferry.core.storage.Table;
 import io.ferry.core.storage.Persistence;
+import io.ferry.core.storage.Table;
 import io.ferry.core.types.TableSchema;
 import io.ferry.core.vector.Batch;
 

@@ -7,8 +7,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -73,13 +73,27 @@ final class CatalogRestore {
                     owners.add(t);
                     files.add(f);
                     adopting |= !f.locations().isEmpty();
-                    pending.add(f.locations().isEmpty() ? List.of() : List.of(pool.submit(() -> adopt(t, f))));
+                    List<Future<TableAppender>> adoption = new ArrayList<>();
+                    int parts = partsOf(f);
+                    for (int part = 0; !f.locations().isEmpty() && part < parts; part++) {
+                        int p = part;
+                        adoption.add(pool.submit(() -> adopt(t, f, p, parts)));
+                    }
+                    pending.add(adoption);
                 }
             }
             if (adopting) {
-                for (List<Future<TableAppender>> adoption : pending) {
-                    if (!adoption.isEmpty() && await(adoption.get(0)) == null) {
-                        pending.set(pending.indexOf(adoption), List.of());
+                for (int i = 0; i < pending.size(); i++) {
+                    List<TableAppender> parts = new ArrayList<>();
+                    for (Future<TableAppender> part : pending.get(i)) {
+                        parts.add(await(part));
+                    }
+                    if (parts.contains(null)) {
+                        // a block of the file is gone: it is read below, and what the other parts adopted let go
+                        parts.stream().filter(a -> a != null).forEach(TableAppender::close);
+                        pending.set(i, List.of());
+                    } else if (!parts.isEmpty()) {
+                        adopted.incrementAndGet();
                     }
                 }
                 store.adopted();
@@ -91,7 +105,7 @@ final class CatalogRestore {
                 Table t = owners.get(i);
                 DataFile f = files.get(i);
                 reader.check(f);
-                int parts = Math.max(1, Math.min(threads, f.blocks() / BLOCKS_PER_PART));
+                int parts = partsOf(f);
                 List<Future<TableAppender>> futures = new ArrayList<>();
                 for (int part = 0; part < parts; part++) {
                     int p = part;
@@ -133,17 +147,23 @@ final class CatalogRestore {
         }
     }
 
+    /** Into how many consecutive parts a file is cut, each read or adopted by a thread of its own. */
+    private int partsOf(DataFile f) {
+        return Math.max(1, Math.min(threads, f.blocks() / BLOCKS_PER_PART));
+    }
+
     /**
-     * Adopts the blocks a file's rows fill where they are, or returns null if one of them is gone or is not the block
-     * that was written there: then the file is read instead.
+     * Adopts the blocks of part {@code part} of {@code parts} of a file where they are, into an appender of its own;
+     * returns null if one of them is gone or is not the block written there: then the file is read instead.
      */
-    private TableAppender adopt(Table t, DataFile f) {
+    private TableAppender adopt(Table t, DataFile f, int part, int parts) {
+        List<String> locations = f.locations();
         TableAppender appender = t.restorer(f);
         try {
-            for (String location : f.locations()) {
+            for (String location : locations.subList(locations.size() * part / parts,
+                    locations.size() * (part + 1) / parts)) {
                 appender.adopt(location);
             }
-            adopted.incrementAndGet();
             return appender;
         } catch (FerryException e) {
             appender.close();

@@ -68,6 +68,8 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     private volatile boolean keepsFiles;
     /** Regions that hold no block of this coordinator's: left out of what holders keep. */
     private final Set<Integer> unheld = new HashSet<>();
+    /** Buffers of blocks being adopted, taken by one thread at a time; closed once the restore adopted all it could. */
+    private final ArrayDeque<ReadBuffer> readers = new ArrayDeque<>();
     private ArrowBuf staging;
     private Region stagingRegion;
     private int nextHolder;
@@ -235,47 +237,84 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     /**
      * Adopts a block an earlier coordinator process placed, if the node that held it is up as the same process (its
      * memory kept) and the block there is whole and the one recorded (its header's CRC32C); otherwise 08006 or
-     * XX001, and the restore reads the block's rows from the data directory instead.
+     * XX001, and the restore reads the block's rows from the data directory instead. The block is read and decoded
+     * outside this storage's lock, into a buffer of {@link #readers}, so the restore adopts on all its threads.
      */
     @Override
-    public synchronized Block adopt(String address, TableSchema schema, Consumer<Batch> rows) {
+    public Block adopt(String address, TableSchema schema, Consumer<Batch> rows) {
         BlockAddress a = BlockAddress.parse(address);
-        Member holder = null;
-        for (Member m : cluster.up(m -> m.role().holdsBlocks() && m.name().equals(a.node()))) {
-            holder = m;
+        RemoteRegion region;
+        Member holder;
+        ReadBuffer buffer;
+        synchronized (this) {
+            holder = null;
+            for (Member m : cluster.up(m -> m.role().holdsBlocks() && m.name().equals(a.node()))) {
+                holder = m;
+            }
+            if (holder == null || !holder.hello().incarnation().equals(a.incarnation())) {
+                throw new FerryException(SqlStates.CONNECTION_FAILURE, "node " + a.node() + (holder == null
+                        ? " is not up" : " restarted and lost its memory"));
+            }
+            if (!adoptionOpen) {
+                throw new IllegalStateException("blocks are adopted only while the catalog is restored");
+            }
+            if (a.offset() < 0 || a.length() <= 0 || a.offset() + a.length() > a.regionLength()) {
+                throw new FerryException(SqlStates.DATA_CORRUPTED, "block location " + address
+                        + " lies outside its region");
+            }
+            region = adoptRegion(holder, a);
+            buffer = readers.isEmpty() ? null : readers.pop();
         }
-        if (holder == null || !holder.hello().incarnation().equals(a.incarnation())) {
-            throw new FerryException(SqlStates.CONNECTION_FAILURE, "node " + a.node() + (holder == null
-                    ? " is not up" : " restarted and lost its memory"));
+        if (buffer == null || buffer.bytes().capacity() < a.length()) {
+            if (buffer != null) {
+                buffer.close();
+            }
+            ArrowBuf bytes = allocator.buffer(Math.max(a.length(), blockSize));
+            try {
+                buffer = new ReadBuffer(bytes, peers.fabric().register(bytes, 0, (int) bytes.capacity()));
+            } catch (RuntimeException e) {
+                bytes.close();
+                throw e;
+            }
         }
-        if (!adoptionOpen) {
-            throw new IllegalStateException("blocks are adopted only while the catalog is restored");
-        }
-        if (a.offset() < 0 || a.length() <= 0 || a.offset() + a.length() > a.regionLength()) {
-            throw new FerryException(SqlStates.DATA_CORRUPTED, "block location " + address + " lies outside its region");
-        }
-        RemoteRegion region = adoptRegion(holder, a);
-        ensureStaging(a.length());
-        Completions.await(peers.get(holder.hello().fabric()).read(region.descriptor(), a.offset(), stagingRegion, 0,
-                a.length()), timeout, "reading back a block on " + holder.describe());
-        BlockReader reader;
         try {
-            reader = new BlockReader(staging, 0).verifyChecksum();
-        } catch (RuntimeException e) {
-            throw new FerryException(SqlStates.DATA_CORRUPTED, "the block at " + address + " is not whole ("
-                    + e.getMessage() + ")");
+            Completions.await(peers.get(holder.hello().fabric()).read(region.descriptor(), a.offset(),
+                    buffer.region(), 0, a.length()), timeout, "reading back a block on " + holder.describe());
+            BlockReader reader;
+            try {
+                reader = new BlockReader(buffer.bytes(), 0).verifyChecksum();
+            } catch (RuntimeException e) {
+                throw new FerryException(SqlStates.DATA_CORRUPTED, "the block at " + address + " is not whole ("
+                        + e.getMessage() + ")");
+            }
+            if (reader.storedChecksum() != a.crc() || reader.length() != a.length()
+                    || reader.columnCount() != schema.size()) {
+                throw new FerryException(SqlStates.DATA_CORRUPTED, "another block was written at " + address);
+            }
+            Batch batch = reader.batch(schema);
+            ZoneMap zones = ZoneMap.of(schema.types(), batch, 0, batch.rowCount());
+            rows.accept(batch);
+            Block block = new Block(this, region.id(), a.offset(), a.length(), batch.rowCount(), null, zones,
+                    reader.partition(), reader.columnBounds());
+            synchronized (this) {
+                adopting.get(region.id()).add(a.offset());
+                checksums.put(slot(region.id(), a.offset()), a.crc());
+            }
+            return block;
+        } finally {
+            synchronized (this) {
+                readers.push(buffer);
+            }
         }
-        if (reader.storedChecksum() != a.crc() || reader.length() != a.length()
-                || reader.columnCount() != schema.size()) {
-            throw new FerryException(SqlStates.DATA_CORRUPTED, "another block was written at " + address);
+    }
+
+    /** A registered buffer blocks to adopt are read into, one per restore thread at a time. */
+    private record ReadBuffer(ArrowBuf bytes, Region region) implements AutoCloseable {
+        @Override
+        public void close() {
+            region.close();
+            bytes.close();
         }
-        Batch batch = reader.batch(schema);
-        ZoneMap zones = ZoneMap.of(schema.types(), batch, 0, batch.rowCount());
-        rows.accept(batch);
-        adopting.get(region.id()).add(a.offset());
-        checksums.put(slot(region.id(), a.offset()), a.crc());
-        return new Block(this, region.id(), a.offset(), a.length(), batch.rowCount(), null, zones, reader.partition(),
-                reader.columnBounds());
     }
 
     /** The region a block to adopt lives in, registered here the first time one of its blocks is adopted. */
@@ -328,6 +367,9 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         }
         adopting.clear();
         adoptionOpen = false;
+        while (!readers.isEmpty()) {
+            readers.pop().close();
+        }
     }
 
     /**
@@ -433,6 +475,9 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
 
     @Override
     public synchronized void close() {
+        while (!readers.isEmpty()) {
+            readers.pop().close();
+        }
         closeStaging();
     }
 }

@@ -15,7 +15,6 @@ import org.slf4j.LoggerFactory;
 
 import io.ferry.core.durable.DataDirectory;
 import io.ferry.core.storage.Manifest;
-
 import io.ferry.fabric.Fabric;
 import io.ferry.fabric.Fabrics;
 import io.ferry.fabric.auth.ClusterSecret;
