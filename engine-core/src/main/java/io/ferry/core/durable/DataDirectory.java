@@ -189,7 +189,8 @@ public final class DataDirectory implements Persistence, AutoCloseable {
     public int restore(Catalog catalog, int threads, Consumer<DataFile> progress) {
         int adopted = catalog.restore(manifest(), reader(), threads, progress);
         // tables whose filling statement died with the process are forgotten (the catalog left them out); a file
-        // read back where its blocks were gone now fills other blocks, which the manifest names from here on
+        // read back where its blocks had been (a cluster's) now fills other blocks, which the manifest names from
+        // here on. Nothing else is written: a restart that changes nothing commits nothing.
         commit(m -> {
             Manifest next = m;
             for (Manifest.TableEntry t : m.tables().values()) {
@@ -199,13 +200,17 @@ public final class DataDirectory implements Persistence, AutoCloseable {
             }
             for (Table t : catalog.tables()) {
                 Manifest.TableEntry e = next.tables().get(t.name());
-                if (e != null && e.id() == t.id() && !e.files().equals(t.files())) {
+                if (e != null && e.id() == t.id() && !locations(e.files()).equals(locations(t.files()))) {
                     next = next.withFiles(t.name(), t.id(), t.files());
                 }
             }
             return next;
         });
         return adopted;
+    }
+
+    private static List<List<String>> locations(List<DataFile> files) {
+        return files.stream().map(DataFile::locations).toList();
     }
 
     /** Reads back the data files of this directory, each checked whole first ({@link Table#reload}). */

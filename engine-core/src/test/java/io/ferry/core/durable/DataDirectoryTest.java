@@ -13,9 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.core.storage.Block;
+import io.ferry.core.storage.BlockReader;
+import io.ferry.core.storage.BlockStorage;
 import io.ferry.core.storage.BlockStore;
+import io.ferry.core.storage.BlockWriter;
 import io.ferry.core.storage.Catalog;
 import io.ferry.core.storage.DataFile;
 import io.ferry.core.storage.PartitionScheme;
@@ -33,6 +41,7 @@ import io.ferry.core.storage.TableAppender;
 import io.ferry.core.storage.TableData;
 import io.ferry.core.storage.UniqueConstraint;
 import io.ferry.core.storage.ViewDefinition;
+import io.ferry.core.storage.ZoneMap;
 import io.ferry.core.types.Column;
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.TableSchema;
@@ -192,6 +201,122 @@ class DataDirectoryTest {
     private List<String> filesOnDisk() throws IOException {
         try (Stream<Path> files = Files.list(dir.resolve(DataDirectory.TABLES))) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    /**
+     * Block memory that outlives the catalog that wrote it, as a cluster's memory servers outlive a restarted
+     * coordinator (docs/storage.md, "A cluster's tables"): a block's address names its slot and the checksum in its
+     * header; a slot can be lost (a node that restarted) and a block damaged.
+     */
+    private static final class SurvivingStorage implements BlockStorage {
+        final BlockStore memory;
+        final Set<String> lost = new HashSet<>();
+        /** While set, freed blocks stay where they are: the process that held them died, the memory did not. */
+        boolean keep;
+
+        SurvivingStorage(BlockStore memory) {
+            this.memory = memory;
+        }
+
+        @Override
+        public int blockSize() {
+            return memory.blockSize();
+        }
+
+        @Override
+        public Block write(BlockWriter writer, Batch batch, int from, int count, ZoneMap zones, int partition,
+                Placement placement) {
+            Block b = memory.write(writer, batch, from, count, zones, partition, placement);
+            return new Block(this, b.regionId(), b.offset(), b.length(), b.rowCount(), b.buffer(), b.zones(),
+                    b.partition(), b.columnBounds());
+        }
+
+        @Override
+        public void free(Block block) {
+            if (!keep) {
+                memory.free(block);
+            }
+        }
+
+        @Override
+        public String address(Block block) {
+            return block.regionId() + ":" + block.offset() + ":" + block.reader().storedChecksum();
+        }
+
+        @Override
+        public Block adopt(String address, TableSchema schema, Consumer<Batch> rows) {
+            String[] f = address.split(":");
+            if (lost.contains(f[0] + ":" + f[1])) {
+                throw new FerryException(SqlStates.CONNECTION_FAILURE, "lost " + address);
+            }
+            ArrowBuf buffer = memory.regions().get(Integer.parseInt(f[0])).buffer();
+            BlockReader reader = new BlockReader(buffer, Long.parseLong(f[1]));
+            try {
+                reader.verifyChecksum();
+            } catch (RuntimeException e) {
+                throw new FerryException(SqlStates.DATA_CORRUPTED, e.getMessage());
+            }
+            assertEquals(Integer.parseInt(f[2]), reader.storedChecksum());
+            Batch batch = reader.batch(schema);
+            rows.accept(batch);
+            return new Block(this, Integer.parseInt(f[0]), Long.parseLong(f[1]), reader.length(), reader.rowCount(),
+                    buffer, ZoneMap.of(schema.types(), batch, 0, batch.rowCount()), reader.partition(),
+                    reader.columnBounds());
+        }
+    }
+
+    @Test
+    void blocksThatOutliveTheProcessAreAdoptedWhereTheyAreAndFilesWhoseBlocksAreGoneRead() {
+        try (BlockStore memory = new BlockStore(allocator, 8192, 1 << 22)) {
+            SurvivingStorage storage = new SurvivingStorage(memory);
+            List<String> a;
+            List<String> b;
+            List<String> bLocations;
+            String lastOfA;
+            try (DataDirectory data = DataDirectory.open(dir, allocator)) {
+                Catalog catalog = new Catalog(storage, data);
+                Table ta = catalog.create("a", SCHEMA, false);
+                append(ta, 0, 6000); // one file of many blocks, adopted in two parts side by side
+                Table tb = catalog.create("b", SCHEMA, false);
+                append(tb, 0, 300);
+                a = contents(ta);
+                b = contents(tb);
+                List<String> aLocations = data.manifest().tables().get("a").files().get(0).locations();
+                assertTrue(aLocations.size() >= 16, "blocks of a: " + aLocations.size());
+                lastOfA = aLocations.get(aLocations.size() - 1);
+                bLocations = data.manifest().tables().get("b").files().get(0).locations();
+                storage.keep = true;
+                catalog.clear();
+                storage.keep = false;
+            }
+            long live = memory.liveBlocks();
+            try (DataDirectory data = DataDirectory.open(dir, allocator)) {
+                Catalog catalog = new Catalog(storage, data);
+                assertEquals(2, data.restore(catalog, 2, f -> { }), "both files adopted");
+                assertEquals(live, memory.liveBlocks(), "nothing written");
+                assertSame(a, contents(catalog.require("a")));
+                assertSame(b, contents(catalog.require("b")));
+                storage.keep = true;
+                catalog.clear();
+                storage.keep = false;
+            }
+            // a's last block lost (the second part of its adoption fails after the first succeeded), b's first block
+            // damaged: both files are read from disk and placed anew, and the manifest names where they are now
+            storage.lost.add(lastOfA.substring(0, lastOfA.lastIndexOf(':')));
+            String[] damaged = bLocations.get(0).split(":");
+            ArrowBuf region = memory.regions().get(Integer.parseInt(damaged[0])).buffer();
+            long at = Long.parseLong(damaged[1]) + 200;
+            region.setByte(at, region.getByte(at) ^ 1);
+            try (DataDirectory data = DataDirectory.open(dir, allocator)) {
+                Catalog catalog = new Catalog(storage, data);
+                assertEquals(0, data.restore(catalog, 2, f -> { }), "neither file adopted");
+                assertSame(a, contents(catalog.require("a")));
+                assertSame(b, contents(catalog.require("b")));
+                assertFalse(data.manifest().tables().get("b").files().get(0).locations().contains(bLocations.get(0)));
+                assertFalse(data.manifest().tables().get("a").files().get(0).locations().contains(lastOfA));
+                catalog.clear();
+            }
         }
     }
 

@@ -8,9 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -133,6 +135,13 @@ public final class DataNode implements AutoCloseable {
     }
 
     private record HeldRegion(ArrowBuf buffer, Region region) {
+        /** Deregisters the region and frees its memory; returns the bytes freed. */
+        long release() {
+            long bytes = buffer.capacity();
+            region.close();
+            buffer.close();
+            return bytes;
+        }
     }
 
     /** A fragment's identity: its query, and which of the query's fragments it is. */
@@ -367,8 +376,7 @@ public final class DataNode implements AutoCloseable {
         r.end();
         HeldRegion h = regions.remove(key);
         if (h != null) {
-            h.region().close();
-            h.buffer().close();
+            h.release();
         }
         return new WireWriter();
     }
@@ -378,7 +386,7 @@ public final class DataNode implements AutoCloseable {
      * its data directory still named and tells this node so; the rest would otherwise hold memory nobody reads.
      */
     private WireWriter retain(WireReader r) {
-        java.util.Set<Integer> keep = new java.util.HashSet<>();
+        Set<Integer> keep = new HashSet<>();
         for (int i = r.readCount(4); i > 0; i--) {
             keep.add(r.readInt());
         }
@@ -388,9 +396,7 @@ public final class DataNode implements AutoCloseable {
             if (!keep.contains(key)) {
                 HeldRegion h = regions.remove(key);
                 if (h != null) {
-                    freed += h.buffer().capacity();
-                    h.region().close();
-                    h.buffer().close();
+                    freed += h.release();
                 }
             }
         }
@@ -617,12 +623,9 @@ public final class DataNode implements AutoCloseable {
         peers.close();
         queryRegions.close();
         for (Integer key : List.copyOf(regions.keySet())) {
-            HeldRegion h = regions.remove(key);
-            h.region().close();
-            h.buffer().close();
+            regions.remove(key).release();
         }
-        probe.region().close();
-        probe.buffer().close();
+        probe.release();
         fabric.close();
         allocator.close();
     }
