@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Inside the soft-RoCE VM (see rdma-tests.sh): run the rdma tests on rxe0 with the host's JDK — the fabric's
-# (RdmaTestRunner), then a distributed three-way join over rdma (RdmaClusterCheck). Exits non-zero if either fails.
+# (RdmaTestRunner), then a distributed three-way join over rdma and a coordinator restart that adopts its blocks
+# (RdmaClusterCheck). Exits non-zero if either fails.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"

@@ -1,5 +1,7 @@
 package io.ferry.server.cluster;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -21,8 +23,9 @@ import io.ferry.sql.ResultComparison;
  * {@code integration-tests/soft-roce/rdma-tests.sh} (plain java, no Maven): a coordinator, a memory server and two
  * compute servers in this JVM, each with its own rdma fabric on the VM's rxe device, SSB partitioned for its star
  * joins; LINEORDER ⋈ CUSTOMER ⋈ PART gathered, pipelined and shuffled, each answer checked against DuckDB over the
- * same rows, and every node must report the rdma provider. Prints {@code N passed, N failed}; exits non-zero unless
- * all passed.
+ * same rows, and every node must report the rdma provider; then the coordinator, which keeps a data directory, is
+ * restarted while the nodes run on, and must adopt every block where the memory server kept it and answer the join
+ * by data shipping as before. Prints {@code N passed, N failed}; exits non-zero unless all passed.
  */
 public final class RdmaClusterCheck {
     private static final String QUERY = "SELECT c_nation, p_mfgr, COUNT(*), SUM(lo_revenue) FROM lineorder "
@@ -41,8 +44,10 @@ public final class RdmaClusterCheck {
         EngineConfig config = EngineConfig.defaults().withThreads(1).withBlockSize(64 * 1024)
                 .withMemoryLimit(256L << 20);
         // the VM's rxe address is not loopback; nothing but this JVM reaches it
-        Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, host, 0, 0, 0, null,
-                Fabrics.Kind.RDMA, timeout, List.of(), new ServerSecurity(null, true), null, false));
+        Path data = Files.createTempDirectory("ferry-rdma-data");
+        Coordinator.Options options = new Coordinator.Options(config, host, 0, 0, 0, null, Fabrics.Kind.RDMA, timeout,
+                List.of(), new ServerSecurity(null, true), null, false).withDataDirectory(data);
+        Coordinator coordinator = Coordinator.start(options);
         List<DataNode> nodes = new ArrayList<>();
         try (FerryEngine local = FerryEngine.start(EngineConfig.defaults().withThreads(1))) {
             java.net.InetSocketAddress control = coordinator.cluster().address();
@@ -81,6 +86,31 @@ public final class RdmaClusterCheck {
                     }
                 }
             }
+            // the coordinator restarted over the memory server that kept its blocks: it adopts them where they are,
+            // read with the rkeys the memory server registered them under, from the new process's queue pairs
+            int controlPort = coordinator.cluster().address().getPort();
+            coordinator.close();
+            coordinator = Coordinator.start(new Coordinator.Options(config, host, 0, controlPort, 0, null,
+                    Fabrics.Kind.RDMA, timeout, List.of(), new ServerSecurity(null, true), null, false)
+                    .withDataDirectory(data));
+            try (DuckDbMirror duck = DuckDbMirror.of(local.catalog());
+                    Connection ferry = coordinator.engine().connect(); Statement s = ferry.createStatement()) {
+                if (coordinator.restoredFiles() == 0 || coordinator.adoptedFiles() != coordinator.restoredFiles()) {
+                    failed.add("restart: " + coordinator.adoptedFiles() + " of " + coordinator.restoredFiles()
+                            + " data files adopted");
+                } else {
+                    coordinator.cluster().awaitNodes(3, Duration.ofSeconds(120));
+                    s.execute("SET shipping = 'data'");
+                    try {
+                        ResultComparison.assertSameResult(ferry, duck.connection(), QUERY, false);
+                        passed++;
+                        System.out.println("coordinator restarted: " + coordinator.adoptedFiles()
+                                + " data files adopted over rdma, the join matches DuckDB");
+                    } catch (AssertionError | Exception e) {
+                        failed.add("after the coordinator's restart: " + e.getMessage());
+                    }
+                }
+            }
         } catch (Exception | AssertionError e) {
             failed.add("the cluster: " + e);
         } finally {
@@ -92,6 +122,6 @@ public final class RdmaClusterCheck {
         }
         failed.forEach(f -> System.out.println("FAILED " + f));
         System.out.printf("%d passed, %d failed%n", passed, failed.size());
-        System.exit(failed.isEmpty() && passed == 4 ? 0 : 1);
+        System.exit(failed.isEmpty() && passed == 5 ? 0 : 1);
     }
 }
