@@ -51,6 +51,18 @@ memory_servers() { # tag
   "$ferry" memory --coordinator "127.0.0.1:$control" --name m2 --memory 1500m >"$work/m2-$1.log" 2>&1 &
   m2=$!
 }
+# starts the coordinator on the data directory, times it to "ready" ($took), keeps its restore line ($restored), and
+# checks the query's answer against the one before the restart
+restart() { # log, what
+  local t0 answer_now
+  t0=$(now)
+  coordinator "$1" --data-dir "$work/data"
+  wait_for "$1" "is ready"
+  took="$(echo "$(now) - $t0" | bc)"
+  restored="$(grep -o 'restored [0-9]* tables from .*' "$1" || true)"
+  answer_now="$(answer)"
+  [ "$before" = "$answer_now" ] || { echo "$2: '$answer_now', before '$before'" >&2; exit 1; }
+}
 kill9() { kill -9 "$@" 2>/dev/null || true; wait "$@" 2>/dev/null || true; } 2>/dev/null
 
 echo "writing SSB SF $scale as CSV..."
@@ -69,24 +81,16 @@ before="$(answer)"
 echo "data directory: $(du -sh "$work/data" | cut -f1)"
 
 kill9 $cpid; sync
-t4=$(now)
-coordinator "$work/restart.log" --data-dir "$work/data"
-wait_for "$work/restart.log" "is ready"; t5=$(now)
-adopted="$(grep -o 'restored [0-9]* tables from .*' "$work/restart.log" || true)"
-after="$(answer)"
-[ "$before" = "$after" ] || { echo "coordinator restart: '$after', before '$before'" >&2; exit 1; }
+restart "$work/restart.log" "coordinator restart"
+warm=$took; adopted=$restored
 
 kill9 $cpid $m1 $m2; sync
 memory_servers fresh
-t6=$(now)
-coordinator "$work/cold.log" --data-dir "$work/data"
-wait_for "$work/cold.log" "is ready"; t7=$(now)
-cold="$(grep -o 'restored [0-9]* tables from .*' "$work/cold.log" || true)"
-again="$(answer)"
-[ "$before" = "$again" ] || { echo "cluster restart: '$again', before '$before'" >&2; exit 1; }
+restart "$work/cold.log" "cluster restart"
+cold_s=$took; cold=$restored
 
-awk -v mem="$(echo "$t1 - $t0" | bc)" -v kept="$(echo "$t3 - $t2" | bc)" -v warm="$(echo "$t5 - $t4" | bc)" \
-    -v cold="$(echo "$t7 - $t6" | bc)" -v a="$adopted" -v c="$cold" -v q="$before" 'BEGIN {
+awk -v mem="$(echo "$t1 - $t0" | bc)" -v kept="$(echo "$t3 - $t2" | bc)" -v warm="$warm" -v cold="$cold_s" \
+    -v a="$adopted" -v c="$cold" -v q="$before" 'BEGIN {
   printf "CSV load into 2 memory servers, in memory:   %7.1f s\n", mem
   printf "CSV load, coordinator keeping a data dir:    %7.1f s   (%.2fx the in-memory load)\n", kept, kept / mem
   printf "coordinator kill -9 and restart:             %7.1f s   (%.2fx the in-memory CSV load)\n", warm, warm / mem
