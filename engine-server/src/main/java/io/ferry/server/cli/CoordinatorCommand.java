@@ -72,6 +72,11 @@ final class CoordinatorCommand implements Callable<Integer> {
                     + "blocks to rejoin before reading their rows from disk (default: ${DEFAULT-VALUE}).")
     private int rejoinWaitSeconds;
 
+    @Option(names = "--replicas", paramLabel = "N", defaultValue = "1",
+            description = "Keep each table block on N memory servers (or workers), so queries go on when one is down "
+                    + "(default: ${DEFAULT-VALUE}). See docs/cluster.md.")
+    private int replicas;
+
     @Mixin
     private SecurityOptions security;
 
@@ -94,7 +99,7 @@ final class CoordinatorCommand implements Callable<Integer> {
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
                 controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots, security.security(),
                 fabric.secret(), controlTls, inMemory ? null : dataDirectory(),
-                Duration.ofSeconds(rejoinWaitSeconds)));
+                Duration.ofSeconds(rejoinWaitSeconds), replicas));
         if (flight.port != null) {
             try {
                 coordinator.serveFlight(flight.port);

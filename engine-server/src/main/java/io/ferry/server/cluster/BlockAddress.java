@@ -2,6 +2,9 @@ package io.ferry.server.cluster;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
 
@@ -17,6 +20,7 @@ import io.ferry.core.SqlStates;
 record BlockAddress(String node, String incarnation, int key, long base, int regionLength, int slotSize, long offset,
         int length, int crc) {
     private static final String VERSION = "b1";
+    private static final String COPIES = "m1";
 
     BlockAddress {
         requireNonNull(node, "node is null");
@@ -28,6 +32,46 @@ record BlockAddress(String node, String incarnation, int key, long base, int reg
     public String toString() {
         return VERSION + ":" + key + ":" + Long.toHexString(base) + ":" + regionLength + ":" + slotSize + ":" + offset
                 + ":" + length + ":" + Integer.toHexString(crc) + ":" + incarnation + ":" + node;
+    }
+
+    /**
+     * Where every copy of a replicated block lives, as one text: a single copy as {@link #toString()} (what a
+     * coordinator without replicas writes), several as {@code m1:} then each copy's text prefixed by its length.
+     */
+    static String ofCopies(List<BlockAddress> copies) {
+        if (copies.size() == 1) {
+            return copies.get(0).toString();
+        }
+        StringBuilder out = new StringBuilder(COPIES);
+        for (BlockAddress a : copies) {
+            String text = a.toString();
+            out.append(':').append(text.length()).append(':').append(text);
+        }
+        return out.toString();
+    }
+
+    /** The copies {@link #ofCopies} wrote. */
+    static List<BlockAddress> parseCopies(String text) {
+        if (!text.startsWith(COPIES + ":")) {
+            return List.of(parse(text));
+        }
+        List<BlockAddress> out = new ArrayList<>();
+        int at = COPIES.length();
+        try {
+            while (at < text.length()) {
+                int colon = text.indexOf(':', at + 1);
+                int length = Integer.parseInt(text.substring(at + 1, colon));
+                out.add(parse(text.substring(colon + 1, colon + 1 + length)));
+                at = colon + 1 + length;
+            }
+        } catch (RuntimeException e) {
+            if (e instanceof FerryException f) {
+                throw f;
+            }
+            throw new FerryException(SqlStates.DATA_CORRUPTED, "block location '" + text + "' in the manifest is "
+                    + "damaged (" + e.getMessage() + ")");
+        }
+        return out;
     }
 
     static BlockAddress parse(String text) {

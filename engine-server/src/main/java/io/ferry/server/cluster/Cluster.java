@@ -147,6 +147,23 @@ public final class Cluster implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Whether {@code m} is gone for good: it is down and a new process joined under its name since, so the memory
+     * it held, and every block there, is lost.
+     */
+    public boolean replaced(Member m) {
+        if (m.state() != Member.State.DOWN) {
+            return false;
+        }
+        for (Member other : members.values()) {
+            if (other.id() > m.id() && other.name().equals(m.name())
+                    && !other.hello().incarnation().equals(m.hello().incarnation())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public Member member(int id) {
         return members.get(id);
     }

@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 import org.apache.arrow.memory.ArrowBuf;
@@ -39,6 +42,11 @@ import io.ferry.server.runtime.BlockLocation;
  * node. The coordinator owns the allocation: it asks a node once for a large registered region and then places
  * blocks in its slots with one-sided WRITEs; the node stays passive. The coordinator's catalog maps every block to
  * its region and offset ({@link #locate}).
+ *
+ * <p>With {@code replicas} above one, each block is written to that many holders (the next ones in join order after
+ * the one placement picks), and a query reads the first copy whose holder is up: with a memory server down, the
+ * tables go on answering from the others. When a holder comes up — a node back after a crash, or a new one — blocks
+ * with fewer copies on nodes that are up than asked for are copied from a copy that is up ({@link #catchUp}).
  */
 public final class ClusterStorage implements BlockStorage, Cluster.Listener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterStorage.class);
@@ -56,8 +64,26 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     private final List<RemoteRegion> regions = new ArrayList<>();
     /** Per holder (member id): free slots as {region id, offset}. */
     private final Map<Integer, ArrayDeque<long[]>> freeSlots = new HashMap<>();
-    /** The CRC32C in each live block's header, by {@link #slot}: what its {@link #address} records. */
-    private final Map<Long, Integer> checksums = new HashMap<>();
+    /** A copy of a block: a slot of a region. */
+    private record Copy(RemoteRegion region, long offset) {
+    }
+
+    /** A live block's copies, the one it was first placed in first, and the CRC32C in its header. */
+    private record Copies(int crc, int length, List<Copy> list) {
+        Copies with(Copy more) {
+            List<Copy> all = new ArrayList<>(list);
+            all.add(more);
+            return new Copies(crc, length, List.copyOf(all));
+        }
+    }
+
+    private final int replicas;
+    /** Every live block's copies, by the {@link #slot} it was first placed in (its {@link Block}'s region and offset). */
+    private final Map<Long, Copies> copies = new HashMap<>();
+    /** Catch-up copies blocks one at a time, through a buffer of its own ({@link #catchUp}). */
+    private final Object copying = new Object();
+    private final ExecutorService repair = Executors.newSingleThreadExecutor(DataNode.daemon("ferry-replicas"));
+    private ReadBuffer copyBuffer;
     /** Regions adopted from an earlier coordinator, by id, with the offsets of their adopted blocks, until {@link #settle}. */
     private final Map<Integer, Set<Long>> adopting = new HashMap<>();
     /** Incarnations of the holders told which regions to keep ({@link #retain}); none before {@link #settle}. */
@@ -75,6 +101,16 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     private int nextHolder;
 
     public ClusterStorage(Cluster cluster, Peers peers, BufferAllocator allocator, int blockSize, Duration timeout) {
+        this(cluster, peers, allocator, blockSize, timeout, 1);
+    }
+
+    /** @param replicas on how many holders each block is kept (at most as many as are up when it is written) */
+    public ClusterStorage(Cluster cluster, Peers peers, BufferAllocator allocator, int blockSize, Duration timeout,
+            int replicas) {
+        if (replicas < 1) {
+            throw new IllegalArgumentException("replicas must be at least 1, not " + replicas);
+        }
+        this.replicas = replicas;
         this.cluster = cluster;
         this.peers = peers;
         this.allocator = allocator;
@@ -103,32 +139,65 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
                     + "table blocks; start one with: bin/ferry memory --coordinator " + cluster.address().getHostString()
                     + ":" + cluster.address().getPort());
         }
-        // NAM: round-robin over every holder; PARTITION: partition p on holder p mod M (in join order of holders)
-        Member holder = placement == Placement.PARTITION
-                ? holders.get(Math.floorMod(partition, holders.size()))
-                : holders.get(Math.floorMod(nextHolder++, holders.size()));
-        RemoteRegion region;
-        long offset;
-        if (size <= blockSize) {
-            long[] slot = takeSlot(holder);
-            region = regions.get((int) slot[0]);
-            offset = slot[1];
-        } else {
-            region = allocate(holder, size, false);
-            offset = 0;
-        }
+        // NAM: round-robin over every holder; PARTITION: partition p on holder p mod M (in join order of holders);
+        // further copies on the holders that follow
+        int first = placement == Placement.PARTITION ? Math.floorMod(partition, holders.size())
+                : Math.floorMod(nextHolder++, holders.size());
         ensureStaging(size);
         int length = writer.write(batch, from, count, staging, 0, partition);
+        List<Copy> placed = new ArrayList<>();
         try {
-            Completions.await(peers.get(holder.hello().fabric()).write(stagingRegion, 0, region.descriptor(), offset,
-                    length), timeout, "writing a block to " + holder.describe());
+            for (int i = 0; i < Math.min(replicas, holders.size()); i++) {
+                try {
+                    placed.add(place(holders.get((first + i) % holders.size()), size));
+                } catch (RuntimeException e) {
+                    if (i == 0) {
+                        throw e;
+                    }
+                    LOG.warn("a copy of a block cannot be placed on {}: {}", holders.get((first + i)
+                            % holders.size()).describe(), e.getMessage());
+                }
+            }
+            List<CompletableFuture<?>> writes = new ArrayList<>();
+            for (Copy c : placed) {
+                writes.add(peers.get(c.region().holder().hello().fabric()).write(stagingRegion, 0,
+                        c.region().descriptor(), c.offset(), length));
+            }
+            // a copy that cannot be written (its holder died meanwhile) is left out while another one was: the
+            // block is short of copies until a holder comes up (catchUp)
+            RuntimeException failed = null;
+            for (int i = writes.size() - 1; i >= 0; i--) {
+                try {
+                    Completions.await(writes.get(i), timeout, "writing a block to "
+                            + placed.get(i).region().holder().describe());
+                } catch (RuntimeException e) {
+                    failed = e;
+                    Copy lost = placed.remove(i);
+                    release(lost.region(), lost.offset());
+                }
+            }
+            if (placed.isEmpty()) {
+                throw failed;
+            }
         } catch (RuntimeException e) {
-            release(region, offset);
+            placed.forEach(c -> release(c.region(), c.offset()));
             throw e;
         }
         BlockReader written = new BlockReader(staging, 0);
-        checksums.put(slot(region.id(), offset), written.storedChecksum());
-        return new Block(this, region.id(), offset, length, count, null, zones, partition, written.columnBounds());
+        Copy at = placed.get(0);
+        copies.put(slot(at.region().id(), at.offset()), new Copies(written.storedChecksum(), length,
+                List.copyOf(placed)));
+        return new Block(this, at.region().id(), at.offset(), length, count, null, zones, partition,
+                written.columnBounds());
+    }
+
+    /** A slot for a block of {@code size} bytes on {@code holder}, or a region of its own if it is larger. */
+    private Copy place(Member holder, long size) {
+        if (size <= blockSize) {
+            long[] slot = takeSlot(holder);
+            return new Copy(regions.get((int) slot[0]), slot[1]);
+        }
+        return new Copy(allocate(holder, size, false), 0);
     }
 
     private static long slot(int regionId, long offset) {
@@ -166,8 +235,14 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
 
     @Override
     public synchronized void free(Block block) {
-        checksums.remove(slot(block.regionId(), block.offset()));
-        release(regions.get(block.regionId()), block.offset());
+        Copies c = copies.remove(slot(block.regionId(), block.offset()));
+        if (c == null) {
+            release(regions.get(block.regionId()), block.offset());
+            return;
+        }
+        for (Copy copy : c.list()) {
+            release(copy.region(), copy.offset());
+        }
     }
 
     /** Whether the coordinator keeps its tables' rows in a data directory, and so reads lost blocks back itself. */
@@ -192,13 +267,15 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
             adopted.remove(offset); // its free slots are counted when the restore settles
             return;
         }
-        if (!region.holder().isUp()) {
-            return; // its memory went with the node
+        if (cluster.replaced(region.holder())) {
+            return; // its memory went with the node's earlier process
         }
         if (region.sharedSlots()) {
+            // also while its holder is down: if the same process comes back, the slot is free there (a block with a
+            // copy there can be deleted meanwhile); if another process comes back, the member and its slots are gone
             freeSlots.computeIfAbsent(region.holder().id(), id -> new ArrayDeque<>()).push(
                     new long[] {region.id(), offset});
-        } else {
+        } else if (region.holder().isUp()) {
             unheld.add(region.id());
             region.holder().channel().call(MessageType.FREE, new WireWriter().writeInt(region.descriptor().key()));
         }
@@ -206,99 +283,85 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
 
     /**
      * Reads a block back into the staging buffer, for a reader handed to {@code use} (writing a table's data file
-     * on the coordinator, an export): 08006 naming the node if it is down.
+     * on the coordinator, an export), from a copy whose holder is up: 08006 naming the node if none is.
      */
     @Override
     public synchronized void readBack(Block block, Consumer<BlockReader> use) {
-        RemoteRegion r = regions.get(block.regionId());
+        Copy c = serving(block);
+        RemoteRegion r = c.region();
         if (!r.holder().isUp()) {
             throw new FerryException(SqlStates.CONNECTION_FAILURE, "a block to read back is on "
                     + r.holder().describe() + ", which is down (" + r.holder().downReason() + ")");
         }
         ensureStaging(block.length());
-        Completions.await(peers.get(r.holder().hello().fabric()).read(r.descriptor(), block.offset(), stagingRegion, 0,
+        Completions.await(peers.get(r.holder().hello().fabric()).read(r.descriptor(), c.offset(), stagingRegion, 0,
                 block.length()), timeout, "reading a block back from " + r.holder().describe());
         use.accept(new BlockReader(staging, 0));
     }
 
-    /** A block's node (by name and process), region, offset and checksum: what a restarted coordinator adopts. */
+    /**
+     * Where each copy of a block is — node (by name and process), region, offset and checksum — what a restarted
+     * coordinator adopts.
+     */
     @Override
     public synchronized String address(Block block) {
-        RemoteRegion r = regions.get(block.regionId());
-        Integer crc = checksums.get(slot(r.id(), block.offset()));
-        if (crc == null) {
+        Copies c = copies.get(slot(block.regionId(), block.offset()));
+        if (c == null) {
             return null;
         }
-        RegionDescriptor d = r.descriptor();
-        return new BlockAddress(r.holder().name(), r.holder().hello().incarnation(), d.key(), d.address(), d.length(),
-                r.sharedSlots() ? blockSize : 0, block.offset(), block.length(), crc).toString();
+        List<BlockAddress> out = new ArrayList<>();
+        for (Copy copy : c.list()) {
+            RemoteRegion r = copy.region();
+            RegionDescriptor d = r.descriptor();
+            out.add(new BlockAddress(r.holder().name(), r.holder().hello().incarnation(), d.key(), d.address(),
+                    d.length(), r.sharedSlots() ? blockSize : 0, copy.offset(), block.length(), c.crc()));
+        }
+        return BlockAddress.ofCopies(out);
     }
 
     /**
-     * Adopts a block an earlier coordinator process placed, if the node that held it is up as the same process (its
-     * memory kept) and the block there is whole and the one recorded (its header's CRC32C); otherwise 08006 or
-     * XX001, and the restore reads the block's rows from the data directory instead. The block is read and decoded
-     * outside this storage's lock, into a buffer of {@link #readers}, so the restore adopts on all its threads.
+     * Adopts a block an earlier coordinator process placed: each copy whose node is up as the same process (its
+     * memory kept) and that is whole and the one recorded (its header's CRC32C). With no such copy, 08006 or XX001,
+     * and the restore reads the block's rows from the data directory instead; with fewer copies than replicas, the
+     * block is copied again once the restore settles ({@link #catchUp}). Copies are read and decoded outside this
+     * storage's lock, into a buffer of {@link #readers}, so the restore adopts on all its threads.
      */
     @Override
     public Block adopt(String address, TableSchema schema, Consumer<Batch> rows) {
-        BlockAddress a = BlockAddress.parse(address);
-        RemoteRegion region;
-        Member holder;
-        ReadBuffer buffer;
-        synchronized (this) {
-            holder = null;
-            for (Member m : cluster.up(m -> m.role().holdsBlocks() && m.name().equals(a.node()))) {
-                holder = m;
-            }
-            if (holder == null || !holder.hello().incarnation().equals(a.incarnation())) {
-                throw new FerryException(SqlStates.CONNECTION_FAILURE, "node " + a.node() + (holder == null
-                        ? " is not up" : " restarted and lost its memory"));
-            }
-            if (!adoptionOpen) {
-                throw new IllegalStateException("blocks are adopted only while the catalog is restored");
-            }
-            if (a.offset() < 0 || a.length() <= 0 || a.offset() + a.length() > a.regionLength()) {
-                throw new FerryException(SqlStates.DATA_CORRUPTED, "block location " + address
-                        + " lies outside its region");
-            }
-            region = adoptRegion(holder, a);
-            buffer = readers.isEmpty() ? null : readers.pop();
-        }
-        if (buffer == null || buffer.bytes().capacity() < a.length()) {
-            if (buffer != null) {
-                buffer.close();
-            }
-            ArrowBuf bytes = allocator.buffer(Math.max(a.length(), blockSize));
-            try {
-                buffer = new ReadBuffer(bytes, peers.fabric().register(bytes, 0, (int) bytes.capacity()));
-            } catch (RuntimeException e) {
-                bytes.close();
-                throw e;
-            }
-        }
+        List<BlockAddress> all = BlockAddress.parseCopies(address);
+        ReadBuffer buffer = reader(all.get(0).length());
         try {
-            Completions.await(peers.get(holder.hello().fabric()).read(region.descriptor(), a.offset(),
-                    buffer.region(), 0, a.length()), timeout, "reading back a block on " + holder.describe());
-            BlockReader reader;
-            try {
-                reader = new BlockReader(buffer.bytes(), 0).verifyChecksum();
-            } catch (RuntimeException e) {
-                throw new FerryException(SqlStates.DATA_CORRUPTED, "the block at " + address + " is not whole ("
-                        + e.getMessage() + ")");
+            List<Copy> adopted = new ArrayList<>();
+            Block block = null;
+            RuntimeException failed = null;
+            for (BlockAddress a : all) {
+                BlockReader reader;
+                Copy copy;
+                try {
+                    copy = copyToAdopt(a);
+                    reader = readCopy(copy, a, buffer, schema.size());
+                } catch (FerryException e) {
+                    failed = failed == null ? e : failed;
+                    continue;
+                }
+                adopted.add(copy);
+                if (block == null) {
+                    Batch batch = reader.batch(schema);
+                    ZoneMap zones = ZoneMap.of(schema.types(), batch, 0, batch.rowCount());
+                    rows.accept(batch);
+                    block = new Block(this, copy.region().id(), copy.offset(), a.length(), batch.rowCount(), null,
+                            zones, reader.partition(), reader.columnBounds());
+                }
             }
-            if (reader.storedChecksum() != a.crc() || reader.length() != a.length()
-                    || reader.columnCount() != schema.size()) {
-                throw new FerryException(SqlStates.DATA_CORRUPTED, "another block was written at " + address);
+            if (block == null) {
+                throw failed;
             }
-            Batch batch = reader.batch(schema);
-            ZoneMap zones = ZoneMap.of(schema.types(), batch, 0, batch.rowCount());
-            rows.accept(batch);
-            Block block = new Block(this, region.id(), a.offset(), a.length(), batch.rowCount(), null, zones,
-                    reader.partition(), reader.columnBounds());
             synchronized (this) {
-                adopting.get(region.id()).add(a.offset());
-                checksums.put(slot(region.id(), a.offset()), a.crc());
+                for (Copy c : adopted) {
+                    adopting.get(c.region().id()).add(c.offset());
+                }
+                copies.put(slot(block.regionId(), block.offset()), new Copies(all.get(0).crc(), block.length(),
+                        List.copyOf(adopted)));
             }
             return block;
         } finally {
@@ -308,8 +371,70 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         }
     }
 
+    /** A buffer of {@link #readers} that holds {@code length} bytes, taken by this thread until it pushes it back. */
+    private ReadBuffer reader(int length) {
+        ReadBuffer buffer;
+        synchronized (this) {
+            if (!adoptionOpen) {
+                throw new IllegalStateException("blocks are adopted only while the catalog is restored");
+            }
+            buffer = readers.isEmpty() ? null : readers.pop();
+        }
+        if (buffer != null && buffer.bytes().capacity() >= length) {
+            return buffer;
+        }
+        if (buffer != null) {
+            buffer.close();
+        }
+        return ReadBuffer.of(allocator, peers, Math.max(length, blockSize));
+    }
+
+    /** The slot a copy to adopt is in, its region registered here: 08006 if its node is not up as the same process. */
+    private synchronized Copy copyToAdopt(BlockAddress a) {
+        Member holder = null;
+        for (Member m : cluster.up(m -> m.role().holdsBlocks() && m.name().equals(a.node()))) {
+            holder = m;
+        }
+        if (holder == null || !holder.hello().incarnation().equals(a.incarnation())) {
+            throw new FerryException(SqlStates.CONNECTION_FAILURE, "node " + a.node() + (holder == null
+                    ? " is not up" : " restarted and lost its memory"));
+        }
+        if (a.offset() < 0 || a.length() <= 0 || a.offset() + a.length() > a.regionLength()) {
+            throw new FerryException(SqlStates.DATA_CORRUPTED, "block location " + a + " lies outside its region");
+        }
+        return new Copy(adoptRegion(holder, a), a.offset());
+    }
+
+    /** Reads a copy into {@code buffer} and checks it is whole and the block {@code a} recorded. */
+    private BlockReader readCopy(Copy copy, BlockAddress a, ReadBuffer buffer, int columns) {
+        Member holder = copy.region().holder();
+        Completions.await(peers.get(holder.hello().fabric()).read(copy.region().descriptor(), a.offset(),
+                buffer.region(), 0, a.length()), timeout, "reading back a block on " + holder.describe());
+        BlockReader reader;
+        try {
+            reader = new BlockReader(buffer.bytes(), 0).verifyChecksum();
+        } catch (RuntimeException e) {
+            throw new FerryException(SqlStates.DATA_CORRUPTED, "the block at " + a + " is not whole ("
+                    + e.getMessage() + ")");
+        }
+        if (reader.storedChecksum() != a.crc() || reader.length() != a.length() || reader.columnCount() != columns) {
+            throw new FerryException(SqlStates.DATA_CORRUPTED, "another block was written at " + a);
+        }
+        return reader;
+    }
+
     /** A registered buffer blocks to adopt are read into, one per restore thread at a time. */
     private record ReadBuffer(ArrowBuf bytes, Region region) implements AutoCloseable {
+        static ReadBuffer of(BufferAllocator allocator, Peers peers, long capacity) {
+            ArrowBuf bytes = allocator.buffer(capacity);
+            try {
+                return new ReadBuffer(bytes, peers.fabric().register(bytes, 0, (int) bytes.capacity()));
+            } catch (RuntimeException e) {
+                bytes.close();
+                throw e;
+            }
+        }
+
         @Override
         public void close() {
             region.close();
@@ -347,6 +472,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         for (Member m : holders) {
             retain(m);
         }
+        scheduleCatchUp(); // blocks adopted with fewer copies than there were
     }
 
     /** The slots of adopted regions that no adopted block fills are free from now on. */
@@ -409,7 +535,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     public Set<String> awaitHolders(List<String> locations, Duration wait) throws InterruptedException {
         Set<String> missing = new TreeSet<>();
         for (String l : locations) {
-            missing.add(BlockAddress.parse(l).node());
+            BlockAddress.parseCopies(l).forEach(a -> missing.add(a.node()));
         }
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
@@ -423,34 +549,228 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
         }
     }
 
-    /** A holder that is up is told which of its regions to keep, once per process of it ({@link #retain}). */
+    /**
+     * A holder that is up is told which of its regions to keep, once per process of it ({@link #retain}); blocks
+     * short of copies are copied, on it among others ({@link #catchUp}).
+     */
     @Override
     public void onUp(Member member) {
         if (member.role().holdsBlocks()) {
             retain(member);
+            scheduleCatchUp();
         }
     }
 
-    /** The region a block lives in. */
-    public synchronized RemoteRegion region(Block block) {
-        return regions.get(block.regionId());
+    private void scheduleCatchUp() {
+        if (replicas > 1) {
+            try {
+                repair.execute(this::catchUp);
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                // closed: nothing to copy for
+            }
+        }
     }
 
     /**
-     * Where block {@code position} of a table is, failing with SQLSTATE 08006 naming the node if the node that
-     * held it is down.
+     * Brings every block back to its copies (replication): a block with fewer copies on holders that are up than
+     * {@code replicas} — its holder restarted and lost it, or was down when it was written — is read from a copy
+     * that is up and written to a holder up that has none, the one that came back among them. Copies on a node that
+     * restarted are forgotten. Blocks are copied one at a time outside the storage's lock, so queries, loads and
+     * DML go on meanwhile; a block freed while being copied frees its new copy. Returns the blocks copied.
+     */
+    public int catchUp() {
+        if (replicas == 1) {
+            return 0;
+        }
+        synchronized (copying) {
+            List<Long> keys;
+            synchronized (this) {
+                if (settling) {
+                    return 0;
+                }
+                keys = new ArrayList<>(copies.keySet());
+            }
+            long t0 = System.nanoTime();
+            int copied = 0;
+            long bytes = 0;
+            for (long key : keys) {
+                Copy from;
+                Copy to;
+                int length;
+                synchronized (this) {
+                    Copies c = forgetLost(key);
+                    List<Copy> up = c == null ? List.of() : c.list().stream().filter(x -> x.region().holder().isUp())
+                            .toList();
+                    if (up.isEmpty() || up.size() >= replicas) {
+                        continue;
+                    }
+                    Member target = null;
+                    for (Member m : cluster.up(m -> m.role().holdsBlocks())) {
+                        if (c.list().stream().noneMatch(x -> x.region().holder() == m)) {
+                            target = m;
+                            break;
+                        }
+                    }
+                    if (target == null) {
+                        continue;
+                    }
+                    from = up.get(0);
+                    length = c.length();
+                    try {
+                        to = place(target, length);
+                    } catch (RuntimeException e) {
+                        LOG.warn("cannot place a copy of a block on {}: {}", target.describe(), e.getMessage());
+                        continue;
+                    }
+                }
+                try {
+                    copy(from, to, length);
+                } catch (RuntimeException e) {
+                    LOG.warn("cannot copy a block from {} to {}: {}", from.region().holder().describe(),
+                            to.region().holder().describe(), e.getMessage());
+                    synchronized (this) {
+                        release(to.region(), to.offset());
+                    }
+                    continue;
+                }
+                synchronized (this) {
+                    Copies c = copies.get(key);
+                    if (c == null) {
+                        release(to.region(), to.offset()); // freed while it was copied
+                        continue;
+                    }
+                    copies.put(key, c.with(to));
+                }
+                copied++;
+                bytes += length;
+            }
+            if (copied > 0) {
+                LOG.info("copied {} blocks ({} bytes) to bring them back to {} copies in {} ms", copied, bytes,
+                        replicas, (System.nanoTime() - t0) / 1_000_000);
+            }
+            return copied;
+        }
+    }
+
+    /** A block's copies without those on nodes that restarted since (their memory is gone); null if it was freed. */
+    private Copies forgetLost(long key) {
+        Copies c = copies.get(key);
+        if (c == null) {
+            return null;
+        }
+        List<Copy> kept = c.list().stream().filter(x -> !cluster.replaced(x.region().holder())).toList();
+        if (kept.isEmpty() || kept.size() == c.list().size()) {
+            return c;
+        }
+        Copies left = new Copies(c.crc(), c.length(), kept);
+        copies.put(key, left);
+        return left;
+    }
+
+    /** Copies a block's bytes from one holder's slot to another's through {@link #copyBuffer}. */
+    private void copy(Copy from, Copy to, int length) {
+        if (copyBuffer == null || copyBuffer.bytes().capacity() < length) {
+            if (copyBuffer != null) {
+                copyBuffer.close();
+            }
+            copyBuffer = null;
+            copyBuffer = ReadBuffer.of(allocator, peers, Math.max(length, blockSize));
+        }
+        Member source = from.region().holder();
+        Member target = to.region().holder();
+        Completions.await(peers.get(source.hello().fabric()).read(from.region().descriptor(), from.offset(),
+                copyBuffer.region(), 0, length), timeout, "reading a block's copy on " + source.describe());
+        Completions.await(peers.get(target.hello().fabric()).write(copyBuffer.region(), 0, to.region().descriptor(),
+                to.offset(), length), timeout, "writing a block's copy to " + target.describe());
+    }
+
+    /** Blocks with fewer copies on holders that are up than replicas asks and holders up allow. */
+    public synchronized int shortOfCopies() {
+        int want = Math.min(replicas, cluster.up(m -> m.role().holdsBlocks()).size());
+        int missing = 0;
+        for (Copies c : copies.values()) {
+            if (c.list().stream().filter(x -> x.region().holder().isUp()).count() < want) {
+                missing++;
+            }
+        }
+        return missing;
+    }
+
+    /** On how many holders each block is kept. */
+    public int replicas() {
+        return replicas;
+    }
+
+    /** How many copies of {@code block} are on holders that are up. */
+    public synchronized int copiesUp(Block block) {
+        Copies c = copies.get(slot(block.regionId(), block.offset()));
+        if (c == null) {
+            return region(block).holder().isUp() ? 1 : 0;
+        }
+        return (int) c.list().stream().filter(x -> x.region().holder().isUp()).count();
+    }
+
+    /** The copy of {@code block} reads use: the first whose holder is up, else the first. */
+    private synchronized Copy serving(Block block) {
+        Copies c = copies.get(slot(block.regionId(), block.offset()));
+        if (c == null) {
+            return new Copy(regions.get(block.regionId()), block.offset());
+        }
+        for (Copy copy : c.list()) {
+            if (copy.region().holder().isUp()) {
+                return copy;
+            }
+        }
+        return c.list().get(0);
+    }
+
+    /** The region reads of a block use: of its first copy on a holder that is up, else of its first. */
+    public RemoteRegion region(Block block) {
+        return serving(block).region();
+    }
+
+    /** The nodes that hold copies of a block, the one reads use first. */
+    public synchronized List<String> holders(Block block) {
+        Copies c = copies.get(slot(block.regionId(), block.offset()));
+        List<String> out = new ArrayList<>();
+        RemoteRegion reads = region(block);
+        out.add(reads.holder().name());
+        if (c != null) {
+            for (Copy copy : c.list()) {
+                if (copy.region() != reads) {
+                    out.add(copy.region().holder().name());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether no copy of {@code block} can come back: every node that held one restarted since (a new process under
+     * its name joined), so its memory is gone.
+     */
+    public synchronized boolean lost(Block block) {
+        Copies c = copies.get(slot(block.regionId(), block.offset()));
+        List<Copy> all = c == null ? List.of(new Copy(regions.get(block.regionId()), block.offset())) : c.list();
+        return all.stream().allMatch(copy -> cluster.replaced(copy.region().holder()));
+    }
+
+    /**
+     * Where block {@code position} of a table is — its first copy on a holder that is up — failing with SQLSTATE
+     * 08006 naming the node if no holder of a copy is up.
      */
     public BlockLocation locate(String table, Block block, int position) {
-        RemoteRegion r = region(block);
-        Member holder = r.holder();
+        Copy c = serving(block);
+        Member holder = c.region().holder();
         if (!holder.isUp()) {
             throw new FerryException(SqlStates.CONNECTION_FAILURE, "table '" + table + "' has blocks on "
-                    + holder.describe() + ", which is down (" + holder.downReason() + "); if the node is only "
+                    + holder.describe() + ", which is down (" + holder.downReason() + ")" + (replicas > 1
+                            ? ", with no copy on a node that is up" : "") + "; if the node is only "
                     + "frozen or cut off, the table answers again once it is back; if its process died, restart it "
                     + (keepsFiles ? "(the coordinator then reads the table back from its data directory)"
                             : "and load the table again"));
         }
-        return new BlockLocation(position, r.descriptor(), block.offset(), block.length(), block.columnBounds());
+        return new BlockLocation(position, c.region().descriptor(), c.offset(), block.length(), block.columnBounds());
     }
 
     /**
@@ -474,10 +794,24 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     }
 
     @Override
-    public synchronized void close() {
-        while (!readers.isEmpty()) {
-            readers.pop().close();
+    public void close() {
+        repair.shutdownNow();
+        try {
+            repair.awaitTermination(timeout.toMillis() * 2, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        closeStaging();
+        synchronized (copying) {
+            if (copyBuffer != null) {
+                copyBuffer.close();
+                copyBuffer = null;
+            }
+        }
+        synchronized (this) {
+            while (!readers.isEmpty()) {
+                readers.pop().close();
+            }
+            closeStaging();
+        }
     }
 }

@@ -53,7 +53,7 @@ public final class Coordinator implements AutoCloseable {
      */
     public record Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort,
             String advertise, Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security,
-            ClusterSecret secret, boolean controlTls, Path dataDirectory, Duration rejoinWait) {
+            ClusterSecret secret, boolean controlTls, Path dataDirectory, Duration rejoinWait, int replicas) {
         /** How long a restarted coordinator waits for the nodes that held its tables' blocks, by default. */
         public static final Duration REJOIN_WAIT = Duration.ofSeconds(30);
 
@@ -62,6 +62,10 @@ public final class Coordinator implements AutoCloseable {
             requireNonNull(host, "host is null");
             requireNonNull(security, "security is null");
             requireNonNull(rejoinWait, "rejoinWait is null");
+            if (replicas < 1) {
+                throw new StartupException("--replicas must be at least 1 (each block on one node), not " + replicas,
+                        null);
+            }
             loadRoots = List.copyOf(loadRoots);
             if (controlTls && security.tls() == null) {
                 throw new StartupException("--control-tls serves the control port with the JDBC port's key: give "
@@ -74,13 +78,19 @@ public final class Coordinator implements AutoCloseable {
                 Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security,
                 ClusterSecret secret, boolean controlTls) {
             this(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots, security, secret,
-                    controlTls, null, REJOIN_WAIT);
+                    controlTls, null, REJOIN_WAIT, 1);
         }
 
         /** As these options, with tables kept in {@code dir} (docs/storage.md). */
         public Options withDataDirectory(Path dir) {
             return new Options(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots,
-                    security, secret, controlTls, dir, rejoinWait);
+                    security, secret, controlTls, dir, rejoinWait, replicas);
+        }
+
+        /** As these options, with each block kept on {@code copies} holders (docs/cluster.md, "Replicas"). */
+        public Options withReplicas(int copies) {
+            return new Options(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots,
+                    security, secret, controlTls, dataDirectory, rejoinWait, copies);
         }
 
         /** With plain TCP on the control port. */
@@ -133,7 +143,7 @@ public final class Coordinator implements AutoCloseable {
                     options.secret(), options.controlTls() ? ControlTls.server(tls.keystore(), tls.password()) : null);
             c.closing.add(0, c.cluster);
             ClusterStorage storage = new ClusterStorage(c.cluster, peers, io, options.engine().blockSize(),
-                    options.timeout());
+                    options.timeout(), options.replicas());
             c.closing.add(0, storage);
             c.engine = FerryEngine.start(options.engine(), storage, options.dataDirectory());
             c.closing.add(0, c.engine);

@@ -1,7 +1,5 @@
 package io.ferry.server.cluster;
 
-import java.util.HashSet;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -17,9 +15,10 @@ import io.ferry.core.storage.TableData;
 
 /**
  * A memory server or worker that restarted while the coordinator ran lost the blocks it held: when it rejoins under
- * its name as a new process, every table with blocks on its earlier process is read back from the coordinator's data
- * directory and placed anew ({@link Table#reload}), one table at a time on a thread of its own, so those tables
- * answer again without anyone reloading them. Until then they fail with 08006 naming the node, as before.
+ * its name as a new process, blocks with a copy left elsewhere are copied again ({@link ClusterStorage#catchUp}), and
+ * every table with a block of which no copy is left is read back from the coordinator's data directory and placed
+ * anew ({@link Table#reload}), one table at a time on a thread of its own, so those tables answer again without anyone
+ * reloading them. Until then they fail with 08006 naming the node, as before.
  */
 final class LostBlockRecovery implements Cluster.Listener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LostBlockRecovery.class);
@@ -42,21 +41,18 @@ final class LostBlockRecovery implements Cluster.Listener, AutoCloseable {
         if (!member.role().holdsBlocks()) {
             return;
         }
-        Set<Member> lost = new HashSet<>();
-        for (Member m : cluster.members()) {
-            if (m != member && m.state() == Member.State.DOWN && m.name().equals(member.name())
-                    && !m.hello().incarnation().equals(member.hello().incarnation())) {
-                lost.add(m);
-            }
-        }
-        if (!lost.isEmpty()) {
-            work.execute(() -> recover(member, lost));
+        boolean replacesOne = cluster.members().stream().anyMatch(m -> m != member && m.name().equals(member.name())
+                && cluster.replaced(m));
+        if (replacesOne) {
+            work.execute(() -> recover(member));
         }
     }
 
-    private void recover(Member back, Set<Member> lost) {
+    /** Copies what has a copy left ({@link ClusterStorage#catchUp}), then reads back every table that lost blocks. */
+    private void recover(Member back) {
+        storage.catchUp();
         for (Table t : catalog.tables()) {
-            if (!hasBlocksOn(t, lost)) {
+            if (!lostBlocks(t)) {
                 continue;
             }
             long t0 = System.nanoTime();
@@ -72,10 +68,10 @@ final class LostBlockRecovery implements Cluster.Listener, AutoCloseable {
         }
     }
 
-    private boolean hasBlocksOn(Table t, Set<Member> lost) {
+    private boolean lostBlocks(Table t) {
         try (TableData rows = t.snapshot()) {
             for (Block b : rows.blocks()) {
-                if (lost.contains(storage.region(b).holder())) {
+                if (storage.lost(b)) {
                     return true;
                 }
             }

@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.ToIntFunction;
 
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.DataFile;
@@ -38,7 +37,27 @@ public final class SystemTables {
             rows.addAll(nodes(cluster));
             return rows;
         }));
-        installStorage(engine, b -> storage.region(b).holder().name(), b -> storage.region(b).descriptor().key());
+        installStorage(engine, new Places() {
+            @Override
+            public String node(Block b) {
+                return storage.region(b).holder().name();
+            }
+
+            @Override
+            public int region(Block b) {
+                return storage.region(b).descriptor().key();
+            }
+
+            @Override
+            public List<String> copies(Block b) {
+                return storage.holders(b);
+            }
+
+            @Override
+            public int copiesUp(Block b) {
+                return storage.copiesUp(b);
+            }
+        });
         engine.systemTables().put("fragments", new SystemTable(List.of(col("query_id", FerryType.BIGINT),
                 col("statement_id", FerryType.BIGINT),
                 col("table_name", FerryType.VARCHAR), col("node", FerryType.VARCHAR), col("mode", FerryType.VARCHAR),
@@ -57,7 +76,27 @@ public final class SystemTables {
         engine.systemTables().put("nodes", new SystemTable(NODE_COLUMNS, () -> List.<Object[]>of(new Object[] {0,
             nodeName, "local", "up", "in-process", null, engine.config().threads(), engine.config().memoryLimit(),
             engine.allocator().getAllocatedMemory(), null, null, null, null, null, null, null, null, null, null})));
-        installStorage(engine, b -> nodeName, Block::regionId);
+        installStorage(engine, new Places() {
+            @Override
+            public String node(Block b) {
+                return nodeName;
+            }
+
+            @Override
+            public int region(Block b) {
+                return b.regionId();
+            }
+
+            @Override
+            public List<String> copies(Block b) {
+                return List.of(nodeName);
+            }
+
+            @Override
+            public int copiesUp(Block b) {
+                return 1;
+            }
+        });
     }
 
     private static final List<Column> NODE_COLUMNS = List.of(
@@ -70,20 +109,35 @@ public final class SystemTables {
             col("regions", FerryType.INTEGER), col("link_mb_per_s", FerryType.DOUBLE), col("latency_us", FerryType.DOUBLE),
             col("agg_rows_per_s", FerryType.DOUBLE), col("down_reason", FerryType.VARCHAR));
 
-    /** {@code tables} and {@code blocks}, each block placed on {@code node} in region {@code region}. */
-    private static void installStorage(FerryEngine engine, Function<Block, String> node,
-            ToIntFunction<Block> region) {
+    /** Where a node's blocks are, as {@code sys.tables} and {@code sys.blocks} show them. */
+    private interface Places {
+        /** The node reads of the block go to. */
+        String node(Block b);
+
+        /** Its region there. */
+        int region(Block b);
+
+        /** Every node that holds a copy of it, the one reads go to first. */
+        List<String> copies(Block b);
+
+        /** Its copies on nodes that are up. */
+        int copiesUp(Block b);
+    }
+
+    /** {@code tables} and {@code blocks}. */
+    private static void installStorage(FerryEngine engine, Places places) {
         engine.systemTables().put("tables", SystemTable.perUser(List.of(col("name", FerryType.VARCHAR),
                 col("row_count", FerryType.BIGINT), col("blocks", FerryType.INTEGER), col("bytes", FerryType.BIGINT),
                 col("nodes", FerryType.INTEGER), col("blocks_read", FerryType.BIGINT),
                 col("blocks_skipped", FerryType.BIGINT), col("partitioning", FerryType.VARCHAR),
                 col("placement", FerryType.VARCHAR), col("disk_files", FerryType.INTEGER),
-                col("disk_bytes", FerryType.BIGINT)), reader -> tables(engine, node, reader)));
+                col("disk_bytes", FerryType.BIGINT)), reader -> tables(engine, places::node, reader)));
         engine.systemTables().put("blocks", SystemTable.perUser(List.of(col("table_name", FerryType.VARCHAR),
                 col("position", FerryType.INTEGER), col("node", FerryType.VARCHAR), col("region", FerryType.INTEGER),
                 col("block_offset", FerryType.BIGINT), col("block_length", FerryType.INTEGER),
-                col("row_count", FerryType.INTEGER), col("partition_id", FerryType.INTEGER)),
-                reader -> blocks(engine, node, region, reader)));
+                col("row_count", FerryType.INTEGER), col("partition_id", FerryType.INTEGER),
+                col("copies", FerryType.INTEGER), col("copy_nodes", FerryType.VARCHAR)),
+                reader -> blocks(engine, places, reader)));
     }
 
     private static Column col(String name, FerryType type) {
@@ -142,15 +196,14 @@ public final class SystemTables {
         return rows;
     }
 
-    private static List<Object[]> blocks(FerryEngine engine, Function<Block, String> node,
-            ToIntFunction<Block> region, Principal reader) {
+    private static List<Object[]> blocks(FerryEngine engine, Places places, Principal reader) {
         List<Object[]> rows = new ArrayList<>();
         for (Table t : visible(engine, reader)) {
             try (TableData d = t.snapshot()) {
                 for (int p = 0; p < d.blocks().size(); p++) {
                     Block b = d.blocks().get(p);
-                    rows.add(new Object[] {t.name(), p, node.apply(b), region.applyAsInt(b), b.offset(), b.length(),
-                        b.rowCount(), b.partition()});
+                    rows.add(new Object[] {t.name(), p, places.node(b), places.region(b), b.offset(), b.length(),
+                        b.rowCount(), b.partition(), places.copiesUp(b), String.join(",", places.copies(b))});
                 }
             }
         }

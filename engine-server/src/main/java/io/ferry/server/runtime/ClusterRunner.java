@@ -4,11 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -59,6 +62,7 @@ public final class ClusterRunner implements QueryRunner {
     /** Build-side blocks sent to nodes with their fragments, and those co-partitioning left out (what it saved). */
     private final AtomicLong buildBlocksSent = new AtomicLong();
     private final AtomicLong buildBlocksSpared = new AtomicLong();
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterRunner.class);
     private final FragmentLog log = new FragmentLog();
     private final UnitPlanner planner;
     private final ShuffleRunner shuffles;
@@ -202,7 +206,53 @@ public final class ClusterRunner implements QueryRunner {
         };
     }
 
+    /**
+     * Runs a gather; if a node holding blocks is lost while it runs and the blocks are kept on more than one node
+     * ({@code --replicas}), once more — nothing of it has reached the client yet — reading the copies on the nodes
+     * still up. Without a copy up, the second run fails at once with 08006 naming the node.
+     */
     private List<Batch> gather(long queryId, AtomicInteger fragmentIds, PlanNode.Gather gather, QueryContext ctx,
+            SessionSettings session) {
+        List<Member> holders = cluster.up(m -> m.role().holdsBlocks());
+        try {
+            return gatherOnce(queryId, fragmentIds, gather, ctx, session);
+        } catch (FerryException e) {
+            Member lost = storage.replicas() > 1 && session.retry() == SessionSettings.Retry.ON
+                    && SqlStates.CONNECTION_FAILURE.equals(e.sqlState()) ? lostAmong(holders) : null;
+            if (lost == null) {
+                throw e;
+            }
+            LOG.info("query {}: {} was lost while it ran ({}); running it again on the copies of its blocks",
+                    queryId, lost.describe(), e.getMessage());
+            return gatherOnce(queryId, fragmentIds, gather, ctx, session);
+        }
+    }
+
+    /**
+     * One of {@code nodes} that is down now, waiting a moment for the control plane to notice: a killed node's
+     * fabric connection may fail a read before its control connection is seen closed.
+     */
+    private static Member lostAmong(List<Member> nodes) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (true) {
+            for (Member m : nodes) {
+                if (!m.isUp() || !m.channel().isOpen()) {
+                    return m;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                return null;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+    }
+
+    private List<Batch> gatherOnce(long queryId, AtomicInteger fragmentIds, PlanNode.Gather gather, QueryContext ctx,
             SessionSettings session) {
         PlanNode fragment = Fragments.fixSamples(gather.fragment());
         PlanNode.Scan divided = Spine.scan(fragment);
@@ -373,12 +423,17 @@ public final class ClusterRunner implements QueryRunner {
     private List<Batch> shuffle(long queryId, AtomicInteger fragmentIds, Table table, ShufflePlan plan, String why,
             QueryContext ctx, SessionSettings session) {
         List<Member> nodes = shuffles.runners();
+        List<Member> holders = cluster.up(m -> m.role().holdsBlocks());
         try {
             return shuffles.run(queryId, fragmentIds, plan, nodes, ctx, session, run -> log.add(
                     stageRecord(queryId, table, plan, run, why)));
         } catch (RuntimeException e) {
             Member lost = nodes.stream().filter(m -> m.role() == Role.COMPUTE && !m.channel().isOpen()).findFirst()
                     .orElse(null);
+            if (lost == null && storage.replicas() > 1 && e instanceof FerryException f
+                    && SqlStates.CONNECTION_FAILURE.equals(f.sqlState())) {
+                lost = lostAmong(holders); // its blocks are read from their copies on the second run
+            }
             List<Member> rest = shuffles.runners();
             if (lost == null || session.retry() != SessionSettings.Retry.ON || rest.isEmpty()) {
                 throw named(e);
