@@ -25,19 +25,7 @@ export FERRY_HEAP="${FERRY_HEAP:-4g}"
 export FERRY_DIRECT_MEMORY="${FERRY_DIRECT_MEMORY:-3g}"
 check="SELECT COUNT(*), SUM(lo_revenue), COUNT(DISTINCT lo_custkey) FROM lineorder"
 
-now() { date +%s.%N; }
-wait_for() { # file pattern
-  for _ in $(seq 1500); do
-    grep -q "$2" "$1" && return 0
-    sleep 0.2
-  done
-  echo "no '$2' in $1" >&2; tail -20 "$1" >&2; exit 1
-}
-load_all() {
-  for t in lineorder customer supplier part dwdate; do
-    "$ferry" load --port "$port" --create --table "$t" --csv "$work/csv/$t.csv" >/dev/null 2>&1
-  done
-}
+. "$root/benchmarks/scripts/lib.sh"
 answer() { "$ferry" sql --port "$port" -e "$check" 2>/dev/null | tail -1; }
 coordinator() { # log, extra args...
   local log="$1"; shift
@@ -63,7 +51,6 @@ restart() { # log, what
   answer_now="$(answer)"
   [ "$before" = "$answer_now" ] || { echo "$2: '$answer_now', before '$before'" >&2; exit 1; }
 }
-kill9() { kill -9 "$@" 2>/dev/null || true; wait "$@" 2>/dev/null || true; } 2>/dev/null
 
 echo "writing SSB SF $scale as CSV..."
 "$ferry" gen --dataset ssb --scale "$scale" --out "$work/csv" >/dev/null 2>&1

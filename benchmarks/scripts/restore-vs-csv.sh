@@ -19,19 +19,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 port=$((20000 + RANDOM % 20000))
 export FERRY_HEAP="${FERRY_HEAP:-6g}"
 
-now() { date +%s.%N; }
-wait_ready() {
-  for _ in $(seq 600); do
-    grep -q "is ready" "$1" && return 0
-    sleep 0.2
-  done
-  echo "server did not start: $1" >&2; tail -20 "$1" >&2; exit 1
-}
-load_all() {
-  for t in lineorder customer supplier part dwdate; do
-    "$ferry" load --port "$port" --create --table "$t" --csv "$work/csv/$t.csv" >/dev/null 2>&1
-  done
-}
+. "$root/benchmarks/scripts/lib.sh"
 
 echo "writing SSB SF $scale as CSV..."
 "$ferry" gen --dataset ssb --scale "$scale" --out "$work/csv" >/dev/null 2>&1
@@ -40,19 +28,19 @@ echo "CSV: $(du -sh "$work/csv" | cut -f1)"
 stop() { kill "$1"; wait "$1" 2>/dev/null || true; }
 
 "$ferry" local --in-memory --no-planner-warmup --port "$port" --load-root "$work/csv" >"$work/mem.log" 2>&1 &
-pid=$!; wait_ready "$work/mem.log"
+pid=$!; wait_for "$work/mem.log" "is ready"
 t0=$(now); load_all; t1=$(now)
 stop $pid
 
 "$ferry" local --data-dir "$work/data" --no-planner-warmup --port "$port" --load-root "$work/csv" >"$work/kept.log" 2>&1 &
-pid=$!; wait_ready "$work/kept.log"
+pid=$!; wait_for "$work/kept.log" "is ready"
 t2=$(now); load_all; t3=$(now)
 stop $pid
 echo "data directory: $(du -sh "$work/data" | cut -f1)"
 
 sync; t4=$(now)
 "$ferry" local --data-dir "$work/data" --no-planner-warmup --port "$port" >"$work/restart.log" 2>&1 &
-pid=$!; wait_ready "$work/restart.log"
+pid=$!; wait_for "$work/restart.log" "is ready"
 t5=$(now)
 restored="$(grep -o 'restoring tables from [^:]*: done, .*' "$work/restart.log" || true)"
 stop $pid
@@ -60,7 +48,7 @@ stop $pid
 # a JVM that starts and serves with nothing to restore, to tell the restore from the start-up around it
 t6=$(now)
 "$ferry" local --in-memory --no-planner-warmup --port "$port" >"$work/empty.log" 2>&1 &
-pid=$!; wait_ready "$work/empty.log"; t7=$(now)
+pid=$!; wait_for "$work/empty.log" "is ready"; t7=$(now)
 stop $pid
 
 awk -v mem="$(echo "$t1 - $t0" | bc)" -v kept="$(echo "$t3 - $t2" | bc)" -v restart="$(echo "$t5 - $t4" | bc)" \

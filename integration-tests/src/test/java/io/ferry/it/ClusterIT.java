@@ -119,11 +119,7 @@ abstract class ClusterIT {
     }
 
     private NodeProcess startNode(Node n) throws Exception {
-        List<String> args = new ArrayList<>(List.of(n.args()));
-        args.addAll(List.of("--name", n.name(), "--coordinator", "127.0.0.1:" + controlPort, "--fabric", "tcp"));
-        NodeProcess p = ServerJar.start(n.name(), "512m", args.toArray(String[]::new));
-        p.await("is running", Duration.ofSeconds(60));
-        return p;
+        return ServerJar.node(n.name(), controlPort, n.args());
     }
 
     @AfterAll

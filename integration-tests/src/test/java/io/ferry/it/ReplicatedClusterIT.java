@@ -70,11 +70,7 @@ class ReplicatedClusterIT {
     }
 
     private NodeProcess startNode(String name, String... role) throws Exception {
-        List<String> args = new ArrayList<>(List.of(role));
-        args.addAll(List.of("--name", name, "--coordinator", "127.0.0.1:" + controlPort, "--fabric", "tcp"));
-        NodeProcess p = ServerJar.start(name, "512m", args.toArray(String[]::new));
-        p.await("is running", Duration.ofSeconds(60));
-        return p;
+        return ServerJar.node(name, controlPort, role);
     }
 
     @AfterAll

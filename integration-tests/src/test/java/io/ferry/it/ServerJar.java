@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.ferry.bench.NodeProcess;
@@ -14,6 +16,18 @@ final class ServerJar {
     private static final Path LOGS = Path.of("target", "it-logs");
 
     private ServerJar() {
+    }
+
+    /**
+     * A node joining the coordinator at {@code controlPort} on this machine over tcp: {@code role} its role and
+     * options ({@code memory --memory 512m}); returns once it runs.
+     */
+    static NodeProcess node(String name, int controlPort, String... role) throws InterruptedException {
+        List<String> args = new ArrayList<>(List.of(role));
+        args.addAll(List.of("--name", name, "--coordinator", "127.0.0.1:" + controlPort, "--fabric", "tcp"));
+        NodeProcess p = start(name, "512m", args.toArray(String[]::new));
+        p.await("is running", Duration.ofSeconds(60));
+        return p;
     }
 
     /** {@code java -jar ferry-server.jar args} with a heap of {@code heap}. */

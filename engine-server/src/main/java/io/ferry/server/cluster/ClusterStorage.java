@@ -684,12 +684,11 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
                 to.offset(), length), timeout, "writing a block's copy to " + target.describe());
     }
 
-    /** Blocks with fewer copies on holders that are up than replicas asks and holders up allow. */
+    /** Blocks with fewer copies on holders that are up than replicas asks: what one more lost node may cost. */
     public synchronized int shortOfCopies() {
-        int want = Math.min(replicas, cluster.up(m -> m.role().holdsBlocks()).size());
         int missing = 0;
         for (Copies c : copies.values()) {
-            if (c.list().stream().filter(x -> x.region().holder().isUp()).count() < want) {
+            if (c.list().stream().filter(x -> x.region().holder().isUp()).count() < replicas) {
                 missing++;
             }
         }

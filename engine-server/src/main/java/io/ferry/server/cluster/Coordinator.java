@@ -160,7 +160,8 @@ public final class Coordinator implements AutoCloseable {
             c.restore(storage);
             c.jdbc = JdbcServer.start(c.engine, options.host(), options.port(),
                     List.of(new LoadEndpoint(new ServerLoad(c.engine, policy)),
-                            new MetricsEndpoint(new FerryMetrics(c.engine, fabric)), new WebConsole(c.engine)),
+                            new MetricsEndpoint(new FerryMetrics(c.engine, fabric)
+                                    .withReplication(options.replicas(), storage::shortOfCopies)), new WebConsole(c.engine)),
                     options.security().tls());
             c.closing.add(0, c.jdbc);
             return c;

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 
 import io.ferry.core.storage.Block;
 import io.ferry.core.storage.DataFile;
@@ -131,7 +130,8 @@ public final class SystemTables {
                 col("nodes", FerryType.INTEGER), col("blocks_read", FerryType.BIGINT),
                 col("blocks_skipped", FerryType.BIGINT), col("partitioning", FerryType.VARCHAR),
                 col("placement", FerryType.VARCHAR), col("disk_files", FerryType.INTEGER),
-                col("disk_bytes", FerryType.BIGINT)), reader -> tables(engine, places::node, reader)));
+                col("disk_bytes", FerryType.BIGINT), col("copies", FerryType.INTEGER)),
+                reader -> tables(engine, places, reader)));
         engine.systemTables().put("blocks", SystemTable.perUser(List.of(col("table_name", FerryType.VARCHAR),
                 col("position", FerryType.INTEGER), col("node", FerryType.VARCHAR), col("region", FerryType.INTEGER),
                 col("block_offset", FerryType.BIGINT), col("block_length", FerryType.INTEGER),
@@ -176,13 +176,15 @@ public final class SystemTables {
         return engine.catalog().tables().stream().filter(t -> engine.access().maySee(reader, t.name())).toList();
     }
 
-    private static List<Object[]> tables(FerryEngine engine, Function<Block, String> node, Principal reader) {
+    private static List<Object[]> tables(FerryEngine engine, Places places, Principal reader) {
         List<Object[]> rows = new ArrayList<>();
         for (Table t : visible(engine, reader)) {
             try (TableData d = t.snapshot()) {
                 Set<String> holders = new HashSet<>();
+                Integer copies = null; // the fewest of any block: what the table survives losing, plus one
                 for (Block b : d.blocks()) {
-                    holders.add(node.apply(b));
+                    holders.addAll(places.copies(b));
+                    copies = Math.min(copies == null ? Integer.MAX_VALUE : copies, places.copiesUp(b));
                 }
                 // what the data directory holds of it (docs/storage.md); NULL where tables live in memory only
                 List<DataFile> files = t.files();
@@ -190,7 +192,7 @@ public final class SystemTables {
                 rows.add(new Object[] {t.name(), d.rowCount(), d.blocks().size(), d.bytes(), holders.size(),
                     t.blocksRead(), t.blocksSkipped(), t.partitioning().describe(t.schema()),
                     t.partitioning().isNone() ? null : t.placement().sql(), kept ? files.size() : null,
-                    kept ? DataFile.bytes(files) : null});
+                    kept ? DataFile.bytes(files) : null, copies});
             }
         }
         return rows;

@@ -71,6 +71,14 @@ public final class SsbQueries {
         return Collections.unmodifiableMap(QUERIES);
     }
 
+    /** Prints the thirteen as a SQL script, one statement per line after its name: for scripts and shells. */
+    public static void main(String[] args) {
+        for (Map.Entry<String, String> q : QUERIES.entrySet()) {
+            System.out.println("-- " + q.getKey());
+            System.out.println(q.getValue() + ";");
+        }
+    }
+
     public static String get(String name) {
         String sql = QUERIES.get(name);
         if (sql == null) {

@@ -90,6 +90,21 @@ public final class FerryMetrics {
         JvmMetrics.builder().register(registry);
     }
 
+    /**
+     * A coordinator's replication ({@code --replicas}): how many blocks have fewer copies on nodes that are up than
+     * asked for, until the nodes that lost them come back and catch up.
+     */
+    public FerryMetrics withReplication(int replicas, java.util.function.IntSupplier shortOfCopies) {
+        GaugeWithCallback.builder().name("ferry_block_replicas")
+                .help("On how many memory servers or workers each table block is kept (--replicas)")
+                .callback(cb -> cb.call(replicas)).register(registry);
+        GaugeWithCallback.builder().name("ferry_blocks_short_of_copies")
+                .help("Table blocks with fewer copies on nodes that are up than --replicas asks; 0 once nodes that "
+                        + "came back have caught up")
+                .callback(cb -> cb.call(shortOfCopies.getAsInt())).register(registry);
+        return this;
+    }
+
     /** The Prometheus text format's content type. */
     public String contentType() {
         return text.getContentType();

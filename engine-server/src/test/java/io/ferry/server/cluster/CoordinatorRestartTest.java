@@ -30,13 +30,6 @@ class CoordinatorRestartTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final EngineConfig CONFIG = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
             .withMemoryLimit(256L << 20);
-    private static final String[] QUERIES = {
-        "SELECT COUNT(*), SUM(k), COUNT(DISTINCT s), SUM(d), MIN(s), MAX(k) FROM t",
-        "SELECT g, COUNT(*), SUM(d) FROM t GROUP BY g ORDER BY g",
-        "SELECT COUNT(*), SUM(x) FROM u",
-        "SELECT * FROM v ORDER BY g",
-    };
-
     @TempDir
     Path dir;
     private final List<DataNode> nodes = new ArrayList<>();
@@ -69,43 +62,10 @@ class CoordinatorRestartTest {
         worker("w1", c.cluster().address());
         worker("w2", c.cluster().address());
         assertTrue(c.cluster().awaitNodes(2, Duration.ofSeconds(30)), "workers joined");
-        try (Connection conn = c.engine().connect(); Statement s = conn.createStatement()) {
-            s.execute("CREATE TABLE t AS SELECT generate_series AS k, generate_series % 37 AS g, "
-                    + "'name ' || CAST(generate_series % 501 AS VARCHAR) AS s, "
-                    + "CAST(generate_series % 1000 AS DECIMAL(12, 2)) / 8 AS d FROM generate_series(1, 20000)");
-            s.execute("INSERT INTO t SELECT k + 20000, g, s, d FROM t WHERE k <= 3000");
-            s.execute("INSERT INTO t VALUES (-1, 0, 'Zürich ✓', 0.5)");
-            s.execute("CREATE TABLE u (x INTEGER PRIMARY KEY)");
-            s.execute("INSERT INTO u SELECT generate_series FROM generate_series(1, 500)");
-            s.execute("CREATE VIEW v AS SELECT g, COUNT(*) AS n FROM t GROUP BY g");
+        try (Connection conn = c.engine().connect()) {
+            ClusterTables.load(conn);
         }
         return c;
-    }
-
-    private static List<String> answers(Coordinator c) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection conn = c.engine().connect(); Statement s = conn.createStatement()) {
-            for (String mode : List.of("function", "data")) {
-                s.execute("SET shipping = '" + mode + "'");
-                answers(s, out);
-            }
-        }
-        return out;
-    }
-
-    private static void answers(Statement s, List<String> out) throws SQLException {
-        for (String q : QUERIES) {
-            StringBuilder rows = new StringBuilder();
-            try (ResultSet rs = s.executeQuery(q)) {
-                int n = rs.getMetaData().getColumnCount();
-                while (rs.next()) {
-                    for (int i = 1; i <= n; i++) {
-                        rows.append(rs.getString(i)).append(i < n ? "|" : "\n");
-                    }
-                }
-            }
-            out.add(q + "\n" + rows);
-        }
     }
 
     private long blockMemory() {
@@ -120,7 +80,7 @@ class CoordinatorRestartTest {
     void aRestartedCoordinatorAdoptsTheBlocksItsWorkersKept() throws Exception {
         Coordinator first = loaded(dir);
         int port = first.cluster().address().getPort();
-        List<String> before = answers(first);
+        List<String> before = ClusterTables.answers(first);
         long memory = blockMemory();
         first.close();
         coordinators.remove(first);
@@ -129,7 +89,7 @@ class CoordinatorRestartTest {
         Coordinator second = coordinator(port, dir);
         assertTrue(second.restoredFiles() > 0, "data files restored");
         assertEquals(second.restoredFiles(), second.adoptedFiles(), "every file adopted where its blocks were");
-        assertEquals(before, answers(second));
+        assertEquals(before, ClusterTables.answers(second));
         assertEquals(memory, blockMemory(), "nothing was loaded again, nothing freed");
 
         // the adopted tables take changes as before, and the next restart adopts those too
@@ -139,19 +99,19 @@ class CoordinatorRestartTest {
             s.execute("DROP VIEW v");
             s.execute("CREATE VIEW v AS SELECT g, MAX(k) AS top FROM t GROUP BY g");
         }
-        List<String> changed = answers(second);
+        List<String> changed = ClusterTables.answers(second);
         second.close();
         coordinators.remove(second);
         Coordinator third = coordinator(port, dir);
         assertEquals(third.restoredFiles(), third.adoptedFiles());
-        assertEquals(changed, answers(third));
+        assertEquals(changed, ClusterTables.answers(third));
     }
 
     @Test
     void blocksOfAWorkerThatRestartedAreReadFromTheDataDirectory() throws Exception {
         Coordinator first = loaded(dir);
         int port = first.cluster().address().getPort();
-        List<String> before = answers(first);
+        List<String> before = ClusterTables.answers(first);
         first.close();
         coordinators.remove(first);
         DataNode w2 = nodes.remove(1);
@@ -160,13 +120,13 @@ class CoordinatorRestartTest {
 
         Coordinator second = coordinator(port, dir);
         assertTrue(second.adoptedFiles() < second.restoredFiles(), "files with blocks on w2 are read from disk");
-        assertEquals(before, answers(second));
+        assertEquals(before, ClusterTables.answers(second));
     }
 
     @Test
     void tablesWithBlocksOnAWorkerThatRestartedAreReadBackWhileTheCoordinatorRuns() throws Exception {
         Coordinator c = loaded(dir);
-        List<String> before = answers(c);
+        List<String> before = ClusterTables.answers(c);
         DataNode w2 = nodes.remove(1);
         w2.close();
         worker("w2", c.cluster().address()); // a new process under the same name: its memory is gone
@@ -174,7 +134,7 @@ class CoordinatorRestartTest {
         List<String> after = null;
         while (after == null) {
             try {
-                after = answers(c);
+                after = ClusterTables.answers(c);
             } catch (SQLException e) {
                 assertEquals("08006", e.getSQLState(), e.getMessage()); // w2's old blocks, until they are read back
                 assertTrue(System.nanoTime() < deadline, "the tables were not read back: " + e.getMessage());

@@ -30,13 +30,6 @@ class ReplicasTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final EngineConfig CONFIG = EngineConfig.defaults().withThreads(2).withBlockSize(8 * 1024)
             .withMemoryLimit(256L << 20);
-    private static final String[] QUERIES = {
-        "SELECT COUNT(*), SUM(k), COUNT(DISTINCT s), SUM(d), MIN(s), MAX(k) FROM t",
-        "SELECT g, COUNT(*), SUM(d) FROM t GROUP BY g ORDER BY g",
-        "SELECT COUNT(*), SUM(x) FROM u",
-        "SELECT t.g, COUNT(*), SUM(u.x) FROM t JOIN u ON t.k = u.x GROUP BY t.g ORDER BY t.g",
-    };
-
     @TempDir
     Path dir;
     private final List<DataNode> nodes = new ArrayList<>();
@@ -73,38 +66,10 @@ class ReplicasTest {
         node(Role.MEMORY, "m2", c.cluster().address());
         node(Role.COMPUTE, "c1", c.cluster().address());
         assertTrue(c.cluster().awaitNodes(3, Duration.ofSeconds(30)), "nodes joined");
-        try (Connection conn = c.engine().connect(); Statement s = conn.createStatement()) {
-            s.execute("CREATE TABLE t AS SELECT generate_series AS k, generate_series % 37 AS g, "
-                    + "'name ' || CAST(generate_series % 501 AS VARCHAR) AS s, "
-                    + "CAST(generate_series % 1000 AS DECIMAL(12, 2)) / 8 AS d FROM generate_series(1, 20000)");
-            s.execute("INSERT INTO t VALUES (-1, 0, 'Zürich ✓', 0.5)");
-            s.execute("CREATE TABLE u (x INTEGER PRIMARY KEY)");
-            s.execute("INSERT INTO u SELECT generate_series FROM generate_series(1, 500)");
+        try (Connection conn = c.engine().connect()) {
+            ClusterTables.load(conn);
         }
         return c;
-    }
-
-    /** Every query's rows, in function and in data shipping. */
-    private static List<String> answers(Coordinator c) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection conn = c.engine().connect(); Statement s = conn.createStatement()) {
-            for (String mode : List.of("function", "data")) {
-                s.execute("SET shipping = '" + mode + "'");
-                for (String q : QUERIES) {
-                    StringBuilder rows = new StringBuilder();
-                    try (ResultSet rs = s.executeQuery(q)) {
-                        int n = rs.getMetaData().getColumnCount();
-                        while (rs.next()) {
-                            for (int i = 1; i <= n; i++) {
-                                rows.append(rs.getString(i)).append(i < n ? "|" : "\n");
-                            }
-                        }
-                    }
-                    out.add(q + "\n" + rows);
-                }
-            }
-        }
-        return out;
     }
 
     /** Blocks, and blocks with fewer than two copies on nodes that are up, by sys.blocks. */
@@ -115,6 +80,17 @@ class ReplicasTest {
             assertTrue(rs.next());
             return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)};
         }
+    }
+
+    /** {@code ferry_blocks_short_of_copies} as Prometheus scrapes it from the coordinator. */
+    private static long shortOfCopiesMetric(Coordinator c) throws Exception {
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + c.jdbc().port()
+                        + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^ferry_blocks_short_of_copies (\\S+)$")
+                .matcher(r.body());
+        assertTrue(m.find(), r.body());
+        return (long) Double.parseDouble(m.group(1));
     }
 
     private DataNode named(String name) {
@@ -156,33 +132,35 @@ class ReplicasTest {
         assertEquals(0, placed[1], "every block on two memory servers");
         assertEquals(0, placed[2], "every block on m1 and m2");
         assertEquals(named("m1").blockMemory(), named("m2").blockMemory(), "each memory server holds every block");
-        List<String> before = answers(c);
+        List<String> before = ClusterTables.answers(c);
 
         // m1's process is gone: every query reads m2's copies
         kill(c, "m1");
-        assertEquals(before, answers(c), "the answers with m1 down");
+        assertEquals(before, ClusterTables.answers(c), "the answers with m1 down");
         try (Connection conn = c.engine().connect(); Statement s = conn.createStatement()) {
             s.execute("INSERT INTO u SELECT generate_series FROM generate_series(501, 700)");
             s.execute("DELETE FROM t WHERE k % 5 = 0");
             s.execute("UPDATE t SET g = g + 1 WHERE k % 7 = 0");
         }
-        List<String> changed = answers(c);
+        List<String> changed = ClusterTables.answers(c);
         assertTrue(copies(c)[1] > 0, "blocks written while m1 is down have one copy");
+        assertEquals(copies(c)[1], shortOfCopiesMetric(c), "the metric counts the blocks sys.blocks shows short");
 
         // m1 comes back as a new process: what it lost, and what was written meanwhile, is copied to it
         node(Role.MEMORY, "m1", c.cluster().address());
         awaitCopies(c);
-        assertTrue(c.cluster().up(m -> true).size() == 3);
+        assertEquals(3, c.cluster().up(m -> true).size());
+        assertEquals(0, shortOfCopiesMetric(c));
         // m2 goes: the copies m1 caught up on answer alone
         kill(c, "m2");
-        assertEquals(changed, answers(c), "the answers from m1's copies alone");
+        assertEquals(changed, ClusterTables.answers(c), "the answers from m1's copies alone");
     }
 
     @Test
     void aRestartedCoordinatorAdoptsEveryCopy() throws Exception {
         Coordinator first = loaded(dir);
         int port = first.cluster().address().getPort();
-        List<String> before = answers(first);
+        List<String> before = ClusterTables.answers(first);
         long m1 = named("m1").blockMemory();
         first.close();
         coordinators.remove(first);
@@ -192,8 +170,8 @@ class ReplicasTest {
         assertEquals(second.restoredFiles(), second.adoptedFiles(), "every file adopted where its blocks were");
         assertEquals(0, copies(second)[1], "both copies of every block adopted");
         assertEquals(m1, named("m1").blockMemory(), "nothing loaded again, nothing freed");
-        assertEquals(before, answers(second));
+        assertEquals(before, ClusterTables.answers(second));
         kill(second, "m2");
-        assertEquals(before, answers(second), "the answers from m1's adopted copies alone");
+        assertEquals(before, ClusterTables.answers(second), "the answers from m1's adopted copies alone");
     }
 }

@@ -106,6 +106,8 @@ class MetricsEndpointTest {
                 String read = "ferry_fabric_read_bytes_total{provider=\"tcp\"}";
                 assertTrue(delta(before, after, read) > 0, "data shipping reads the workers' blocks: " + after);
                 assertTrue(after.containsKey("ferry_fabric_registered_bytes{provider=\"tcp\"}"), after.toString());
+                assertEquals(1.0, after.get("ferry_block_replicas"), "one copy of each block by default");
+                assertEquals(0.0, after.get("ferry_blocks_short_of_copies"), after.toString());
                 // the web console's view of the same cluster: the coordinator among the nodes, and the query's
                 // fragments with their shipping mode
                 HttpResponse<String> console = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
