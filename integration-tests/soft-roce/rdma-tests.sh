@@ -2,8 +2,9 @@
 # Runs the rdma fabric's tests against a real soft-RoCE device: boots the VM of run-in-vm.sh and, inside it,
 # runs io.ferry.fabric.RdmaTestRunner (RdmaFabricTest: the provider contract; RdmaFabricProcessTest: a serving
 # JVM read one-sidedly and killed mid-stream), then io.ferry.server.cluster.RdmaClusterCheck (a three-way join on
-# a memory and two compute servers over rdma, gathered, pipelined and shuffled, against DuckDB; then the
-# coordinator restarted over the memory server that kept its blocks, adopting them). Prints each
+# two memory servers holding two copies of every block and two compute servers over rdma, gathered, pipelined and
+# shuffled, against DuckDB; then the coordinator restarted over the memory servers that kept its blocks, adopting
+# them; then each memory server stopped in turn, the other answering, the first caught up in between). Prints each
 # runner's "N passed, N failed" line and exits non-zero unless every test passed; RDMA being unavailable in the
 # guest is a failure, never a skip.
 #

@@ -99,6 +99,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     private ArrowBuf staging;
     private Region stagingRegion;
     private int nextHolder;
+    private boolean warnedFewHolders;
 
     public ClusterStorage(Cluster cluster, Peers peers, BufferAllocator allocator, int blockSize, Duration timeout) {
         this(cluster, peers, allocator, blockSize, timeout, 1);
@@ -139,6 +140,12 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
                     + "table blocks; start one with: bin/ferry memory --coordinator " + cluster.address().getHostString()
                     + ":" + cluster.address().getPort());
         }
+        boolean few = holders.size() < replicas;
+        if (few && !warnedFewHolders) { // once each time the holders up fall short
+            LOG.warn("--replicas {} but {} memory server(s) or worker(s) up: blocks get {} copies until more join "
+                    + "(sys.blocks.copies, ferry_blocks_short_of_copies)", replicas, holders.size(), holders.size());
+        }
+        warnedFewHolders = few;
         // NAM: round-robin over every holder; PARTITION: partition p on holder p mod M (in join order of holders);
         // further copies on the holders that follow
         int first = placement == Placement.PARTITION ? Math.floorMod(partition, holders.size())
