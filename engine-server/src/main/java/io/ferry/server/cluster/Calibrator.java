@@ -27,16 +27,27 @@ import net.jpountz.lz4.LZ4Factory;
 
 /**
  * Measures a node's execution rates on one core at start-up, on the paper's table shape (BIGINT columns), so
- * the cost model prices work in seconds of this machine rather than in constants. Takes one to two seconds.
+ * the cost model prices work in seconds of this machine rather than in constants. Takes one to two seconds, once per
+ * process: nodes started in one JVM (tests, the soft-RoCE check) run on the same machine, and a second measurement
+ * would only differ by the noise of the nodes already running beside it (under QEMU's emulation it took 40 s a node).
  */
 public final class Calibrator {
     /** Rows of the calibration table: four per group at {@link Calibration#MANY} groups, as in a real group-by. */
     private static final int ROWS = 1 << 21;
+    private static Calibration measured;
 
     private Calibrator() {
     }
 
-    public static Calibration measure(BufferAllocator parent) {
+    /** This machine's rates, measured the first time a node of this process starts. */
+    public static synchronized Calibration measure(BufferAllocator parent) {
+        if (measured == null) {
+            measured = measureNow(parent);
+        }
+        return measured;
+    }
+
+    private static Calibration measureNow(BufferAllocator parent) {
         try (BufferAllocator allocator = parent.newChildAllocator("calibration", 0, 160L << 20);
                 BlockStore store = new BlockStore(allocator, 1 << 20, 128L << 20);
                 QueryExecutor one = new QueryExecutor(1)) {

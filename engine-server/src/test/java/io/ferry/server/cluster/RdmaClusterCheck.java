@@ -46,8 +46,9 @@ public final class RdmaClusterCheck {
         Duration timeout = Duration.ofSeconds(30);
         int passed = 0;
         List<String> failed = new ArrayList<>();
+        // no planner warm-up: under QEMU's emulation it took the VM's CPU for minutes while the nodes started
         EngineConfig config = EngineConfig.defaults().withThreads(1).withBlockSize(64 * 1024)
-                .withMemoryLimit(256L << 20);
+                .withMemoryLimit(256L << 20).withPlannerWarmup(false);
         // the VM's rxe address is not loopback; nothing but this JVM reaches it
         Path data = Files.createTempDirectory("ferry-rdma-data");
         Coordinator.Options options = new Coordinator.Options(config, host, 0, 0, 0, null, Fabrics.Kind.RDMA, timeout,
