@@ -52,6 +52,7 @@ import io.ferry.sql.distributed.ShufflePlan;
  * elsewhere. The coordinator merges everything (final aggregation); {@link FragmentLog} keeps what each unit did.
  */
 public final class ClusterRunner implements QueryRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterRunner.class);
     private final FerryEngine engine;
     private final Cluster cluster;
     private final ClusterStorage storage;
@@ -62,7 +63,6 @@ public final class ClusterRunner implements QueryRunner {
     /** Build-side blocks sent to nodes with their fragments, and those co-partitioning left out (what it saved). */
     private final AtomicLong buildBlocksSent = new AtomicLong();
     private final AtomicLong buildBlocksSpared = new AtomicLong();
-    private static final Logger LOG = LoggerFactory.getLogger(ClusterRunner.class);
     private final FragmentLog log = new FragmentLog();
     private final UnitPlanner planner;
     private final ShuffleRunner shuffles;
@@ -229,14 +229,15 @@ public final class ClusterRunner implements QueryRunner {
     }
 
     /**
-     * One of {@code nodes} that is down now, waiting a moment for the control plane to notice: a killed node's
-     * fabric connection may fail a read before its control connection is seen closed.
+     * One of {@code nodes} that is down now, waiting a moment for the control plane to mark it so: a killed node's
+     * fabric connection may fail a read before its control connection is seen closed, and reads go to a copy only
+     * once its holder is down.
      */
     private static Member lostAmong(List<Member> nodes) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (true) {
             for (Member m : nodes) {
-                if (!m.isUp() || !m.channel().isOpen()) {
+                if (!m.isUp()) {
                     return m;
                 }
             }
