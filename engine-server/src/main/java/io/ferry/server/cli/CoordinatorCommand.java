@@ -77,6 +77,11 @@ final class CoordinatorCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}). See docs/cluster.md.")
     private int replicas;
 
+    @Option(names = "--replace-after", paramLabel = "SECONDS", defaultValue = "30",
+            description = "With --replicas, how long a memory server may be down before its blocks are copied to the "
+                    + "others that lack them (default: ${DEFAULT-VALUE}).")
+    private int replaceAfterSeconds;
+
     @Mixin
     private SecurityOptions security;
 
@@ -99,7 +104,7 @@ final class CoordinatorCommand implements Callable<Integer> {
         Coordinator coordinator = Coordinator.start(new Coordinator.Options(config, address.host, address.port,
                 controlPort, fabric.port, fabric.advertise, fabric.kind(), timeout, loadRoots, security.security(),
                 fabric.secret(), controlTls, inMemory ? null : dataDirectory(),
-                Duration.ofSeconds(rejoinWaitSeconds), replicas));
+                Duration.ofSeconds(rejoinWaitSeconds), replicas, Duration.ofSeconds(replaceAfterSeconds)));
         if (flight.port != null) {
             try {
                 coordinator.serveFlight(flight.port);

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 
 import org.apache.arrow.memory.ArrowBuf;
@@ -45,8 +45,9 @@ import io.ferry.server.runtime.BlockLocation;
  *
  * <p>With {@code replicas} above one, each block is written to that many holders (the next ones in join order after
  * the one placement picks), and a query reads the first copy whose holder is up: with a memory server down, the
- * tables go on answering from the others. When a holder comes up — a node back after a crash, or a new one — blocks
- * with fewer copies on nodes that are up than asked for are copied from a copy that is up ({@link #catchUp}).
+ * tables go on answering from the others. When a holder comes up — a node back after a crash, or a new one — and
+ * when one has been down for {@code replaceAfter}, blocks with fewer copies on nodes that are up than asked for are
+ * copied from a copy that is up ({@link #catchUp}).
  */
 public final class ClusterStorage implements BlockStorage, Cluster.Listener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterStorage.class);
@@ -82,7 +83,12 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     private final Map<Long, Copies> copies = new HashMap<>();
     /** Catch-up copies blocks one at a time, through a buffer of its own ({@link #catchUp}). */
     private final Object copying = new Object();
-    private final ExecutorService repair = Executors.newSingleThreadExecutor(DataNode.daemon("ferry-replicas"));
+    /** How long a holder stays down before its blocks are copied to other holders ({@link #onDown}). */
+    public static final Duration REPLACE_AFTER = Duration.ofSeconds(30);
+
+    private final ScheduledExecutorService repair = Executors.newSingleThreadScheduledExecutor(
+            DataNode.daemon("ferry-replicas"));
+    private final Duration replaceAfter;
     private ReadBuffer copyBuffer;
     /** Regions adopted from an earlier coordinator, by id, with the offsets of their adopted blocks, until {@link #settle}. */
     private final Map<Integer, Set<Long>> adopting = new HashMap<>();
@@ -108,10 +114,17 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     /** @param replicas on how many holders each block is kept (at most as many as are up when it is written) */
     public ClusterStorage(Cluster cluster, Peers peers, BufferAllocator allocator, int blockSize, Duration timeout,
             int replicas) {
+        this(cluster, peers, allocator, blockSize, timeout, replicas, REPLACE_AFTER);
+    }
+
+    /** @param replaceAfter how long a holder is down before its blocks are copied to other holders */
+    public ClusterStorage(Cluster cluster, Peers peers, BufferAllocator allocator, int blockSize, Duration timeout,
+            int replicas, Duration replaceAfter) {
         if (replicas < 1) {
             throw new IllegalArgumentException("replicas must be at least 1, not " + replicas);
         }
         this.replicas = replicas;
+        this.replaceAfter = replaceAfter;
         this.cluster = cluster;
         this.peers = peers;
         this.allocator = allocator;
@@ -780,12 +793,28 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     }
 
     /**
-     * A node that went down: its blocks fail in {@link #locate} while it is down. Its free slots are kept (no block
-     * goes to a node that is down): if the same process comes back ({@link Cluster}), they and its blocks are its again.
+     * A node that went down: its blocks fail in {@link #locate} while it is down, or are read from their other copies.
+     * Its free slots are kept (no block goes to a node that is down): if the same process comes back
+     * ({@link Cluster}), they and its blocks are its again. With replicas, if it is still down {@link #REPLACE_AFTER}
+     * later, its blocks are copied to the other holders up that have none ({@link #catchUp}), so a cluster with a
+     * spare memory server is back to its copies without waiting for the node; if it then comes back, its copies are
+     * kept as extra ones.
      */
     @Override
     public void onDown(Member member) {
-        LOG.info("blocks on {} are unavailable while it is down", member.describe());
+        LOG.info("blocks on {} are unavailable while it is down{}", member.describe(), replicas > 1
+                ? "; their other copies are read" : "");
+        if (replicas > 1 && member.role().holdsBlocks()) {
+            try {
+                repair.schedule(() -> {
+                    if (!member.isUp()) {
+                        catchUp();
+                    }
+                }, replaceAfter.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                // closed
+            }
+        }
     }
 
     private void closeStaging() {

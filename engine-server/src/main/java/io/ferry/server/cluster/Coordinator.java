@@ -53,7 +53,8 @@ public final class Coordinator implements AutoCloseable {
      */
     public record Options(EngineConfig engine, String host, int port, int controlPort, int fabricPort,
             String advertise, Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security,
-            ClusterSecret secret, boolean controlTls, Path dataDirectory, Duration rejoinWait, int replicas) {
+            ClusterSecret secret, boolean controlTls, Path dataDirectory, Duration rejoinWait, int replicas,
+            Duration replaceAfter) {
         /** How long a restarted coordinator waits for the nodes that held its tables' blocks, by default. */
         public static final Duration REJOIN_WAIT = Duration.ofSeconds(30);
 
@@ -62,6 +63,11 @@ public final class Coordinator implements AutoCloseable {
             requireNonNull(host, "host is null");
             requireNonNull(security, "security is null");
             requireNonNull(rejoinWait, "rejoinWait is null");
+            requireNonNull(replaceAfter, "replaceAfter is null");
+            if (replaceAfter.isNegative()) {
+                throw new StartupException("--replace-after must be 0 or more seconds, not " + replaceAfter
+                        .toSeconds(), null);
+            }
             if (replicas < 1) {
                 throw new StartupException("--replicas must be at least 1 (each block on one node), not " + replicas,
                         null);
@@ -78,19 +84,24 @@ public final class Coordinator implements AutoCloseable {
                 Fabrics.Kind fabric, Duration timeout, List<Path> loadRoots, ServerSecurity security,
                 ClusterSecret secret, boolean controlTls) {
             this(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots, security, secret,
-                    controlTls, null, REJOIN_WAIT, 1);
+                    controlTls, null, REJOIN_WAIT, 1, ClusterStorage.REPLACE_AFTER);
         }
 
         /** As these options, with tables kept in {@code dir} (docs/storage.md). */
         public Options withDataDirectory(Path dir) {
             return new Options(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots,
-                    security, secret, controlTls, dir, rejoinWait, replicas);
+                    security, secret, controlTls, dir, rejoinWait, replicas, replaceAfter);
         }
 
         /** As these options, with each block kept on {@code copies} holders (docs/cluster.md, "Replicas"). */
         public Options withReplicas(int copies) {
+            return withReplicas(copies, replaceAfter);
+        }
+
+        /** As these options, with a holder's blocks copied to the others once it has been down {@code after}. */
+        public Options withReplicas(int copies, Duration after) {
             return new Options(engine, host, port, controlPort, fabricPort, advertise, fabric, timeout, loadRoots,
-                    security, secret, controlTls, dataDirectory, rejoinWait, copies);
+                    security, secret, controlTls, dataDirectory, rejoinWait, copies, after);
         }
 
         /** With plain TCP on the control port. */
@@ -143,7 +154,7 @@ public final class Coordinator implements AutoCloseable {
                     options.secret(), options.controlTls() ? ControlTls.server(tls.keystore(), tls.password()) : null);
             c.closing.add(0, c.cluster);
             ClusterStorage storage = new ClusterStorage(c.cluster, peers, io, options.engine().blockSize(),
-                    options.timeout(), options.replicas());
+                    options.timeout(), options.replicas(), options.replaceAfter());
             c.closing.add(0, storage);
             c.engine = FerryEngine.start(options.engine(), storage, options.dataDirectory());
             c.closing.add(0, c.engine);

@@ -44,8 +44,12 @@ class ReplicasTest {
     }
 
     private Coordinator coordinator(int controlPort, Path data) {
+        return coordinator(controlPort, data, ClusterStorage.REPLACE_AFTER);
+    }
+
+    private Coordinator coordinator(int controlPort, Path data, Duration replaceAfter) {
         Coordinator.Options o = new Coordinator.Options(CONFIG, "127.0.0.1", 0, controlPort, 0, null,
-                Fabrics.Kind.TCP, TIMEOUT, List.of()).withReplicas(2);
+                Fabrics.Kind.TCP, TIMEOUT, List.of()).withReplicas(2, replaceAfter);
         Coordinator c = Coordinator.start(data == null ? o : o.withDataDirectory(data));
         coordinators.add(c);
         return c;
@@ -61,18 +65,26 @@ class ReplicasTest {
 
     /** A coordinator with memory servers m1 and m2 and compute server c1, and two tables loaded by several statements. */
     private Coordinator loaded(Path data) throws Exception {
-        Coordinator c = coordinator(0, data);
-        node(Role.MEMORY, "m1", c.cluster().address());
-        node(Role.MEMORY, "m2", c.cluster().address());
+        return loaded(coordinator(0, data), 2);
+    }
+
+    /** {@code c} with memory servers m1 .. m{@code memory} and compute server c1, and the tables loaded. */
+    private Coordinator loaded(Coordinator c, int memory) throws Exception {
+        for (int i = 1; i <= memory; i++) {
+            node(Role.MEMORY, "m" + i, c.cluster().address());
+        }
         node(Role.COMPUTE, "c1", c.cluster().address());
-        assertTrue(c.cluster().awaitNodes(3, Duration.ofSeconds(30)), "nodes joined");
+        assertTrue(c.cluster().awaitNodes(memory + 1, Duration.ofSeconds(30)), "nodes joined");
         try (Connection conn = c.engine().connect()) {
             ClusterTables.load(conn);
         }
         return c;
     }
 
-    /** Blocks, and blocks with fewer than two copies on nodes that are up, by sys.blocks. */
+    /**
+     * Blocks, blocks with fewer than two copies on nodes that are up, and blocks not on m1 and m2 (for the tests with
+     * two memory servers), by sys.blocks.
+     */
     private static long[] copies(Coordinator c) throws SQLException {
         try (Connection conn = c.engine().connect(); Statement s = conn.createStatement();
                 ResultSet rs = s.executeQuery("SELECT COUNT(*), COUNT(CASE WHEN copies < 2 THEN 1 END), "
@@ -113,11 +125,16 @@ class ReplicasTest {
         }
     }
 
-    /** Waits until every block has its two copies on nodes that are up again. */
+    /** Waits until every block has its two copies on m1 and m2 again. */
     private static void awaitCopies(Coordinator c) throws Exception {
+        awaitCopies(c, true);
+    }
+
+    /** Waits until every block has two copies on nodes that are up (on m1 and m2, if {@code onM1AndM2}). */
+    private static void awaitCopies(Coordinator c, boolean onM1AndM2) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         long[] now = copies(c);
-        while (now[1] > 0 || now[2] > 0) {
+        while (now[1] > 0 || onM1AndM2 && now[2] > 0) {
             assertTrue(System.nanoTime() < deadline, now[1] + " of " + now[0] + " blocks short of copies");
             Thread.sleep(50);
             now = copies(c);
@@ -154,6 +171,23 @@ class ReplicasTest {
         // m2 goes: the copies m1 caught up on answer alone
         kill(c, "m2");
         assertEquals(changed, ClusterTables.answers(c), "the answers from m1's copies alone");
+    }
+
+    /**
+     * With a spare memory server, a holder that stays down is replaced: once it has been down {@code --replace-after},
+     * its blocks are copied to the holders up that lack them, and the cluster survives losing another one.
+     */
+    @Test
+    void aHolderThatStaysDownIsReplacedByTheSpare() throws Exception {
+        Coordinator c = loaded(coordinator(0, null, Duration.ofSeconds(1)), 3);
+        assertEquals(0, copies(c)[1], "every block on two of the three memory servers");
+        assertTrue(named("m3").blockMemory() > 0, "m3 holds copies too");
+        List<String> before = ClusterTables.answers(c);
+        kill(c, "m1");
+        awaitCopies(c, false); // m1's blocks now on m2 and m3
+        assertEquals(before, ClusterTables.answers(c));
+        kill(c, "m2");
+        assertEquals(before, ClusterTables.answers(c), "the answers from m3 alone");
     }
 
     @Test
