@@ -1,5 +1,7 @@
 package io.ferry.server.cluster;
 
+import static java.util.Objects.requireNonNull;
+
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -71,6 +73,11 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
 
     /** A live block's copies, the one it was first placed in first, and the CRC32C in its header. */
     private record Copies(int crc, int length, List<Copy> list) {
+        /** The copies whose holders are up, in order: the first is the one reads use. */
+        List<Copy> up() {
+            return list.stream().filter(c -> c.region().holder().isUp()).toList();
+        }
+
         Copies with(Copy more) {
             List<Copy> all = new ArrayList<>(list);
             all.add(more);
@@ -255,12 +262,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
 
     @Override
     public synchronized void free(Block block) {
-        Copies c = copies.remove(slot(block.regionId(), block.offset()));
-        if (c == null) {
-            release(regions.get(block.regionId()), block.offset());
-            return;
-        }
-        for (Copy copy : c.list()) {
+        for (Copy copy : copies.remove(slot(block.regionId(), block.offset())).list()) {
             release(copy.region(), copy.offset());
         }
     }
@@ -325,10 +327,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
      */
     @Override
     public synchronized String address(Block block) {
-        Copies c = copies.get(slot(block.regionId(), block.offset()));
-        if (c == null) {
-            return null;
-        }
+        Copies c = copiesOf(block);
         List<BlockAddress> out = new ArrayList<>();
         for (Copy copy : c.list()) {
             RemoteRegion r = copy.region();
@@ -619,8 +618,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
                 int length;
                 synchronized (this) {
                     Copies c = forgetLost(key);
-                    List<Copy> up = c == null ? List.of() : c.list().stream().filter(x -> x.region().holder().isUp())
-                            .toList();
+                    List<Copy> up = c == null ? List.of() : c.up();
                     if (up.isEmpty() || up.size() >= replicas) {
                         continue;
                     }
@@ -708,7 +706,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
     public synchronized int shortOfCopies() {
         int missing = 0;
         for (Copies c : copies.values()) {
-            if (c.list().stream().filter(x -> x.region().holder().isUp()).count() < replicas) {
+            if (c.up().size() < replicas) {
                 missing++;
             }
         }
@@ -722,25 +720,19 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
 
     /** How many copies of {@code block} are on holders that are up. */
     public synchronized int copiesUp(Block block) {
-        Copies c = copies.get(slot(block.regionId(), block.offset()));
-        if (c == null) {
-            return region(block).holder().isUp() ? 1 : 0;
-        }
-        return (int) c.list().stream().filter(x -> x.region().holder().isUp()).count();
+        return copiesOf(block).up().size();
+    }
+
+    /** Every copy of a block of this storage ({@link #write} and {@link #adopt} record them). */
+    private Copies copiesOf(Block block) {
+        return requireNonNull(copies.get(slot(block.regionId(), block.offset())), "a block this storage did not place");
     }
 
     /** The copy of {@code block} reads use: the first whose holder is up, else the first. */
     private synchronized Copy serving(Block block) {
-        Copies c = copies.get(slot(block.regionId(), block.offset()));
-        if (c == null) {
-            return new Copy(regions.get(block.regionId()), block.offset());
-        }
-        for (Copy copy : c.list()) {
-            if (copy.region().holder().isUp()) {
-                return copy;
-            }
-        }
-        return c.list().get(0);
+        Copies c = copiesOf(block);
+        List<Copy> up = c.up();
+        return up.isEmpty() ? c.list().get(0) : up.get(0);
     }
 
     /** The region reads of a block use: of its first copy on a holder that is up, else of its first. */
@@ -750,15 +742,11 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
 
     /** The nodes that hold copies of a block, the one reads use first. */
     public synchronized List<String> holders(Block block) {
-        Copies c = copies.get(slot(block.regionId(), block.offset()));
-        List<String> out = new ArrayList<>();
         RemoteRegion reads = region(block);
-        out.add(reads.holder().name());
-        if (c != null) {
-            for (Copy copy : c.list()) {
-                if (copy.region() != reads) {
-                    out.add(copy.region().holder().name());
-                }
+        List<String> out = new ArrayList<>(List.of(reads.holder().name()));
+        for (Copy copy : copiesOf(block).list()) {
+            if (copy.region() != reads) {
+                out.add(copy.region().holder().name());
             }
         }
         return out;
@@ -769,9 +757,7 @@ public final class ClusterStorage implements BlockStorage, Cluster.Listener, Aut
      * its name joined), so its memory is gone.
      */
     public synchronized boolean lost(Block block) {
-        Copies c = copies.get(slot(block.regionId(), block.offset()));
-        List<Copy> all = c == null ? List.of(new Copy(regions.get(block.regionId()), block.offset())) : c.list();
-        return all.stream().allMatch(copy -> cluster.replaced(copy.region().holder()));
+        return copiesOf(block).list().stream().allMatch(copy -> cluster.replaced(copy.region().holder()));
     }
 
     /**
