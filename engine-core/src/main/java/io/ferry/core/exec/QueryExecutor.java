@@ -372,7 +372,8 @@ public final class QueryExecutor implements AutoCloseable {
                 }
                 cleanups.add(table::close);
                 Evaluator residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
-                return pipeline(join.left()).then(new HashJoinProbe(table, join.leftKeys(), join.kind(), residual));
+                return pipeline(JoinKeyRanges.narrowProbe(join, build))
+                        .then(new HashJoinProbe(table, join.leftKeys(), join.kind(), residual));
             }
 
             @Override

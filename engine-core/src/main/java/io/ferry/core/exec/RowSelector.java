@@ -128,7 +128,9 @@ abstract class RowSelector {
             } else {
                 for (int i = 0; i < n; i++) {
                     out[c] = i;
-                    c += Long.compareUnsigned(x[i] - lo, span) <= 0 && !nulls[i] ? 1 : 0;
+                    // & and not &&: a short-circuit is a branch, mispredicted on every other row of a filter
+                    // that keeps half of them
+                    c += (Long.compareUnsigned(x[i] - lo, span) <= 0 ? 1 : 0) & (nulls[i] ? 0 : 1);
                 }
             }
             return c;

@@ -3,6 +3,7 @@ package io.ferry.core.expr;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.ferry.core.types.FerryType;
 import io.ferry.core.types.Physical;
@@ -48,22 +49,31 @@ public final class ExprCompiler {
             return b -> Vector.allNull(p, b.rowCount());
         }
         // One array of a batch's worth of the value, shared by every batch's vector: vectors are read, never
-        // written, and a vector reads only its first rowCount values, so a batch costs no fill of 4096 values.
+        // written, and a vector reads only its first rowCount values, so a batch costs no fill of 4096 values. It
+        // is made by the first batch that needs it: folding a constant while planning evaluates one row, and a
+        // VALUES list of 1000 rows folds 1000 casts of literals (32 KiB filled for each was most of its planning).
         return switch (p) {
             case LONG -> {
                 long x = (Long) v;
-                long[] values = new long[Vector.MAX_ROWS];
-                Arrays.fill(values, x);
-                yield b -> b.rowCount() <= values.length ? new LongVector(values, null, b.rowCount())
-                        : LongVector.constant(x, b.rowCount());
+                SharedFill<long[]> shared = new SharedFill<>(() -> {
+                    long[] values = new long[Vector.MAX_ROWS];
+                    Arrays.fill(values, x);
+                    return values;
+                });
+                yield b -> b.rowCount() < SharedFill.FROM_ROWS || b.rowCount() > Vector.MAX_ROWS
+                        ? LongVector.constant(x, b.rowCount())
+                        : new LongVector(shared.get(), null, b.rowCount());
             }
             case DOUBLE -> {
                 double x = (Double) v;
-                double[] values = new double[Vector.MAX_ROWS];
-                Arrays.fill(values, x);
+                SharedFill<double[]> shared = new SharedFill<>(() -> {
+                    double[] values = new double[Vector.MAX_ROWS];
+                    Arrays.fill(values, x);
+                    return values;
+                });
                 yield b -> {
-                    if (b.rowCount() <= values.length) {
-                        return new DoubleVector(values, null, b.rowCount());
+                    if (b.rowCount() >= SharedFill.FROM_ROWS && b.rowCount() <= Vector.MAX_ROWS) {
+                        return new DoubleVector(shared.get(), null, b.rowCount());
                     }
                     double[] d = new double[b.rowCount()];
                     Arrays.fill(d, x);
@@ -385,5 +395,27 @@ public final class ExprCompiler {
             acc = Scatter.overlay(acc, fill, positions, count, p);
         }
         return acc;
+    }
+
+    /** A constant's batch-sized array, made once by the first batch large enough to want it. */
+    private static final class SharedFill<T> {
+        /** Below this many rows a fresh array is cheaper than keeping 4096 values. */
+        static final int FROM_ROWS = 64;
+
+        private final Supplier<T> make;
+        private volatile T values;
+
+        SharedFill(Supplier<T> make) {
+            this.make = make;
+        }
+
+        T get() {
+            T v = values;
+            if (v == null) {
+                v = make.get(); // two threads may both make it: equal arrays, either one serves
+                values = v;
+            }
+            return v;
+        }
     }
 }

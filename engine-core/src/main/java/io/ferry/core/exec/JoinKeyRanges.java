@@ -1,0 +1,134 @@
+package io.ferry.core.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.ferry.core.expr.Call;
+import io.ferry.core.expr.Expr;
+import io.ferry.core.expr.InputRef;
+import io.ferry.core.expr.Literal;
+import io.ferry.core.expr.Op;
+import io.ferry.core.stats.ColumnStats;
+import io.ferry.core.stats.ValueRange;
+import io.ferry.core.storage.Table;
+import io.ferry.core.types.FerryType;
+import io.ferry.core.types.Physical;
+import io.ferry.core.vector.Batch;
+import io.ferry.core.vector.LongVector;
+
+/**
+ * Narrows a hash join's probe side by the range of the keys its build side holds, once the build side is known:
+ * a probe row whose key lies outside [min, max] of the build keys cannot match. The range goes down the probe side
+ * to the scan that reads the key column — through filters, projections that pass the column on, and other joins'
+ * probe sides — where it becomes a zone filter (blocks whose zone map lies outside it are not read) and a range test
+ * that runs with the scan's other cheap filters, before the probes of other joins and the decoding of other columns.
+ * DuckDB calls this join filter pushdown. It pays where the fact table is stored in the order of the dimension's key
+ * (TPC-DS's inventory and catalog_sales by date: a filtered date_dim then skips most of their blocks) and where a
+ * dimension filtered to a few keys sits high in a star join.
+ *
+ * <p>Only joins that drop probe rows without a match (INNER, SEMI), on keys where NULL never matches, and of one
+ * integral, DATE, TIMESTAMP or narrow DECIMAL type on both sides. A range that covers every value the table holds in
+ * the column (its statistics' minimum and maximum) is not pushed: it would skip nothing.
+ */
+final class JoinKeyRanges {
+    private JoinKeyRanges() {
+    }
+
+    /** {@code join}'s probe side, narrowed by the range of each key of {@code build} (its build side's rows). */
+    static PlanNode narrowProbe(PlanNode.Join join, Batch build) {
+        if (join.kind() != JoinKind.INNER && join.kind() != JoinKind.SEMI) {
+            return join.left();
+        }
+        PlanNode probe = join.left();
+        List<FerryType> leftTypes = probe.types();
+        List<FerryType> rightTypes = join.right().types();
+        for (int k = 0; k < join.leftKeys().length; k++) {
+            FerryType type = leftTypes.get(join.leftKeys()[k]);
+            FerryType other = rightTypes.get(join.rightKeys()[k]);
+            if (join.nullsMatch()[k] || type.physical() != Physical.LONG || type.isWideDecimal()
+                    || type.kind() != other.kind() || type.scale() != other.scale()) {
+                continue;
+            }
+            long[] range = range((LongVector) build.column(join.rightKeys()[k]));
+            PlanNode narrowed = narrow(probe, join.leftKeys()[k], range);
+            if (narrowed != null) {
+                probe = narrowed;
+            }
+        }
+        return probe;
+    }
+
+    /** {lo, hi} of the vector's non-NULL values; {1, 0} (empty) when it has none. */
+    private static long[] range(LongVector keys) {
+        long[] x = keys.values();
+        boolean[] nulls = keys.nulls();
+        long lo = Long.MAX_VALUE;
+        long hi = Long.MIN_VALUE;
+        for (int i = 0; i < keys.size(); i++) {
+            if (nulls == null || !nulls[i]) {
+                lo = Math.min(lo, x[i]);
+                hi = Math.max(hi, x[i]);
+            }
+        }
+        return lo > hi ? new long[] {1, 0} : new long[] {lo, hi};
+    }
+
+    /**
+     * {@code node} with rows whose column {@code column} lies outside {@code range} left out at its scan; null
+     * where the column does not come straight from a scan, or the range would leave nothing out.
+     */
+    private static PlanNode narrow(PlanNode node, int column, long[] range) {
+        if (node instanceof PlanNode.Scan scan) {
+            return narrowScan(scan, null, column, range);
+        }
+        if (node instanceof PlanNode.Filter filter) {
+            if (filter.input() instanceof PlanNode.Scan scan) {
+                return narrowScan(scan, filter.condition(), column, range);
+            }
+            PlanNode input = narrow(filter.input(), column, range);
+            return input == null ? null : new PlanNode.Filter(input, filter.condition());
+        }
+        if (node instanceof PlanNode.Project project) {
+            if (!(project.exprs().get(column) instanceof InputRef ref)) {
+                return null;
+            }
+            PlanNode input = narrow(project.input(), ref.index(), range);
+            return input == null ? null : new PlanNode.Project(input, project.exprs());
+        }
+        if (node instanceof PlanNode.Join join && column < join.left().types().size()) {
+            PlanNode left = narrow(join.left(), column, range);
+            return left == null ? null : new PlanNode.Join(left, join.right(), join.kind(), join.leftKeys(),
+                    join.rightKeys(), join.nullsMatch(), join.residual());
+        }
+        return null;
+    }
+
+    /** The scan under a filter ({@code condition}, or none) that also keeps only {@code range} in the column. */
+    private static PlanNode narrowScan(PlanNode.Scan scan, Expr condition, int column, long[] range) {
+        int tableColumn = scan.columns()[column];
+        if (covers(scan, tableColumn, range)) {
+            return null;
+        }
+        long[] bounds = range[0] > range[1] ? new long[0] : range;
+        ZoneFilter zones = new ZoneFilter(List.of(new ZoneFilter.ColumnValues(tableColumn, bounds, false)));
+        FerryType type = scan.types().get(column);
+        InputRef ref = new InputRef(column, type);
+        List<Expr> conjuncts = new ArrayList<>(3);
+        conjuncts.add(new Call(Op.GE, List.of(ref, new Literal(range[0], type)), FerryType.BOOLEAN));
+        conjuncts.add(new Call(Op.LE, List.of(ref, new Literal(range[1], type)), FerryType.BOOLEAN));
+        if (condition != null) {
+            conjuncts.add(condition);
+        }
+        return new PlanNode.Filter(scan.withZones(scan.zones().and(zones)),
+                new Call(Op.AND, conjuncts, FerryType.BOOLEAN));
+    }
+
+    /** Whether every value the scanned table holds in the column lies in the range (unknown: no). */
+    private static boolean covers(PlanNode.Scan scan, int tableColumn, long[] range) {
+        if (!(scan.table() instanceof Table table)) {
+            return false;
+        }
+        ColumnStats stats = table.stats().column(tableColumn);
+        return stats.range() instanceof ValueRange.LongRange r && range[0] <= r.min() && r.max() <= range[1];
+    }
+}
