@@ -2,6 +2,7 @@ package io.ferry.core.exec;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.ferry.core.expr.Call;
 import io.ferry.core.expr.Expr;
@@ -42,8 +43,11 @@ final class JoinKeyRanges {
     private JoinKeyRanges() {
     }
 
-    /** {@code join}'s probe side, narrowed by the range of each key of {@code build} (its build side's rows). */
-    static PlanNode narrowProbe(PlanNode.Join join, Batch build) {
+    /**
+     * {@code join}'s probe side, narrowed by the range of each key of {@code build} (its build side's rows); each
+     * scan it narrowed is put in {@code narrowed}, mapped to the plan's scan it stands for.
+     */
+    static PlanNode narrowProbe(PlanNode.Join join, Batch build, Map<PlanNode.Scan, PlanNode.Scan> narrowed) {
         if (!ON || join.kind() != JoinKind.INNER && join.kind() != JoinKind.SEMI) {
             return join.left();
         }
@@ -58,9 +62,9 @@ final class JoinKeyRanges {
                 continue;
             }
             long[] range = range((LongVector) build.column(join.rightKeys()[k]));
-            PlanNode narrowed = narrow(probe, join.leftKeys()[k], range);
-            if (narrowed != null) {
-                probe = narrowed;
+            PlanNode next = narrow(probe, join.leftKeys()[k], range, narrowed);
+            if (next != null) {
+                probe = next;
             }
         }
         return probe;
@@ -85,26 +89,27 @@ final class JoinKeyRanges {
      * {@code node} with rows whose column {@code column} lies outside {@code range} left out at its scan; null
      * where the column does not come straight from a scan, or the range would leave nothing out.
      */
-    private static PlanNode narrow(PlanNode node, int column, long[] range) {
+    private static PlanNode narrow(PlanNode node, int column, long[] range,
+            Map<PlanNode.Scan, PlanNode.Scan> narrowed) {
         if (node instanceof PlanNode.Scan scan) {
-            return narrowScan(scan, null, column, range);
+            return narrowScan(scan, null, column, range, narrowed);
         }
         if (node instanceof PlanNode.Filter filter) {
             if (filter.input() instanceof PlanNode.Scan scan) {
-                return narrowScan(scan, filter.condition(), column, range);
+                return narrowScan(scan, filter.condition(), column, range, narrowed);
             }
-            PlanNode input = narrow(filter.input(), column, range);
+            PlanNode input = narrow(filter.input(), column, range, narrowed);
             return input == null ? null : new PlanNode.Filter(input, filter.condition());
         }
         if (node instanceof PlanNode.Project project) {
             if (!(project.exprs().get(column) instanceof InputRef ref)) {
                 return null;
             }
-            PlanNode input = narrow(project.input(), ref.index(), range);
+            PlanNode input = narrow(project.input(), ref.index(), range, narrowed);
             return input == null ? null : new PlanNode.Project(input, project.exprs());
         }
         if (node instanceof PlanNode.Join join && column < join.left().types().size()) {
-            PlanNode left = narrow(join.left(), column, range);
+            PlanNode left = narrow(join.left(), column, range, narrowed);
             return left == null ? null : new PlanNode.Join(left, join.right(), join.kind(), join.leftKeys(),
                     join.rightKeys(), join.nullsMatch(), join.residual());
         }
@@ -118,7 +123,8 @@ final class JoinKeyRanges {
      * every row, and the columns after it are then decoded row by row at the positions it kept (TPC-DS q52 ran in
      * twice the time with the range of item keys it probes tested on every store_sales row).
      */
-    private static PlanNode narrowScan(PlanNode.Scan scan, Expr condition, int column, long[] range) {
+    private static PlanNode narrowScan(PlanNode.Scan scan, Expr condition, int column, long[] range,
+            Map<PlanNode.Scan, PlanNode.Scan> narrowed) {
         int tableColumn = scan.columns()[column];
         double share = share(scan, tableColumn, range);
         if (share >= 1) {
@@ -126,9 +132,10 @@ final class JoinKeyRanges {
         }
         long[] bounds = range[0] > range[1] ? new long[0] : range;
         ZoneFilter zones = new ZoneFilter(List.of(new ZoneFilter.ColumnValues(tableColumn, bounds, false)));
-        PlanNode.Scan narrowed = scan.withZones(scan.zones().and(zones));
+        PlanNode.Scan zoned = scan.withZones(scan.zones().and(zones));
+        narrowed.put(zoned, narrowed.getOrDefault(scan, scan));
         if (share > SELECTIVE) {
-            return condition == null ? narrowed : new PlanNode.Filter(narrowed, condition);
+            return condition == null ? zoned : new PlanNode.Filter(zoned, condition);
         }
         FerryType type = scan.types().get(column);
         InputRef ref = new InputRef(column, type);
@@ -138,7 +145,7 @@ final class JoinKeyRanges {
         if (condition != null) {
             conjuncts.add(condition);
         }
-        return new PlanNode.Filter(narrowed, new Call(Op.AND, conjuncts, FerryType.BOOLEAN));
+        return new PlanNode.Filter(zoned, new Call(Op.AND, conjuncts, FerryType.BOOLEAN));
     }
 
     /**

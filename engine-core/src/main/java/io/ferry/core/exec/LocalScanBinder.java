@@ -16,11 +16,16 @@ public final class LocalScanBinder implements ScanBinder {
 
     @Override
     public BlockSource bind(PlanNode.Scan scan, SampleSpec sample) {
+        return bind(scan, sample, scan.zones());
+    }
+
+    @Override
+    public BlockSource bind(PlanNode.Scan scan, SampleSpec sample, ZoneFilter zones) {
         if (!(scan.table() instanceof Table table)) {
             throw new IllegalStateException("table '" + scan.table().name() + "' has no blocks on this node");
         }
         TableData data = table.snapshot();
-        int[] positions = ScanBinder.blocksToRead(scan, sample, table, data);
+        int[] positions = ScanBinder.blocksToRead(zones, sample, table, data);
         return new BlockSource() {
             @Override
             public int blockCount() {

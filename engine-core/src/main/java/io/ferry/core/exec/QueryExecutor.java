@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -219,6 +220,8 @@ public final class QueryExecutor implements AutoCloseable {
     private final class Run implements AutoCloseable {
         private final QueryContext ctx;
         private final List<BlockSource> sources = new ArrayList<>();
+        /** Scans {@link JoinKeyRanges} narrowed, each to the plan's scan it stands for. */
+        private final Map<PlanNode.Scan, PlanNode.Scan> narrowedScans = new IdentityHashMap<>();
         private final List<Runnable> cleanups = new ArrayList<>();
         /** Where this execution's operators spill; removed when it ends. */
         private final SpillSpace spill;
@@ -314,7 +317,9 @@ public final class QueryExecutor implements AutoCloseable {
             @Override
             public Pipeline scan(PlanNode.Scan scan) {
                 SampleSpec sample = scan.sample() == null ? null : scan.sample().forExecution();
-                BlockSource blocks = ctx.binder().bind(scan, sample);
+                // a scan a join's build keys narrowed is bound as the plan's, which binders may know by identity
+                PlanNode.Scan planned = narrowedScans.getOrDefault(scan, scan);
+                BlockSource blocks = ctx.binder().bind(planned, sample, scan.zones());
                 sources.add(blocks);
                 return Pipeline.of(new ScanSource(blocks, scan.columns(), scan.types(), sample));
             }
@@ -372,7 +377,7 @@ public final class QueryExecutor implements AutoCloseable {
                 }
                 cleanups.add(table::close);
                 Evaluator residual = join.residual() == null ? null : ExprCompiler.compile(join.residual());
-                return pipeline(JoinKeyRanges.narrowProbe(join, build))
+                return pipeline(JoinKeyRanges.narrowProbe(join, build, narrowedScans))
                         .then(new HashJoinProbe(table, join.leftKeys(), join.kind(), residual));
             }
 
