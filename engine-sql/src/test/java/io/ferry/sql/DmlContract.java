@@ -111,6 +111,34 @@ public abstract class DmlContract {
         change("INSERT INTO t VALUES (1, 'again', 1, 1.00, DATE '2021-01-01')", "t");
     }
 
+    /**
+     * Literal rows the validator casts to their columns' types ({@code 12.5} into a DOUBLE, {@code 1.005} into a
+     * DECIMAL(10, 2)) are folded into one VALUES (FerrySqlToRelConverter.convertValues), not planned as a UNION of
+     * one-row projections: the values stored are DuckDB's, and so are those of a list that takes the slow way (a
+     * NULL, an expression).
+     */
+    @Test
+    void castLiteralRowsStoreTheValuesTheirCastsMake() throws SQLException {
+        both("CREATE TABLE k (a DOUBLE, b DECIMAL(10, 2), c BIGINT, e DECIMAL(18, 6), s VARCHAR)");
+        StringBuilder rows = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            rows.append(i == 0 ? "" : ", ").append('(').append(i).append(".5, ").append(i % 17).append(".005, ")
+                    .append(i * 1000003).append(", -").append(i).append(".1234565, 'r").append(i).append("')");
+        }
+        String insert = "INSERT INTO k VALUES " + rows;
+        try (Statement s = ferry.createStatement(); ResultSet plan = s.executeQuery("EXPLAIN PLAN FOR " + insert)) {
+            StringBuilder text = new StringBuilder();
+            while (plan.next()) {
+                text.append(plan.getString(1)).append('\n');
+            }
+            assertFalse(text.toString().contains("Union"), text.toString());
+        }
+        change(insert, "k");
+        change("INSERT INTO k VALUES (0.1, 0.1, 1, 0.1, 'x'), (1e-3, 2, 3.0, 1e-7, NULL)", "k");
+        change("INSERT INTO k VALUES (2.25, 1 + 0.25, 7, 0, 'y'), (3, 4, 5, 6.0000005, 'z')", "k");
+        same("SELECT SUM(a), SUM(b), SUM(c), SUM(e) FROM k");
+    }
+
     @Test
     void updateSetsValuesOnlyWhereItsConditionIsTrue() throws SQLException {
         change("UPDATE t SET qty = qty * 2, name = UPPER(name) WHERE qty > 20", "t");

@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.google.common.collect.ImmutableList;
+
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.Strong;
@@ -16,19 +18,26 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.hint.RelHint;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSimplify;
 import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
@@ -92,6 +101,94 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
         RelOptTable table = super.getTargetTable(call);
         StatementAccess.changing(table, call.getKind());
         return table;
+    }
+
+    /**
+     * A VALUES list (a query's, or an INSERT's rows) whose cells are literals, or literals the validator cast to
+     * their column's type ({@code 12.5} into a DOUBLE column), as one LogicalValues of its folded literals. Calcite
+     * takes a cast for an expression and makes each such row a projection of a one-row VALUES, all of them a UNION:
+     * an INSERT of 1000 rows of three columns spent 145–170 ms planning where the same rows as DOUBLE literals took
+     * 24–68 ms. All cells are folded by one call to the planner's executor (Ferry's kernels, {@code FerryRexExecutor}:
+     * the values the cast computes at run time, to the bit). Anything else (an expression, a parameter, DEFAULT, a
+     * NULL, a cell that does not fold) takes Calcite's way.
+     */
+    @Override
+    public RelNode convertValues(SqlCall values, @Nullable RelDataType targetRowType) {
+        RelNode folded = literalRows(values, targetRowType);
+        return folded != null ? folded : super.convertValues(values, targetRowType);
+    }
+
+    private @Nullable RelNode literalRows(SqlCall values, @Nullable RelDataType targetRowType) {
+        RexExecutor executor = cluster.getPlanner().getExecutor();
+        RelDataType listType = validator.getValidatedNodeTypeIfKnown(values);
+        if (executor == null || listType == null || !listType.isStruct()) {
+            return null;
+        }
+        int width = listType.getFieldCount();
+        if (targetRowType != null && targetRowType.getFieldCount() != width) {
+            return null;
+        }
+        List<SqlNode> rows = values.getOperandList();
+        boolean cast = false;
+        for (SqlNode row : rows) {
+            if (row.getKind() != SqlKind.ROW || ((SqlCall) row).operandCount() != width) {
+                return null;
+            }
+            for (SqlNode cell : ((SqlCall) row).getOperandList()) {
+                if (!castLiteral(cell)) {
+                    return null;
+                }
+                cast |= cell.getKind() == SqlKind.CAST;
+            }
+        }
+        if (!cast) {
+            return null; // Calcite makes a list of plain literals one VALUES itself
+        }
+        Blackboard bb = createBlackboard(validator.getOverScope(values), null, false);
+        List<RexNode> cells = new ArrayList<>(rows.size() * width);
+        for (SqlNode row : rows) {
+            for (SqlNode cell : ((SqlCall) row).getOperandList()) {
+                cells.add(bb.convertExpression(cell));
+            }
+        }
+        List<RexNode> reduced = new ArrayList<>(cells.size());
+        executor.reduce(rexBuilder, cells, reduced);
+        List<RelDataTypeField> fields = listType.getFieldList();
+        ImmutableList.Builder<ImmutableList<RexLiteral>> tuples = ImmutableList.builder();
+        for (int r = 0; r < rows.size(); r++) {
+            ImmutableList.Builder<RexLiteral> tuple = ImmutableList.builder();
+            for (int i = 0; i < width; i++) {
+                RexNode value = RexUtil.removeNullabilityCast(typeFactory, reduced.get(r * width + i));
+                if (!(value instanceof RexLiteral literal) || literal.isNull()
+                        || !SqlTypeUtil.equalSansNullability(typeFactory, literal.getType(),
+                                fields.get(i).getType())) {
+                    return null;
+                }
+                tuple.add(literal);
+            }
+            tuples.add(tuple.build());
+        }
+        // the list's types, with the target columns' nullability, as Calcite types the VALUES it makes
+        RelDataTypeFactory.Builder rowType = typeFactory.builder();
+        for (int i = 0; i < width; i++) {
+            RelDataType type = fields.get(i).getType();
+            if (targetRowType != null) {
+                type = typeFactory.createTypeWithNullability(type,
+                        targetRowType.getFieldList().get(i).getType().isNullable());
+            }
+            rowType.add(fields.get(i).getName(), type);
+        }
+        return LogicalValues.create(cluster, rowType.build(), tuples.build());
+    }
+
+    /** A literal, or a literal under casts. */
+    private static boolean castLiteral(SqlNode cell) {
+        SqlNode node = cell;
+        while (node.getKind() == SqlKind.CAST) {
+            node = ((SqlCall) node).operand(0);
+        }
+        return node instanceof SqlLiteral literal && literal.getTypeName() != SqlTypeName.NULL
+                && literal.getTypeName() != SqlTypeName.SYMBOL;
     }
 
     /**
