@@ -162,6 +162,10 @@ public final class WindowQueries {
                 "SELECT c.id, COUNT(*) OVER (ORDER BY a.o RANGE BETWEEN 1 PRECEDING AND CURRENT ROW), AVG(a.x) OVER "
                         + "(PARTITION BY c.g ORDER BY a.p RANGE BETWEEN 2 FOLLOWING AND 100 FOLLOWING) FROM wn a RIGHT "
                         + "JOIN wn c ON FALSE",
+                // ... and a key constant only once folded, under EXCLUDE TIES (fuzzer seed 2305 query 5048: 1, not 0)
+                "SELECT id, COUNT(*) OVER (PARTITION BY g ORDER BY COALESCE(0.0E0, 0.0E0) DESC NULLS LAST RANGE "
+                        + "BETWEEN 2 FOLLOWING AND 100 FOLLOWING EXCLUDE TIES), COUNT(*) OVER (ORDER BY COALESCE(1, 2) "
+                        + "RANGE BETWEEN 3 PRECEDING AND CURRENT ROW EXCLUDE TIES) FROM wn",
                 "SELECT id, SUM(x) OVER (PARTITION BY g ORDER BY o RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
                         + "COUNT(*) OVER (PARTITION BY o ORDER BY id RANGE BETWEEN 100 PRECEDING AND 50 FOLLOWING), "
                         + "MAX(s) OVER (ORDER BY b DESC RANGE BETWEEN 3 PRECEDING AND 3 FOLLOWING) FROM wn_big",
