@@ -1,5 +1,6 @@
 package io.ferry.sql.jdbc;
 
+import static java.util.Objects.requireNonNull;
 import static org.apache.calcite.util.Static.RESOURCE;
 
 import java.lang.reflect.Type;
@@ -35,6 +36,7 @@ import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.prepare.CalciteSqlValidator;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.prepare.Prepare.PreparedResult;
+import org.apache.calcite.prepare.Prepare.PreparedResultImpl;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
@@ -45,7 +47,9 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.runtime.Hook;
+import org.apache.calcite.runtime.Typed;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
@@ -291,6 +295,32 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 return hasInSubQuery(root.rel) ? root : PlanningProgram.trimmed(root, super::trimUnusedFields);
             }
 
+            /**
+             * A plan Ferry runs wholly, its rows read as they are by JDBC ({@link
+             * FerryToEnumerableConverter#bindable}), as Calcite's own implementation prepares it, less the code.
+             */
+            private PreparedResult implemented(RelRoot root, Bindable<?> rows) {
+                Hook.PLAN_BEFORE_IMPLEMENTATION.run(root);
+                return new PreparedResultImpl(root.rel.getRowType(), requireNonNull(parameterRowType),
+                        requireNonNull(fieldOrigins), root.collation.getFieldCollations().isEmpty() ? List.of()
+                                : List.of(root.collation), root.rel, null, false) {
+                    @Override
+                    public String getCode() {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public Bindable getBindable(Meta.CursorFactory cursorFactory) {
+                        return rows;
+                    }
+
+                    @Override
+                    public Type getElementType() {
+                        return ((Typed) rows).getElementType();
+                    }
+                };
+            }
+
             /** As Calcite's own, with the rows of a query's result streamed to its reader ({@link #streamed}). */
             @Override
             protected PreparedResult implement(RelRoot root) {
@@ -299,7 +329,9 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                     return super.implement(root);
                 }
                 if (root.isRefTrivial() && root.rel instanceof FerryToEnumerableConverter boundary) {
-                    return super.implement(root.withRel(boundary.streamedResult()));
+                    FerryToEnumerableConverter result = boundary.streamedResult();
+                    Bindable<?> rows = prefer == EnumerableRel.Prefer.ARRAY ? result.bindable(javaTypes) : null;
+                    return rows != null ? implemented(root, rows) : super.implement(root.withRel(result));
                 }
                 return super.implement(root.withRel(streamed(root.rel)));
             }

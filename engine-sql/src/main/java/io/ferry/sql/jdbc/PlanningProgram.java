@@ -32,6 +32,7 @@ import org.apache.calcite.util.mapping.Mappings;
 
 import io.ferry.sql.rel.CancelChecks;
 import io.ferry.sql.rel.CheckedSums;
+import io.ferry.sql.rel.FerryImplementation;
 import io.ferry.sql.rel.FerryRel;
 import io.ferry.sql.rel.FerryRules;
 import io.ferry.sql.rel.GrandTotals;
@@ -45,6 +46,7 @@ import io.ferry.sql.rel.RowEngineAverages;
 import io.ferry.sql.rel.RowEngineDoubleOrder;
 import io.ferry.sql.rel.RowEngineExtracts;
 import io.ferry.sql.rel.SignedZeros;
+import io.ferry.sql.rewrite.AggregateReductionsRule;
 import io.ferry.sql.rewrite.CoalesceCasts;
 import io.ferry.sql.rewrite.ConstantGroupJoinRule;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
@@ -91,7 +93,9 @@ import io.ferry.sql.rewrite.UncorrelatedCorrelates;
  *       LoptOptimizeJoinRule where outer joins take part);</li>
  *   <li>unused fields trimmed, then {@link #SIMPLIFY} to a fixpoint; FULL joins become a LEFT join and an ANTI
  *       join ({@link FullJoins}), one-row joins get a constant key ({@link OneRowJoins});</li>
- *   <li>the cost-based choice of implementations, with the planner's rules less {@link #NOT_COST_BASED};</li>
+ *   <li>a plan Ferry runs entirely: the rewrites that were choices taken ({@link #CHOICES}), then each node
+ *       implemented by Ferry's rule for it ({@link FerryImplementation}); any other plan: the cost-based choice of
+ *       implementations, with the planner's rules less {@link #NOT_COST_BASED};</li>
  *   <li>row-engine projections on Ferry's rows moved into Ferry, Calcite's calc rules, then Ferry's adjustments of
  *       what runs in the row engine.</li>
  * </ol>
@@ -224,15 +228,36 @@ final class PlanningProgram {
         }
     }
 
+    /** Off ({@code -Dferry.direct-implementation=off}): every plan implemented by the cost-based phase, to compare. */
+    private static final boolean DIRECT = !"off".equals(System.getProperty("ferry.direct-implementation"));
+
+    /**
+     * The rewrites the cost-based phase chose among for plans Ferry runs entirely, and always took in the plans it
+     * chose for them: here taken wherever they apply, before such a plan is implemented node by node ({@link
+     * FerryImplementation}). An aggregate of a CASE into one with a FILTER (TPC-DS q2, q43, q50, q59, q62, q99),
+     * aggregates of GROUP BY keys and sums that cannot be NULL reduced ({@link AggregateReductionsRule}, q35, q50), a
+     * join with a set of unique keys into a semi-join (q8), sort keys that are constants dropped, projections that do
+     * nothing removed, and sorts below projections again where those rewrites made some. Not Calcite's
+     * SortUnionTransposeRule, which the cost-based phase took for q23b: in a heuristic planner it put a FULL join's
+     * LEFT and ANTI halves in a cycle, and the statement overflowed the stack.
+     */
+    private static final Program CHOICES = Programs.of(new HepProgramBuilder()
+            .addRuleCollection(List.of(CoreRules.AGGREGATE_CASE_TO_FILTER, AggregateReductionsRule.INSTANCE,
+                    CoreRules.PROJECT_TO_SEMI_JOIN, CoreRules.JOIN_TO_SEMI_JOIN, CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN,
+                    CoreRules.SORT_REMOVE_CONSTANT_KEYS, CoreRules.PROJECT_REMOVE, SortBelowProjectRule.INSTANCE))
+            .build(), false, PlannerMetadata.PROVIDER);
+
     /** Calcite's rewrite of projections with window calls into a projection over a window. */
     private static final Program WINDOWS = Programs.of(new HepProgramBuilder()
             .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW).build(), false, PlannerMetadata.PROVIDER);
 
     /**
-     * Calcite's cost-based phase: the cheapest implementation of the plan with the required traits. A plan that runs
-     * entirely in Ferry is chosen among Ferry's implementations alone ({@link FerryRules#runsEntirely}); where those
-     * alone do not cover it (an ORDER BY … LIMIT below a projection of a CAST, fuzzer seeds 57 and 59: 0A000), the
-     * choice is made again among both.
+     * The implementation of the plan with the required traits. A plan that runs entirely in Ferry ({@link
+     * FerryRules#runsEntirely}) is implemented node by node after {@link #CHOICES} ({@link FerryImplementation}), or,
+     * should that fail (a required order its operators do not give) or {@code -Dferry.direct-implementation=off} say
+     * so, chosen by Calcite's cost-based phase among Ferry's implementations alone; where those alone do not cover it
+     * (an ORDER BY … LIMIT below a projection of a CAST, fuzzer seeds 57 and 59: 0A000), and for any other plan, the
+     * cost-based phase chooses among both engines'.
      */
     private static final Program CHOOSE = (planner, logical, traits, materializations, lattices) -> {
         // window calls still inside projections become windows first, so that whether Ferry runs them is asked of
@@ -249,6 +274,14 @@ final class PlanningProgram {
         RelTraitSet wanted = most != null && most <= 1 ? traits.replace(RelCollations.EMPTY) : traits;
         if (!FerryRules.runsEntirely(rel)) {
             return cheapest(planner, rel, wanted);
+        }
+        if (DIRECT) {
+            RelNode chosen = CHOICES.run(planner, rel, traits, materializations, lattices);
+            RelNode ferry = FerryRules.runsEntirely(chosen)
+                    ? FerryImplementation.of(chosen, wanted.replace(FerryRel.CONVENTION)) : null;
+            if (ferry != null) {
+                return FerryRules.toRowEngine(ferry);
+            }
         }
         List<RelOptRule> rules = List.copyOf(planner.getRules());
         FerryRules.rowEngineRules(planner).forEach(planner::removeRule);
