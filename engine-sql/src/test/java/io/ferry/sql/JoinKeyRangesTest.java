@@ -53,6 +53,20 @@ class JoinKeyRangesTest {
             "SELECT d1.cat, COUNT(*) FROM f JOIN dim d1 ON f.dk = d1.dk JOIN dim d2 ON f.dd = d2.dd "
                     + "WHERE d1.dk BETWEEN 100 AND 400 AND d2.dk BETWEEN 150 AND 160 GROUP BY d1.cat",
             "SELECT COUNT(*) FROM f JOIN dim ON f.dk + 1 = dim.dk WHERE dim.dk BETWEEN 10 AND 12",
+            // dimensions filtered to keys spread over all of f's: the keys themselves tested at the scan
+            "SELECT COUNT(*), SUM(f.r) FROM f JOIN dim ON f.dk = dim.dk WHERE dim.cat = 3",
+            "SELECT dim.name, COUNT(*) FROM f JOIN dim ON f.dk = dim.dk WHERE MOD(dim.dk, 97) = 0 GROUP BY dim.name",
+            "SELECT COUNT(*) FROM f JOIN dim ON f.dd = dim.dd WHERE MOD(dim.dk, 50) = 1",
+            "SELECT COUNT(*), SUM(f.id) FROM f JOIN dim ON f.p = dim.p WHERE MOD(dim.dk, 60) = 7",
+            "SELECT COUNT(*) FROM f JOIN dim ON f.big = dim.dk WHERE MOD(dim.dk, 45) = 2 OR dim.dk IS NULL",
+            "SELECT COUNT(*) FROM f JOIN dim d1 ON f.dk = d1.dk JOIN dim d2 ON f.dd = d2.dd "
+                    + "WHERE MOD(d1.dk, 7) = 0 AND MOD(d2.dk, 11) = 0",
+            // IN lists of constants, which the scan tests the same way
+            "SELECT COUNT(*) FROM f WHERE dk IN (3, 5, 600, -1, 77)",
+            "SELECT COUNT(*) FROM f WHERE r IN (1, 2, NULL)",
+            "SELECT COUNT(*) FROM f WHERE big IN (1, 9223372036854775807, -9223372036854775808, 300)",
+            "SELECT COUNT(*) FROM f WHERE dd IN (DATE '2000-01-05', DATE '2000-03-01', DATE '1999-01-01')",
+            "SELECT COUNT(*) FROM f WHERE dk NOT IN (3, 5, 600) AND r IN (4, 8, 15, 16, 23, 42)",
             // semi joins
             "SELECT COUNT(*) FROM f WHERE dk IN (SELECT dk FROM dim WHERE cat = 2 AND dk < 100)",
             "SELECT COUNT(*) FROM f WHERE EXISTS (SELECT 1 FROM dim WHERE dim.dk = f.dk AND dim.dk > 590)",

@@ -1,6 +1,7 @@
 package io.ferry.core.exec;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -61,13 +62,67 @@ final class JoinKeyRanges {
                     || type.kind() != other.kind() || type.scale() != other.scale()) {
                 continue;
             }
-            long[] range = range((LongVector) build.column(join.rightKeys()[k]));
-            PlanNode next = narrow(probe, join.leftKeys()[k], range, narrowed);
+            PlanNode next = narrow(probe, join.leftKeys()[k],
+                    new Keys((LongVector) build.column(join.rightKeys()[k])), narrowed);
             if (next != null) {
                 probe = next;
             }
         }
         return probe;
+    }
+
+    /**
+     * What the build side holds of one key: the range of its values, and the values themselves (sorted, distinct),
+     * collected when first asked for and only from at most {@link #MAX_SET} rows.
+     */
+    private static final class Keys {
+        private final LongVector column;
+        private final long[] range;
+        private long[] values;
+
+        Keys(LongVector column) {
+            this.column = column;
+            this.range = JoinKeyRanges.range(column);
+        }
+
+        long[] range() {
+            return range;
+        }
+
+        /** The distinct non-NULL keys, sorted; null where the build side has more than {@link #MAX_SET} rows. */
+        long[] values() {
+            if (values == null && column.size() <= MAX_SET) {
+                values = distinct(column);
+            }
+            return values;
+        }
+    }
+
+    /**
+     * The most build rows whose distinct keys are collected to test probe rows against ({@link RowSelector});
+     * {@code -Dferry.join-key-sets=0} tests ranges only, to compare.
+     */
+    static final int MAX_SET = Integer.getInteger("ferry.join-key-sets", 1 << 16);
+
+    /** The vector's non-NULL values, sorted, each once. */
+    private static long[] distinct(LongVector keys) {
+        long[] x = keys.values();
+        boolean[] nulls = keys.nulls();
+        long[] sorted = new long[keys.size()];
+        int n = 0;
+        for (int i = 0; i < keys.size(); i++) {
+            if (nulls == null || !nulls[i]) {
+                sorted[n++] = x[i];
+            }
+        }
+        Arrays.sort(sorted, 0, n);
+        int d = 0;
+        for (int i = 0; i < n; i++) {
+            if (d == 0 || sorted[i] != sorted[d - 1]) {
+                sorted[d++] = sorted[i];
+            }
+        }
+        return Arrays.copyOf(sorted, d);
     }
 
     /** {lo, hi} of the vector's non-NULL values; {1, 0} (empty) when it has none. */
@@ -89,27 +144,27 @@ final class JoinKeyRanges {
      * {@code node} with rows whose column {@code column} lies outside {@code range} left out at its scan; null
      * where the column does not come straight from a scan, or the range would leave nothing out.
      */
-    private static PlanNode narrow(PlanNode node, int column, long[] range,
+    private static PlanNode narrow(PlanNode node, int column, Keys keys,
             Map<PlanNode.Scan, PlanNode.Scan> narrowed) {
         if (node instanceof PlanNode.Scan scan) {
-            return narrowScan(scan, null, column, range, narrowed);
+            return narrowScan(scan, null, column, keys, narrowed);
         }
         if (node instanceof PlanNode.Filter filter) {
             if (filter.input() instanceof PlanNode.Scan scan) {
-                return narrowScan(scan, filter.condition(), column, range, narrowed);
+                return narrowScan(scan, filter.condition(), column, keys, narrowed);
             }
-            PlanNode input = narrow(filter.input(), column, range, narrowed);
+            PlanNode input = narrow(filter.input(), column, keys, narrowed);
             return input == null ? null : new PlanNode.Filter(input, filter.condition());
         }
         if (node instanceof PlanNode.Project project) {
             if (!(project.exprs().get(column) instanceof InputRef ref)) {
                 return null;
             }
-            PlanNode input = narrow(project.input(), ref.index(), range, narrowed);
+            PlanNode input = narrow(project.input(), ref.index(), keys, narrowed);
             return input == null ? null : new PlanNode.Project(input, project.exprs());
         }
         if (node instanceof PlanNode.Join join && column < join.left().types().size()) {
-            PlanNode left = narrow(join.left(), column, range, narrowed);
+            PlanNode left = narrow(join.left(), column, keys, narrowed);
             return left == null ? null : new PlanNode.Join(left, join.right(), join.kind(), join.leftKeys(),
                     join.rightKeys(), join.nullsMatch(), join.residual());
         }
@@ -123,29 +178,55 @@ final class JoinKeyRanges {
      * every row, and the columns after it are then decoded row by row at the positions it kept (TPC-DS q52 ran in
      * twice the time with the range of item keys it probes tested on every store_sales row).
      */
-    private static PlanNode narrowScan(PlanNode.Scan scan, Expr condition, int column, long[] range,
+    private static PlanNode narrowScan(PlanNode.Scan scan, Expr condition, int column, Keys keys,
             Map<PlanNode.Scan, PlanNode.Scan> narrowed) {
         int tableColumn = scan.columns()[column];
+        long[] range = keys.range();
         double share = share(scan, tableColumn, range);
-        if (share >= 1) {
+        // the keys themselves only where their range would keep too many rows: collecting them sorts the build keys
+        double setShare = share <= SELECTIVE || keys.values() == null ? 1
+                : setShare(scan, tableColumn, keys.values().length);
+        if (share >= 1 && setShare > SELECTIVE) {
             return null;
         }
         long[] bounds = range[0] > range[1] ? new long[0] : range;
         ZoneFilter zones = new ZoneFilter(List.of(new ZoneFilter.ColumnValues(tableColumn, bounds, false)));
         PlanNode.Scan zoned = scan.withZones(scan.zones().and(zones));
         narrowed.put(zoned, narrowed.getOrDefault(scan, scan));
-        if (share > SELECTIVE) {
+        if (Math.min(share, setShare) > SELECTIVE) {
             return condition == null ? zoned : new PlanNode.Filter(zoned, condition);
         }
         FerryType type = scan.types().get(column);
         InputRef ref = new InputRef(column, type);
         List<Expr> conjuncts = new ArrayList<>(3);
-        conjuncts.add(new Call(Op.GE, List.of(ref, new Literal(range[0], type)), FerryType.BOOLEAN));
-        conjuncts.add(new Call(Op.LE, List.of(ref, new Literal(range[1], type)), FerryType.BOOLEAN));
+        if (setShare < share && range[0] <= range[1]) {
+            // the keys themselves, where they are far fewer than the values in their range (TPC-DS q3's 18 items
+            // of one manufacturer, spread over all 18,000): an IN over them, which the scan tests against a bitmap
+            List<Expr> in = new ArrayList<>(keys.values().length + 1);
+            in.add(ref);
+            for (long v : keys.values()) {
+                in.add(new Literal(v, type));
+            }
+            conjuncts.add(new Call(Op.IN, in, FerryType.BOOLEAN));
+        } else {
+            conjuncts.add(new Call(Op.GE, List.of(ref, new Literal(range[0], type)), FerryType.BOOLEAN));
+            conjuncts.add(new Call(Op.LE, List.of(ref, new Literal(range[1], type)), FerryType.BOOLEAN));
+        }
         if (condition != null) {
             conjuncts.add(condition);
         }
         return new PlanNode.Filter(zoned, new Call(Op.AND, conjuncts, FerryType.BOOLEAN));
+    }
+
+    /**
+     * The share of the column's distinct values that {@code keys} distinct keys can be, by the table's statistics:
+     * 1 where they are unknown.
+     */
+    private static double setShare(PlanNode.Scan scan, int tableColumn, int keys) {
+        if (!(scan.table() instanceof Table table) || table.stats().column(tableColumn).distinct() <= 0) {
+            return 1;
+        }
+        return Math.min(1, keys / (double) table.stats().column(tableColumn).distinct());
     }
 
     /**
