@@ -83,6 +83,8 @@ final class StealPlan implements AutoCloseable {
                 holders.add(u.holder.name());
             }
         }
+        // by name: the units' order follows the order the nodes joined in, which two starting at once make vary
+        holders.sort(null);
         String on = shared.stream().allMatch(u -> u.runner.role() == Role.WORKER) ? "workers" : "compute servers";
         return "steal=on: " + shared.size() + " units on " + on + " share " + n + " blocks through work queues "
                 + "on " + String.join(", ", holders) + " (one per unit, claimed by remote compare-and-swap); a unit "

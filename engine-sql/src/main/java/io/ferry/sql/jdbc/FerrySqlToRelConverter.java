@@ -47,6 +47,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
+import io.ferry.sql.rewrite.ConstantRows;
 
 /**
  * Calcite's conversion of SQL to relational algebra, with each {@code x IN (S)} subquery's operands typed nullable
@@ -151,22 +152,12 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
                 cells.add(bb.convertExpression(cell));
             }
         }
-        List<RexNode> reduced = new ArrayList<>(cells.size());
-        executor.reduce(rexBuilder, cells, reduced);
         List<RelDataTypeField> fields = listType.getFieldList();
-        ImmutableList.Builder<ImmutableList<RexLiteral>> tuples = ImmutableList.builder();
-        for (int r = 0; r < rows.size(); r++) {
-            ImmutableList.Builder<RexLiteral> tuple = ImmutableList.builder();
-            for (int i = 0; i < width; i++) {
-                RexNode value = RexUtil.removeNullabilityCast(typeFactory, reduced.get(r * width + i));
-                if (!(value instanceof RexLiteral literal) || literal.isNull()
-                        || !SqlTypeUtil.equalSansNullability(typeFactory, literal.getType(),
-                                fields.get(i).getType())) {
-                    return null;
-                }
-                tuple.add(literal);
-            }
-            tuples.add(tuple.build());
+        ImmutableList<ImmutableList<RexLiteral>> tuples = ConstantRows.folded(executor, rexBuilder, cells, width,
+                (i, literal) -> !literal.isNull() && SqlTypeUtil.equalSansNullability(typeFactory,
+                        literal.getType(), fields.get(i).getType()));
+        if (tuples == null) {
+            return null;
         }
         // the list's types, with the target columns' nullability, as Calcite types the VALUES it makes
         RelDataTypeFactory.Builder rowType = typeFactory.builder();
@@ -178,7 +169,7 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
             }
             rowType.add(fields.get(i).getName(), type);
         }
-        return LogicalValues.create(cluster, rowType.build(), tuples.build());
+        return LogicalValues.create(cluster, rowType.build(), tuples);
     }
 
     /** A literal, or a literal under casts. */

@@ -2,6 +2,7 @@ package io.ferry.sql.rewrite;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiPredicate;
 
 import com.google.common.collect.ImmutableList;
 
@@ -64,22 +65,33 @@ public final class ConstantRows implements Program {
                 expressions.add(rex.makeCast(fields.get(i).getType(), e, true, false));
             }
         }
-        List<RexNode> reduced = new ArrayList<>();
-        executor.reduce(rex, expressions, reduced);
-        List<List<RexLiteral>> tuples = new ArrayList<>();
-        for (int r = 0; r < union.getInputs().size(); r++) {
-            List<RexLiteral> row = new ArrayList<>(fields.size());
-            for (int i = 0; i < fields.size(); i++) {
+        ImmutableList<ImmutableList<RexLiteral>> tuples = folded(executor, rex, expressions, fields.size(),
+                (column, literal) -> true);
+        return tuples == null ? union : LogicalValues.create(union.getCluster(), union.getRowType(), tuples);
+    }
+
+    /**
+     * {@code cells}, rows of {@code width} constant expressions one after another, folded at once by {@code
+     * executor} into rows of literals; null where a cell does not fold into a literal that {@code accept} takes
+     * (given its column).
+     */
+    public static ImmutableList<ImmutableList<RexLiteral>> folded(RexExecutor executor, RexBuilder rex,
+            List<RexNode> cells, int width, BiPredicate<Integer, RexLiteral> accept) {
+        List<RexNode> reduced = new ArrayList<>(cells.size());
+        executor.reduce(rex, cells, reduced);
+        ImmutableList.Builder<ImmutableList<RexLiteral>> tuples = ImmutableList.builder();
+        for (int r = 0; r < cells.size() / width; r++) {
+            ImmutableList.Builder<RexLiteral> row = ImmutableList.builder();
+            for (int i = 0; i < width; i++) {
                 // A literal of a nullable type comes back as a cast that only adds nullability
-                RexNode value = RexUtil.removeNullabilityCast(rex.getTypeFactory(), reduced.get(r * fields.size() + i));
-                if (!(value instanceof RexLiteral literal)) {
-                    return union;
+                RexNode value = RexUtil.removeNullabilityCast(rex.getTypeFactory(), reduced.get(r * width + i));
+                if (!(value instanceof RexLiteral literal) || !accept.test(i, literal)) {
+                    return null;
                 }
                 row.add(literal);
             }
-            tuples.add(row);
+            tuples.add(row.build());
         }
-        return LogicalValues.create(union.getCluster(), union.getRowType(),
-                ImmutableList.copyOf(tuples.stream().map(ImmutableList::copyOf).toList()));
+        return tuples.build();
     }
 }
