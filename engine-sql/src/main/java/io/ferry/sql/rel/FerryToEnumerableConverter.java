@@ -4,17 +4,13 @@ import java.lang.reflect.Type;
 import java.util.List;
 
 import org.apache.calcite.DataContext;
-import org.apache.calcite.adapter.java.JavaTypeFactory;
-import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.runtime.ArrayBindable;
-import org.apache.calcite.runtime.Bindable;
-import org.apache.calcite.runtime.Typed;
-
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -28,6 +24,9 @@ import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.externalize.RelWriterImpl;
 import org.apache.calcite.rel.convert.ConverterImpl;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.runtime.ArrayBindable;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.runtime.Typed;
 
 import io.ferry.core.exec.ColumnPruner;
 import io.ferry.core.exec.PlanNode;
@@ -123,7 +122,7 @@ public final class FerryToEnumerableConverter extends ConverterImpl implements E
         Expression stashed = implementor.stash(query(physType), FerryQuery.class);
         BlockBuilder block = new BlockBuilder();
         Expression rows = Expressions.call(stashed, org.apache.calcite.linq4j.tree.Types.lookupMethod(
-                FerryQuery.class, "execute", org.apache.calcite.DataContext.class), implementor.getRootExpression());
+                FerryQuery.class, "execute", DataContext.class), implementor.getRootExpression());
         block.add(Expressions.return_(null, rows));
         return implementor.result(physType, block.toBlock());
     }
