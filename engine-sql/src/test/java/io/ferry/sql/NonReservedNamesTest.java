@@ -37,7 +37,8 @@ class NonReservedNamesTest {
         return Stream.of("value", "year", "month", "day", "hour", "minute", "second", "count", "position", "result",
                 "name", "type", "language", "source", "size", "start", "rank", "sum", "min", "max", "avg", "date",
                 "time", "timestamp", "percent", "element", "method", "open", "close", "output", "scope", "upper",
-                "lower", "global", "local", "module", "level", "key", "first", "last", "one");
+                "lower", "global", "local", "module", "level", "key", "first", "last", "one", "next", "row_number",
+                "rows", "range", "period", "filter", "uuid");
     }
 
     @ParameterizedTest(name = "{0}")
