@@ -23,7 +23,9 @@ import io.ferry.core.vector.LongVector;
  * to the scan that reads the key column — through filters, projections that pass the column on, and other joins'
  * probe sides — where it becomes a zone filter (blocks whose zone map lies outside it are not read) and a range test
  * that runs with the scan's other cheap filters, before the probes of other joins and the decoding of other columns
- * (where it keeps few enough of the column's values to pay).
+ * (where it keeps few enough of the column's values to pay). Where the range keeps too many but the keys are few
+ * (a dimension filtered to a handful of keys spread over all of the fact table's), the keys themselves are tested
+ * instead, against a bitmap ({@link RowSelector}).
  * DuckDB calls this join filter pushdown. It pays where the fact table is stored in the order of the dimension's key
  * (TPC-DS's inventory and catalog_sales by date: a filtered date_dim then skips most of their blocks) and where a
  * dimension filtered to a few keys sits high in a star join.
@@ -172,11 +174,12 @@ final class JoinKeyRanges {
     }
 
     /**
-     * The scan under a filter ({@code condition}, or none) that also keeps only {@code range} in the column: its zone
-     * maps always, and its rows where the range holds at most {@link #SELECTIVE} of the column's values by the
-     * table's statistics. A range test that passes most rows costs more than it saves: it decodes the column for
-     * every row, and the columns after it are then decoded row by row at the positions it kept (TPC-DS q52 ran in
-     * twice the time with the range of item keys it probes tested on every store_sales row).
+     * The scan under a filter ({@code condition}, or none) that also keeps only {@code keys} in the column: their
+     * range in its zone maps always; its rows by the range where that holds at most {@link #SELECTIVE} of the
+     * column's values by the table's statistics, else by the keys themselves where they are at most that share of
+     * its distinct values. A test that passes most rows costs more than it saves: it decodes the column for every
+     * row, and the columns after it are then decoded row by row at the positions it kept (TPC-DS q52 ran in twice
+     * the time with the range of item keys it probes tested on every store_sales row).
      */
     private static PlanNode narrowScan(PlanNode.Scan scan, Expr condition, int column, Keys keys,
             Map<PlanNode.Scan, PlanNode.Scan> narrowed) {
