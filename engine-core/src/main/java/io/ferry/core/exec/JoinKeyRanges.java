@@ -10,6 +10,7 @@ import io.ferry.core.expr.Expr;
 import io.ferry.core.expr.InputRef;
 import io.ferry.core.expr.Literal;
 import io.ferry.core.expr.Op;
+import io.ferry.core.stats.ColumnStats;
 import io.ferry.core.stats.ValueRange;
 import io.ferry.core.storage.Table;
 import io.ferry.core.types.FerryType;
@@ -184,11 +185,12 @@ final class JoinKeyRanges {
     private static PlanNode narrowScan(PlanNode.Scan scan, Expr condition, int column, Keys keys,
             Map<PlanNode.Scan, PlanNode.Scan> narrowed) {
         int tableColumn = scan.columns()[column];
+        // the table's statistics for the column; null for a table on another node, whose statistics are not here
+        ColumnStats stats = scan.table() instanceof Table table ? table.stats().column(tableColumn) : null;
         long[] range = keys.range();
-        double share = share(scan, tableColumn, range);
+        double share = share(stats, range);
         // the keys themselves only where their range would keep too many rows: collecting them sorts the build keys
-        double setShare = share <= SELECTIVE || keys.values() == null ? 1
-                : setShare(scan, tableColumn, keys.values().length);
+        double setShare = share <= SELECTIVE || keys.values() == null ? 1 : setShare(stats, keys.values().length);
         if (share >= 1 && setShare > SELECTIVE) {
             return null;
         }
@@ -202,7 +204,7 @@ final class JoinKeyRanges {
         FerryType type = scan.types().get(column);
         InputRef ref = new InputRef(column, type);
         List<Expr> conjuncts = new ArrayList<>(3);
-        if (setShare < share && range[0] <= range[1]) {
+        if (setShare <= SELECTIVE) {
             // the keys themselves, where they are far fewer than the values in their range (TPC-DS q3's 18 items
             // of one manufacturer, spread over all 18,000): an IN over them, which the scan tests against a bitmap
             List<Expr> in = new ArrayList<>(keys.values().length + 1);
@@ -225,11 +227,8 @@ final class JoinKeyRanges {
      * The share of the column's distinct values that {@code keys} distinct keys can be, by the table's statistics:
      * 1 where they are unknown.
      */
-    private static double setShare(PlanNode.Scan scan, int tableColumn, int keys) {
-        if (!(scan.table() instanceof Table table) || table.stats().column(tableColumn).distinct() <= 0) {
-            return 1;
-        }
-        return Math.min(1, keys / (double) table.stats().column(tableColumn).distinct());
+    private static double setShare(ColumnStats stats, int keys) {
+        return stats == null || stats.distinct() <= 0 ? 1 : Math.min(1, keys / (double) stats.distinct());
     }
 
     /**
@@ -237,12 +236,11 @@ final class JoinKeyRanges {
      * evenly between the minimum and the maximum of its statistics: 1 or more where the range covers them all, 0.5
      * where they are unknown (a table on another node), 0 for an empty range.
      */
-    private static double share(PlanNode.Scan scan, int tableColumn, long[] range) {
+    private static double share(ColumnStats stats, long[] range) {
         if (range[0] > range[1]) {
             return 0;
         }
-        if (!(scan.table() instanceof Table table)
-                || !(table.stats().column(tableColumn).range() instanceof ValueRange.LongRange r)) {
+        if (stats == null || !(stats.range() instanceof ValueRange.LongRange r)) {
             return 0.5;
         }
         if (range[0] <= r.min() && r.max() <= range[1]) {
