@@ -53,6 +53,19 @@ class SubqueryOracleTest {
         ResultComparison.assertSameResult(ferry, duck, sql, false);
     }
 
+    static Stream<String> enclosingCorrelations() {
+        return SubqueryQueries.enclosingCorrelations().stream();
+    }
+
+    /** A subquery within a subquery that reads the outer query only: answered as DuckDB does, in Ferry's operators. */
+    @ParameterizedTest
+    @MethodSource("enclosingCorrelations")
+    void enclosingCorrelationRunsInFerry(String sql) throws SQLException {
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
+        String plan = ResultComparison.plan(ferry, sql);
+        assertFalse(plan.replace("FerryToEnumerableConverter", "").contains("Enumerable"), plan);
+    }
+
     static Stream<String> severalRowScalars() {
         return SubqueryQueries.severalRowScalars().stream();
     }

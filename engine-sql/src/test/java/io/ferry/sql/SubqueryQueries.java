@@ -336,6 +336,34 @@ public final class SubqueryQueries {
                 "SELECT TRUE FROM sa a WHERE NOT (CAST(NULL AS VARCHAR) IN (SELECT '' FROM sb b WHERE b.k = a.k)) "
                         + "AND a.k = 5 GROUP BY (a.id BETWEEN 100 AND 2)",
                 "SELECT a.nn BETWEEN 100 AND 2, COUNT(*) FROM sa a WHERE NOT (CAST(NULL AS VARCHAR) IN (SELECT b.g "
-                        + "FROM sb b WHERE b.k = a.k)) AND (a.k = 7 OR a.k IS NULL) GROUP BY (a.nn BETWEEN 100 AND 2)");
+                        + "FROM sb b WHERE b.k = a.k)) AND (a.k = 7 OR a.k IS NULL) GROUP BY (a.nn BETWEEN 100 AND 2)",
+                // a grouped SELECT's key read by a subquery nested in its subquery: Calcite left the inner reference
+                // at the FROM row's index, read against the aggregate's row (NULL for every group, or XX000 "Index
+                // 10 out of bounds" with the tables the other way round)
+                "SELECT a.g, a.k, SUM(b.d), COUNT(*), (SELECT SUM(x.d) FROM sb x WHERE x.k IN (SELECT y.k FROM sa y "
+                        + "WHERE y.g = a.g)) FROM sa a, sb b WHERE b.id = a.id GROUP BY a.g, a.k",
+                "SELECT a.g, a.k, SUM(b.d), (SELECT SUM(x.d) FROM sb x WHERE x.k IN (SELECT y.k FROM sa y "
+                        + "WHERE y.g = a.g AND y.nn < a.k)) FROM sb b, sa a WHERE b.id = a.id GROUP BY a.k, a.g",
+                "SELECT a.g, (SELECT COUNT(*) FROM sb x WHERE EXISTS (SELECT 1 FROM sa y WHERE y.g = a.g "
+                        + "AND y.k = x.k)) FROM sa a GROUP BY a.g",
+                "SELECT a.g, COUNT(*) FROM sa a GROUP BY ROLLUP(a.g) HAVING (SELECT COUNT(*) FROM sb x WHERE x.k = "
+                        + "(SELECT MIN(y.k) FROM sa y WHERE y.g = a.g)) > 4");
+    }
+
+    /**
+     * Subqueries within subqueries that read the outer query only: Calcite's subquery removal makes each a semi- or
+     * anti-join its decorrelator cannot rewrite, and the statement ran row by row in the row engine (fuzzer).
+     */
+    public static List<String> enclosingCorrelations() {
+        return List.of(
+                "SELECT a.id FROM sa a WHERE EXISTS (SELECT 1 FROM sb b WHERE b.g = a.g AND EXISTS "
+                        + "(SELECT 1 FROM sb c WHERE c.k = a.k))",
+                "SELECT a.id, (SELECT MIN(b.d) FROM sb b WHERE EXISTS (SELECT 1 FROM sb c WHERE c.k = a.k)) FROM sa a",
+                "SELECT a.id FROM sa a WHERE NOT EXISTS (SELECT 1 FROM sb b WHERE b.g = a.g AND NOT EXISTS "
+                        + "(SELECT 1 FROM sb c WHERE c.k = a.k AND c.d < b.d))",
+                "SELECT a.id, a.g IN (SELECT b.g FROM sb b WHERE b.k IN (SELECT c.nn FROM sa c WHERE c.id = a.id "
+                        + "AND c.g = a.g)) FROM sa a",
+                "SELECT a.id FROM sa a WHERE a.d > (SELECT AVG(b.d) FROM sb b WHERE NOT EXISTS (SELECT 1 FROM sb c "
+                        + "WHERE c.nn = a.k AND c.d > a.d))");
     }
 }

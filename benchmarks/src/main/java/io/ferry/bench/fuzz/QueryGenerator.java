@@ -83,16 +83,30 @@ public final class QueryGenerator {
         return select(0, null, true);
     }
 
-    /** What an expression may refer to. */
+    /**
+     * What an expression may refer to; {@code enclosing} are the columns of enclosing queries a subquery here may
+     * correlate with (of a grouped one, its keys that are columns).
+     */
     private record Scope(List<Column> columns, List<Expr> groupKeys, boolean grouped, boolean aggregates,
-            boolean subqueries, int depth, List<TableRef> tables) {
+            boolean subqueries, int depth, List<TableRef> tables, List<Column> enclosing) {
         /** The scope inside an aggregate's argument: rows again, no aggregate, no subquery. */
         Scope rows() {
-            return new Scope(columns, List.of(), false, false, false, depth, tables);
+            return new Scope(columns, List.of(), false, false, false, depth, tables, enclosing);
         }
 
         Scope withoutSubqueries() {
-            return new Scope(columns, groupKeys, grouped, aggregates, false, depth, tables);
+            return new Scope(columns, groupKeys, grouped, aggregates, false, depth, tables, enclosing);
+        }
+
+        /** The columns a subquery of this scope may correlate with: this query's (its group keys if grouped) and those of enclosing ones. */
+        List<Column> correlatable() {
+            List<Column> all = new ArrayList<>(enclosing);
+            if (grouped) {
+                groupKeys.stream().filter(Column.class::isInstance).map(Column.class::cast).forEach(all::add);
+            } else {
+                all.addAll(columns);
+            }
+            return all;
         }
     }
 
@@ -145,7 +159,9 @@ public final class QueryGenerator {
             for (int n = rnd.nextInt(4); n > 0; n--) {
                 groupBy.add(chance(0.8) ? pick(scope.columns()) : key(expr(anyType(), scope.rows(), 2), scope));
             }
-            Scope grouped = new Scope(scope.columns(), groupBy, true, true, false, depth, tables);
+            // a subquery of the grouped SELECT reads its keys (and, nested, reads them two levels up)
+            Scope grouped = new Scope(scope.columns(), groupBy, true, true, scope.subqueries() && chance(0.3), depth,
+                    tables, scope.enclosing());
             if (wanted != null) {
                 wanted.forEach(t -> items.add(expr(t, grouped, 1)));
             } else {
@@ -224,12 +240,16 @@ public final class QueryGenerator {
     }
 
     private Scope scope(List<TableRef> tables, int depth) {
+        return scope(tables, depth, List.of());
+    }
+
+    private Scope scope(List<TableRef> tables, int depth, List<Column> enclosing) {
         List<Column> columns = new ArrayList<>();
         for (TableRef t : tables) {
             data.table(t.table()).columns().forEach(c -> columns.add(new Column(t.alias(), c)));
         }
         return new Scope(columns, List.of(), false, on.has(Construct.AGGREGATES), on.has(Construct.SUBQUERIES)
-                && depth < 2, depth, List.copyOf(tables));
+                && depth < 2, depth, List.copyOf(tables), enclosing);
     }
 
     private Column column(TableRef t, String name) {
@@ -252,7 +272,7 @@ public final class QueryGenerator {
         if (scalar && t != SqlType.BOOLEAN && t != SqlType.TIMESTAMP) {
             options.add(() -> call("NULLIF", Form.FUNCTION, t, Construct.SCALAR, expr(t, s, d), expr(t, s, d)));
         }
-        if (s.subqueries() && !s.grouped() && t != SqlType.BOOLEAN) {
+        if (s.subqueries() && t != SqlType.BOOLEAN) {
             options.add(() -> scalarSubquery(t, s));
         }
         switch (t) {
@@ -274,7 +294,7 @@ public final class QueryGenerator {
                     options.add(() -> call(chance(0.8) ? "LIKE" : "NOT LIKE", Form.INFIX, t, Construct.STRINGS,
                             stringSubject(s, d), new Literal(Value.quote(pick(LIKE_PATTERNS)), SqlType.VARCHAR)));
                 }
-                if (s.subqueries() && !s.grouped()) {
+                if (s.subqueries()) {
                     options.add(() -> existsOrIn(s));
                 }
             }
@@ -704,15 +724,19 @@ public final class QueryGenerator {
         return new SortItem(key(e, s), chance(0.3), chance(0.5));
     }
 
-    /** A subquery's FROM, and its WHERE: a filter, and (half the time) a correlation on a join key. */
+    /**
+     * A subquery's FROM, and its WHERE: a filter, and (half the time) a correlation on a join key of the enclosing
+     * query or of one enclosing it.
+     */
     private Select subquery(Scope outer, java.util.function.Function<Scope, Expr> item, boolean aggregateItem) {
         int depth = outer.depth() + 1;
         TableRef t = new TableRef(pick(data.tables()).name(), (char) ('a' + depth) + "0");
-        Scope inner = scope(List.of(t), depth);
+        List<Column> correlatable = outer.correlatable();
+        Scope inner = scope(List.of(t), depth, correlatable);
         List<Expr> where = new ArrayList<>();
         if (chance(0.5)) {
             String key = chance(0.7) ? "k" : "g";
-            List<Column> outerKeys = outer.columns().stream().filter(c -> c.column().name().equals(key)).toList();
+            List<Column> outerKeys = correlatable.stream().filter(c -> c.column().name().equals(key)).toList();
             if (!outerKeys.isEmpty()) {
                 where.add(compare("=", column(t, key), pick(outerKeys)));
             }
@@ -720,7 +744,8 @@ public final class QueryGenerator {
         if (on.has(Construct.FILTERS) && chance(0.5)) {
             where.add(expr(SqlType.BOOLEAN, inner, 1));
         }
-        Scope itemScope = aggregateItem ? new Scope(inner.columns(), List.of(), true, true, false, depth, List.of(t))
+        Scope itemScope = aggregateItem ? new Scope(inner.columns(), List.of(), true, true, false, depth, List.of(t),
+                correlatable)
                 : inner.withoutSubqueries();
         return new Select(false, List.of(item.apply(itemScope)), t, List.of(), where, List.of(), List.of(), List.of(),
                 null, null);

@@ -77,6 +77,9 @@ class AggregatesOnClusterTest {
             for (String sql : SubqueryQueries.queries()) {
                 out.add(Arguments.of(mode, sql));
             }
+            for (String sql : SubqueryQueries.enclosingCorrelations()) {
+                out.add(Arguments.of(mode, sql));
+            }
             for (String sql : WindowQueries.queries()) {
                 out.add(Arguments.of(mode, sql));
             }

@@ -72,12 +72,14 @@ final class FerrySqlToRelConverter extends SqlToRelConverter {
      * Calcite's validator does not look into a subquery of a grouped SELECT for the outer query's columns, and its
      * conversion then fails an assertion on one the GROUP BY lacks ({@code … GROUP BY a + 1 HAVING EXISTS (SELECT 1
      * FROM t u WHERE u.a = t.a)}, an internal error): invalid SQL, which PostgreSQL and DuckDB refuse too, and which
-     * Ferry refuses as its validator does an ungrouped column elsewhere.
+     * Ferry refuses as its validator does an ungrouped column elsewhere. A grouped row read two subqueries deep is read
+     * by its group keys ({@link GroupedRowReads}).
      */
     @Override
     public RelRoot convertQuery(SqlNode query, boolean needsValidation, boolean top) {
         try {
-            return super.convertQuery(query, needsValidation, top);
+            RelRoot root = super.convertQuery(query, needsValidation, top);
+            return root.withRel(GroupedRowReads.repaired(root.rel, rexBuilder));
         } catch (AssertionError e) {
             Matcher m = NOT_GROUPED.matcher(String.valueOf(e.getMessage()));
             if (!m.matches()) {

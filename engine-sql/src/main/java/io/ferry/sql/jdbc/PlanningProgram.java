@@ -52,6 +52,7 @@ import io.ferry.sql.rewrite.ConstantGroupJoinRule;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRangeKeysRule;
 import io.ferry.sql.rewrite.ConstantRows;
+import io.ferry.sql.rewrite.CorrelatedSemiJoins;
 import io.ferry.sql.rewrite.CorrelationKeyBuilder;
 import io.ferry.sql.rewrite.DmlRewrite;
 import io.ferry.sql.rewrite.EnclosingCorrelations;
@@ -187,10 +188,11 @@ final class PlanningProgram {
 
     private static final Program DECORRELATE = (planner, rel, traits, materializations, lattices) -> {
         // the decorrelator mishandles literal GROUP BY keys above or inside a correlation, and enclosing
-        // correlations' variables on the right of a LEFT one: those go first; and it rewrites a SEARCH's argument
-        // (ExpandedSearches)
+        // correlations' variables on the right of a LEFT one: those go first; it rewrites a SEARCH's argument
+        // (ExpandedSearches); and it leaves a correlation whose semi-join reads its variable (CorrelatedSemiJoins)
         RelNode prepared = hasCorrelate(rel) ? EnclosingCorrelations.PROGRAM.run(planner,
-                ConstantGroupKeys.PROGRAM.run(planner, ExpandedSearches.expand(rel), traits, materializations,
+                ConstantGroupKeys.PROGRAM.run(planner, CorrelatedSemiJoins.PROGRAM.run(planner,
+                        ExpandedSearches.expand(rel), traits, materializations, lattices), traits, materializations,
                         lattices), traits, materializations, lattices) : rel;
         return RelDecorrelator.decorrelateQuery(prepared, new CorrelationKeyBuilder(rel.getCluster()));
     };
