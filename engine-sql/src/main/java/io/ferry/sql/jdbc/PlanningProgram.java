@@ -68,6 +68,7 @@ import io.ferry.sql.rewrite.InOperandColumns;
 import io.ferry.sql.rewrite.InSubQueries;
 import io.ferry.sql.rewrite.LogicalRewrites;
 import io.ferry.sql.rewrite.OneRowJoins;
+import io.ferry.sql.rewrite.SmallSideExpressions;
 import io.ferry.sql.rewrite.SortBelowProjectRule;
 import io.ferry.sql.rewrite.SubQueryLogicRule;
 import io.ferry.sql.rewrite.NonEquiOuterJoinRule;
@@ -331,7 +332,7 @@ final class PlanningProgram {
                 // CAST(NULL AS DOUBLE) / 5.0E0 under a RIGHT JOIN of an empty join, which Calcite's collation
                 // metadata took for a literal (XX000 "not a literal", fuzzer seed 64 query 664)
                 NullCalls.PROGRAM,
-                FullJoins.PROGRAM, OneRowJoins.PROGRAM,
+                FullJoins.PROGRAM, OneRowJoins.PROGRAM, SmallSideExpressions.PROGRAM,
                 CHOOSE, ProjectionsIntoFerry.PROGRAM, Programs.calc(DefaultRelMetadataProvider.INSTANCE),
                 RowEngineAverages.PROGRAM, RoundingCasts.PROGRAM, RowEngineExtracts.PROGRAM,
                 RowEngineDoubleOrder.PROGRAM, NullableCasts.PROGRAM, CancelChecks.PROGRAM, CheckedSums.PROGRAM,
