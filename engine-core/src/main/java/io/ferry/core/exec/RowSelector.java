@@ -16,6 +16,7 @@ import io.ferry.core.expr.Op;
 import io.ferry.core.types.Physical;
 import io.ferry.core.vector.Batch;
 import io.ferry.core.vector.LongVector;
+import io.ferry.core.vector.PendingColumn;
 
 /**
  * One step of a filter: writes the positions of the rows that pass into an array and returns how many did.
@@ -120,6 +121,11 @@ abstract class RowSelector {
         int select(Batch b, int[] out) {
             if (empty) {
                 return 0;
+            }
+            PendingColumn pending = b.pendingColumn(column);
+            int selected = pending == null ? -1 : pending.selectRange(lo, span, out);
+            if (selected >= 0) {
+                return selected;
             }
             int n = b.rowCount();
             LongVector v = (LongVector) b.column(column);

@@ -58,6 +58,11 @@ public final class Batch {
         return v;
     }
 
+    /** Column {@code i} where it is still pending, else null. */
+    public PendingColumn pendingColumn(int i) {
+        return columns[i] == null ? pending[i] : null;
+    }
+
     /** Every column, materialized. */
     public Vector[] columns() {
         for (int i = 0; i < columns.length; i++) {

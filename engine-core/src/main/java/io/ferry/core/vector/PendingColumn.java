@@ -11,6 +11,16 @@ public interface PendingColumn {
     /** This column's rows at {@code positions[0..count)}; -1 yields NULL. */
     PendingColumn gather(int[] positions, int count);
 
+    /**
+     * For an integral column (or a date, timestamp or DECIMAL of up to 18 digits, as their unscaled longs): writes
+     * to {@code out} the rows whose value v is not NULL and has {@code v - lo} at most {@code span} compared unsigned
+     * ({@code lo <= v <= lo + span}), and returns how many; or -1 where this column cannot without being made, and
+     * the caller makes it. A scan's filter so tests a block's values where they lie, without a vector of them.
+     */
+    default int selectRange(long lo, long span, int[] out) {
+        return -1;
+    }
+
     /** {@code outer[inner[i]]}, with -1 where either step is -1 (an outer join's padding). */
     static int[] compose(int[] outer, int[] inner, int count) {
         int[] out = new int[count];
