@@ -15,7 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Range filters on a table's columns, tested where the scan's blocks hold the values (BlockReader.selectRange):
+ * Range filters and IN lists on a table's columns, tested where the scan's blocks hold the values (BlockReader's
+ * selectRange and selectKeys):
  * every integral, date, timestamp and DECIMAL width, NULLs among the values, bounds at the extremes and empty ranges,
  * over rows that fill several blocks; each answer as DuckDB's.
  */
@@ -58,7 +59,10 @@ class ScanRangeFiltersTest {
             "d BETWEEN DATE '1999-02-01' AND DATE '1999-03-02'", "d >= DATE '2003-06-01'",
             "ts BETWEEN TIMESTAMP '2001-02-03 10:00:00' AND TIMESTAMP '2001-02-03 11:00:00'",
             "p BETWEEN -5.25 AND 5.25", "p BETWEEN 99.99 AND 99.99", "w BETWEEN -1000.5 AND 12345.0625",
-            "w > 0"})
+            "w > 0", "q IN (1, 5, 7, -10, 49)", "q IN (-10, 49) AND id > 100",
+            "b IN (9223372036854775807, -9223372036854775808, 0)",
+            "d IN (DATE '1999-02-01', DATE '2003-06-01', DATE '1998-01-01')", "p IN (-5.25, 99.99, 0.01, -100.00)",
+            "ts IN (TIMESTAMP '2001-02-03 04:05:06', TIMESTAMP '2001-02-04 00:00:00')"})
     void answersAsDuckDb(String condition) throws SQLException {
         for (String select : List.of("COUNT(*), SUM(id), MIN(q), MAX(b)", "id")) {
             ResultComparison.assertSameResult(db.ferry(), db.duck(), "SELECT " + select + " FROM r WHERE "

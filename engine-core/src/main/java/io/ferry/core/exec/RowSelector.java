@@ -200,6 +200,11 @@ abstract class RowSelector {
 
         @Override
         int select(Batch b, int[] out) {
+            PendingColumn pending = bits == null ? null : b.pendingColumn(column);
+            int selected = pending == null ? -1 : pending.selectKeys(lo, span, bits, out);
+            if (selected >= 0) {
+                return selected;
+            }
             int n = b.rowCount();
             LongVector v = (LongVector) b.column(column);
             long[] x = v.values();

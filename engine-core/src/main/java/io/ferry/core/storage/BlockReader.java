@@ -228,6 +228,11 @@ public final class BlockReader {
         public int selectRange(long lo, long span, int[] out) {
             return positions == null ? reader.selectRange(column, type, from, count, lo, span, out) : -1;
         }
+
+        @Override
+        public int selectKeys(long lo, long span, long[] bits, int[] out) {
+            return positions == null ? reader.selectKeys(column, type, from, count, lo, span, bits, out) : -1;
+        }
     }
 
     /**
@@ -236,6 +241,21 @@ public final class BlockReader {
      * by quantity ranges decoded each batch's quantities into a vector and its validity into booleans first).
      */
     int selectRange(int column, FerryType type, int from, int count, long lo, long span, int[] out) {
+        return select(column, type, from, count, lo, span, null, out);
+    }
+
+    /** {@link PendingColumn#selectKeys} over rows {@code [from, from + count)} of {@code column}, as selectRange. */
+    int selectKeys(int column, FerryType type, int from, int count, long lo, long span, long[] bits, int[] out) {
+        return select(column, type, from, count, lo, span, bits, out);
+    }
+
+    /**
+     * The rows whose value v has {@code v - lo} at most {@code span} unsigned and, with {@code bits}, bit {@code v -
+     * lo} set there; none NULL. As the selectors' loops over a vector: one unsigned test for both bounds and no
+     * branch per row, a loop for each width, then the validity of the rows selected only.
+     */
+    private int select(int column, FerryType type, int from, int count, long lo, long span, long[] bits,
+            int[] out) {
         int width = switch (type.kind()) {
             case INTEGER, DATE -> 4;
             case BIGINT, TIMESTAMP -> 8;
@@ -247,17 +267,21 @@ public final class BlockReader {
         }
         long data = bufferAt(column, 2) + (long) width * from;
         int c = 0;
-        // as Range's loop over a vector: one unsigned test for both bounds, and no branch per row; a loop for each
-        // width, then the validity of the rows selected only
-        if (width == 4) {
+        if (bits == null && width == 4) {
             for (int i = 0; i < count; i++) {
                 out[c] = i;
                 c += Long.compareUnsigned(buf.getInt(data + 4L * i) - lo, span) <= 0 ? 1 : 0;
             }
-        } else {
+        } else if (bits == null) {
             for (int i = 0; i < count; i++) {
                 out[c] = i;
                 c += Long.compareUnsigned(buf.getLong(data + (long) width * i) - lo, span) <= 0 ? 1 : 0;
+            }
+        } else {
+            for (int i = 0; i < count; i++) {
+                long d = (width == 4 ? buf.getInt(data + 4L * i) : buf.getLong(data + (long) width * i)) - lo;
+                out[c] = i;
+                c += Long.compareUnsigned(d, span) <= 0 ? (int) (bits[(int) (d >>> 6)] >>> d) & 1 : 0;
             }
         }
         if (nullCount(column) == 0 || c == 0) {

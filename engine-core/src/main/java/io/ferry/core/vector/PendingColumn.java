@@ -21,6 +21,11 @@ public interface PendingColumn {
         return -1;
     }
 
+    /** As {@link #selectRange}, keeping only the rows whose bit {@code v - lo} is set in {@code bits} too. */
+    default int selectKeys(long lo, long span, long[] bits, int[] out) {
+        return -1;
+    }
+
     /** {@code outer[inner[i]]}, with -1 where either step is -1 (an outer join's padding). */
     static int[] compose(int[] outer, int[] inner, int count) {
         int[] out = new int[count];
