@@ -347,7 +347,11 @@ public final class SubqueryQueries {
                 "SELECT a.g, (SELECT COUNT(*) FROM sb x WHERE EXISTS (SELECT 1 FROM sa y WHERE y.g = a.g "
                         + "AND y.k = x.k)) FROM sa a GROUP BY a.g",
                 "SELECT a.g, COUNT(*) FROM sa a GROUP BY ROLLUP(a.g) HAVING (SELECT COUNT(*) FROM sb x WHERE x.k = "
-                        + "(SELECT MIN(y.k) FROM sa y WHERE y.g = a.g)) > 4");
+                        + "(SELECT MIN(y.k) FROM sa y WHERE y.g = a.g)) > 4",
+                // the same in the select list over a HAVING clause (fuzzer, seed 2601 query 1665: the key read at
+                // the FROM row's index, a string column joined with an integer one, NULL for every group)
+                "SELECT a.g, a.k, (SELECT SUM(0.5) FROM sb b WHERE EXISTS (SELECT 1 FROM sb c WHERE c.k = a.k)) "
+                        + "FROM sa a GROUP BY a.d, a.g, a.k HAVING MAX(a.nn) > 3");
     }
 
     /**

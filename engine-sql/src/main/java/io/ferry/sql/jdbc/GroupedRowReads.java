@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
@@ -40,10 +41,16 @@ final class GroupedRowReads {
 
     /** {@code rel} with every reference to a grouped row by its FROM row's columns read by its group keys. */
     static RelNode repaired(RelNode rel, RexBuilder rex) {
+        // each variable's aggregate: the input of the node that binds it, below a HAVING clause's filter where the
+        // subquery is in the select list over one
         Map<CorrelationId, RelNode> bound = new HashMap<>();
         BottomUp.rewriteNested(rel, node -> {
             for (CorrelationId id : node.getVariablesSet()) {
-                bound.put(id, node.getInput(0));
+                RelNode row = node.getInput(0);
+                while (row instanceof Filter having) {
+                    row = having.getInput();
+                }
+                bound.put(id, row);
             }
             return node;
         });
