@@ -368,6 +368,14 @@ public final class SubqueryQueries {
                 "SELECT a.id, a.g IN (SELECT b.g FROM sb b WHERE b.k IN (SELECT c.nn FROM sa c WHERE c.id = a.id "
                         + "AND c.g = a.g)) FROM sa a",
                 "SELECT a.id FROM sa a WHERE a.d > (SELECT AVG(b.d) FROM sb b WHERE NOT EXISTS (SELECT 1 FROM sb c "
-                        + "WHERE c.nn = a.k AND c.d > a.d))");
+                        + "WHERE c.nn = a.k AND c.d > a.d))",
+                // a scalar subquery of the outer query's columns only: grouped by the outer value, its aggregate lost
+                // the row it has where no row matches (fuzzer, seeds 2613 and 2614: NULL, and rows kept, wrongly)
+                "SELECT a.id, (SELECT MIN(b.ts) FROM sb b WHERE b.d IS NOT DISTINCT FROM (SELECT SUM(1.5) FROM sa c "
+                        + "WHERE 0 = a.k)) FROM sa a",
+                "SELECT a.id FROM sa a WHERE (SELECT MIN(b.ts) FROM sb b WHERE (SELECT MAX(42) FROM sa c "
+                        + "WHERE 'x' = a.g) IS NULL) IS NULL",
+                "SELECT a.id, (SELECT COUNT(*) FROM sb b WHERE b.k > (SELECT COUNT(*) FROM sa c WHERE c.g = a.g)) "
+                        + "FROM sa a");
     }
 }

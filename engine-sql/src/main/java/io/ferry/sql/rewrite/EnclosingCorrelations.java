@@ -7,16 +7,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import com.google.common.collect.ImmutableSet;
+
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.CorrelationId;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalCorrelate;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexFieldAccess;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.tools.Program;
@@ -38,9 +43,55 @@ import io.ferry.sql.rel.BottomUp;
  */
 public final class EnclosingCorrelations {
     public static final Program PROGRAM = BottomUp.program(visited -> visited instanceof LogicalCorrelate c
-            && (c.getJoinType() == JoinRelType.LEFT || c.getJoinType() == JoinRelType.ANTI) ? rewrite(c) : visited);
+            && (c.getJoinType() == JoinRelType.LEFT || c.getJoinType() == JoinRelType.ANTI) ? rewrite(c)
+            : visited instanceof LogicalJoin j && keepsEveryLeftRow(j)
+            && !RelOptUtil.getVariablesUsed(j.getRight()).isEmpty() ? rewrite(correlated(j)) : visited);
 
     private EnclosingCorrelations() {
+    }
+
+    /**
+     * A join that keeps every left row whose right side reads an enclosing correlation's variable, as a LEFT
+     * correlation of its own
+     * (its condition a filter of the right side that reads the left row through the new variable), which {@link
+     * #rewrite} then gives the enclosing values through its left side. Calcite's subquery removal writes a scalar
+     * subquery that reads only the outer query's columns, nested in another subquery, as such a join ({@code (SELECT
+     * MIN(b.ts) FROM b WHERE b.d IS NOT DISTINCT FROM (SELECT SUM(1.5) FROM c WHERE 0 = a.k))}); the decorrelator
+     * then grouped the inner aggregate by the outer value and lost the one row an aggregate without GROUP BY has for
+     * the values no row of c matches (NULL there instead of the minimum: fuzzer, seeds 2613 and 2614).
+     */
+    /**
+     * A LEFT join, or an inner join without a condition of a right side that has a row whatever its input (an
+     * aggregate without GROUP BY: what subquery removal joins for a scalar subquery it knows has one row).
+     */
+    private static boolean keepsEveryLeftRow(LogicalJoin join) {
+        if (join.getJoinType() == JoinRelType.LEFT) {
+            return true;
+        }
+        Double least = join.getCluster().getMetadataQuery().getMinRowCount(join.getRight());
+        return join.getJoinType() == JoinRelType.INNER && join.getCondition().isAlwaysTrue() && least != null
+                && least >= 1;
+    }
+
+    private static LogicalCorrelate correlated(LogicalJoin join) {
+        RexBuilder rex = join.getCluster().getRexBuilder();
+        CorrelationId id = join.getCluster().createCorrel();
+        int width = join.getLeft().getRowType().getFieldCount();
+        RexNode row = rex.makeCorrel(join.getLeft().getRowType(), id);
+        ImmutableBitSet.Builder read = ImmutableBitSet.builder();
+        RexNode condition = join.getCondition().accept(new RexShuttle() {
+            @Override
+            public RexNode visitInputRef(RexInputRef ref) {
+                if (ref.getIndex() < width) {
+                    read.set(ref.getIndex());
+                    return rex.makeFieldAccess(row, ref.getIndex());
+                }
+                return new RexInputRef(ref.getIndex() - width, ref.getType());
+            }
+        });
+        RelNode right = condition.isAlwaysTrue() ? join.getRight()
+                : LogicalFilter.create(join.getRight(), condition, ImmutableSet.of(id));
+        return LogicalCorrelate.create(join.getLeft(), right, join.getHints(), id, read.build(), JoinRelType.LEFT);
     }
 
     private static RelNode rewrite(LogicalCorrelate correlate) {
