@@ -15,10 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Range filters and IN lists on a table's columns, tested where the scan's blocks hold the values (BlockReader's
- * selectRange and selectKeys):
- * every integral, date, timestamp and DECIMAL width, NULLs among the values, bounds at the extremes and empty ranges,
- * over rows that fill several blocks; each answer as DuckDB's.
+ * Range filters and IN lists on a table's columns, tested where the scan's blocks hold the values
+ * (BlockReader.select): every integral, date, timestamp and DECIMAL width, NULLs among the values, bounds at the
+ * extremes and empty ranges, over rows that fill several blocks; each answer as DuckDB's.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScanRangeFiltersTest {

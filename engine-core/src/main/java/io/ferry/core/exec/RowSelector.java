@@ -104,6 +104,15 @@ abstract class RowSelector {
     }
 
     /** {@code lo <= column <= hi}; NULL never passes. */
+    /**
+     * The rows of {@code column} in the range (and, with {@code bits}, the key set) tested where a scan's block holds
+     * them ({@link PendingColumn#select}), or -1 where the column is made already or cannot be tested so.
+     */
+    private static int onBlock(Batch b, int column, long lo, long span, long[] bits, int[] out) {
+        PendingColumn pending = b.pendingColumn(column);
+        return pending == null ? -1 : pending.select(lo, span, bits, out);
+    }
+
     private static final class Range extends RowSelector {
         private final int column;
         private final long lo;
@@ -122,8 +131,7 @@ abstract class RowSelector {
             if (empty) {
                 return 0;
             }
-            PendingColumn pending = b.pendingColumn(column);
-            int selected = pending == null ? -1 : pending.selectRange(lo, span, out);
+            int selected = onBlock(b, column, lo, span, null, out);
             if (selected >= 0) {
                 return selected;
             }
@@ -200,8 +208,7 @@ abstract class RowSelector {
 
         @Override
         int select(Batch b, int[] out) {
-            PendingColumn pending = bits == null ? null : b.pendingColumn(column);
-            int selected = pending == null ? -1 : pending.selectKeys(lo, span, bits, out);
+            int selected = bits == null ? -1 : onBlock(b, column, lo, span, bits, out);
             if (selected >= 0) {
                 return selected;
             }

@@ -225,36 +225,19 @@ public final class BlockReader {
         }
 
         @Override
-        public int selectRange(long lo, long span, int[] out) {
-            return positions == null ? reader.selectRange(column, type, from, count, lo, span, out) : -1;
-        }
-
-        @Override
-        public int selectKeys(long lo, long span, long[] bits, int[] out) {
-            return positions == null ? reader.selectKeys(column, type, from, count, lo, span, bits, out) : -1;
+        public int select(long lo, long span, long[] bits, int[] out) {
+            return positions == null ? reader.select(column, type, from, count, lo, span, bits, out) : -1;
         }
     }
 
     /**
-     * {@link PendingColumn#selectRange} over rows {@code [from, from + count)} of {@code column}, read from the
-     * block: the values decode would make, tested where they lie (TPC-DS q9's fifteen scans of store_sales filtered
-     * by quantity ranges decoded each batch's quantities into a vector and its validity into booleans first).
+     * {@link PendingColumn#select} over rows {@code [from, from + count)} of {@code column}, read from the block: the
+     * values decode would make, tested where they lie (TPC-DS q9's fifteen scans of store_sales filtered by quantity
+     * ranges decoded each batch's quantities into a vector and its validity into booleans first). As the selectors'
+     * loops over a vector: one unsigned test for both bounds and no branch per row, a loop for each width, then the
+     * validity of the rows selected only.
      */
-    int selectRange(int column, FerryType type, int from, int count, long lo, long span, int[] out) {
-        return select(column, type, from, count, lo, span, null, out);
-    }
-
-    /** {@link PendingColumn#selectKeys} over rows {@code [from, from + count)} of {@code column}, as selectRange. */
-    int selectKeys(int column, FerryType type, int from, int count, long lo, long span, long[] bits, int[] out) {
-        return select(column, type, from, count, lo, span, bits, out);
-    }
-
-    /**
-     * The rows whose value v has {@code v - lo} at most {@code span} unsigned and, with {@code bits}, bit {@code v -
-     * lo} set there; none NULL. As the selectors' loops over a vector: one unsigned test for both bounds and no
-     * branch per row, a loop for each width, then the validity of the rows selected only.
-     */
-    private int select(int column, FerryType type, int from, int count, long lo, long span, long[] bits,
+    int select(int column, FerryType type, int from, int count, long lo, long span, long[] bits,
             int[] out) {
         int width = switch (type.kind()) {
             case INTEGER, DATE -> 4;

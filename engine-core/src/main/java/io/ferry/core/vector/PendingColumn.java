@@ -14,15 +14,11 @@ public interface PendingColumn {
     /**
      * For an integral column (or a date, timestamp or DECIMAL of up to 18 digits, as their unscaled longs): writes
      * to {@code out} the rows whose value v is not NULL and has {@code v - lo} at most {@code span} compared unsigned
-     * ({@code lo <= v <= lo + span}), and returns how many; or -1 where this column cannot without being made, and
-     * the caller makes it. A scan's filter so tests a block's values where they lie, without a vector of them.
+     * ({@code lo <= v <= lo + span}) and, with {@code bits}, bit {@code v - lo} set there; returns how many, or -1
+     * where this column cannot without being made, and the caller makes it. A scan's filter so tests a block's
+     * values where they lie, without a vector of them.
      */
-    default int selectRange(long lo, long span, int[] out) {
-        return -1;
-    }
-
-    /** As {@link #selectRange}, keeping only the rows whose bit {@code v - lo} is set in {@code bits} too. */
-    default int selectKeys(long lo, long span, long[] bits, int[] out) {
+    default int select(long lo, long span, long[] bits, int[] out) {
         return -1;
     }
 
