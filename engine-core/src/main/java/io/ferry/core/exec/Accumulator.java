@@ -368,6 +368,23 @@ abstract class Accumulator {
             }
             long[] x = lv.values();
             boolean[] nulls = v.nulls();
+            if (nulls == null && n > 0) {
+                // a plain long sum and the values' magnitudes in one loop the JIT can vectorize; where every
+                // magnitude is below 2^(62 - log2 n), the sum cannot overflow and is added once, with its carry
+                long sum = 0;
+                long magnitudes = 0;
+                for (int i = 0; i < n; i++) {
+                    sum += x[i];
+                    magnitudes |= x[i] ^ (x[i] >> 63);
+                }
+                if (magnitudes >>> (Long.numberOfLeadingZeros(n) - 2) == 0) {
+                    long l = lo[0] + sum;
+                    hi[0] += (sum >> 63) + (Long.compareUnsigned(l, sum) < 0 ? 1 : 0);
+                    lo[0] = l;
+                    seen[0] = true;
+                    return;
+                }
+            }
             long h = hi[0];
             long l = lo[0];
             boolean any = false;

@@ -165,6 +165,36 @@ final class ArithmeticKernels {
                 && ta.scale() + tb.scale() == type.scale();
     }
 
+    /**
+     * Whether every sum or difference of a {@code ta} and a {@code tb} is a {@code type} as it is: DECIMALs at the
+     * result's scale whose integer digits, plus one for the carry, fit the result's precision, at most 18 (a long) —
+     * Calcite's type of a DECIMAL sum once its operands are cast to the result's scale. Then {@link #exactSum} needs
+     * no checks: |a ± b| < 10^pa + 10^pb <= 10^(max(pa, pb) + 1).
+     */
+    static boolean sumFits(FerryType ta, FerryType tb, FerryType type) {
+        return ta.kind() == TypeKind.DECIMAL && tb.kind() == TypeKind.DECIMAL && type.kind() == TypeKind.DECIMAL
+                && ta.scale() == type.scale() && tb.scale() == type.scale()
+                && Math.max(ta.precision(), tb.precision()) + 1 <= Math.min(type.precision(),
+                        FerryType.MAX_DECIMAL_DIGITS);
+    }
+
+    /** Sums and differences that cannot overflow ({@link #sumFits}): one addition per row, nothing else. */
+    static Vector exactSum(boolean minus, LongVector a, LongVector b, int n) {
+        long[] x = a.values();
+        long[] y = b.values();
+        long[] r = new long[n];
+        if (minus) {
+            for (int i = 0; i < n; i++) {
+                r[i] = x[i] - y[i];
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                r[i] = x[i] + y[i];
+            }
+        }
+        return new LongVector(r, Nulls.or(a.nulls(), b.nulls(), n), n);
+    }
+
     /** Products that cannot overflow ({@link #productFits}): one multiplication per row, nothing else. */
     static Vector exactTimes(LongVector a, LongVector b, int n) {
         long[] x = a.values();

@@ -78,6 +78,12 @@ public final class CastKernels {
         if (v instanceof DoubleVector d) {
             return fromDouble(d, to, n, orNull);
         }
+        if (from.kind() == TypeKind.DECIMAL && to.kind() == TypeKind.DECIMAL && from.scale() == to.scale()
+                && to.precision() >= from.precision()) {
+            // the same unscaled longs, and every one fits the wider type: nothing to compute, nothing to allocate
+            // (the result array was made before this test, and zeroing it took a seventh of SUM(price * 1.07 - 0.50))
+            return v;
+        }
         LongVector l = (LongVector) v;
         long[] x = l.values();
         long[] r = new long[n];
@@ -94,10 +100,6 @@ public final class CastKernels {
                         : Long.MIN_VALUE;
                 long max = to.kind() == TypeKind.INTEGER ? Integer.MAX_VALUE : to.kind() == TypeKind.DECIMAL ? bound
                         : Long.MAX_VALUE;
-                if (shift == 0 && from.kind() == TypeKind.DECIMAL && to.kind() == TypeKind.DECIMAL
-                        && to.precision() >= from.precision()) {
-                    return v; // the same unscaled longs, and every one fits the wider type
-                }
                 if (shift >= 0 && shift <= 18 && rescaledInRange(x, r, n, shift, min, max)) {
                     break; // every value scaled up fits: the usual case, one loop without branches
                 }

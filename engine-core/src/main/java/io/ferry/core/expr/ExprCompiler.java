@@ -104,6 +104,10 @@ public final class ExprCompiler {
                 if (type.isWideDecimal() || WideDecimalKernels.involved(ta, tb)) {
                     return wideArithmetic(op, a, b, scale(ta), scale(tb), type);
                 }
+                if ((op == Op.PLUS || op == Op.MINUS) && ArithmeticKernels.sumFits(ta, tb, type)) {
+                    return batch -> ArithmeticKernels.exactSum(op == Op.MINUS, (LongVector) a.eval(batch),
+                            (LongVector) b.eval(batch), batch.rowCount());
+                }
                 if (type.kind() == TypeKind.DECIMAL && op == Op.TIMES
                         && ArithmeticKernels.productFits(ta, tb, type)) {
                     return batch -> ArithmeticKernels.exactTimes((LongVector) a.eval(batch),

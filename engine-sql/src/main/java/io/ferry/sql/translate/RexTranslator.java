@@ -834,7 +834,29 @@ public final class RexTranslator {
             FerryType wide = FerryType.decimal(Math.min(FerryType.MAX_DECIMAL_PRECISION, integral + scale), scale);
             return cast(new Call(op, List.of(cast(a, wide), cast(b, wide)), wide), type);
         }
+        if (type.kind() == TypeKind.DECIMAL && (op == Op.PLUS || op == Op.MINUS)) {
+            // each operand at the result's scale but with its own integral digits: where those leave room for the
+            // carry, no sum can overflow, and the kernel adds without checks (ArithmeticKernels.sumFits)
+            FerryType ta = atScale(a.type(), type.scale());
+            FerryType tb = atScale(b.type(), type.scale());
+            if (ta != null && tb != null && Math.max(ta.precision(), tb.precision()) + 1
+                    <= Math.min(type.precision(), FerryType.MAX_DECIMAL_DIGITS)) {
+                return new Call(op, List.of(cast(a, ta), cast(b, tb)), type);
+            }
+        }
         return new Call(op, List.of(cast(a, type), cast(b, type)), type);
+    }
+
+    /**
+     * A DECIMAL or INTEGER {@code t} scaled up to {@code scale} with its own integral digits (exact: no digit is
+     * lost), or null where it has more decimals than that or is of another type.
+     */
+    private static FerryType atScale(FerryType t, int scale) {
+        if ((t.kind() != TypeKind.DECIMAL && t.kind() != TypeKind.INTEGER) || scaleOf(t) > scale
+                || integralDigits(t) + scale > FerryType.MAX_DECIMAL_DIGITS) {
+            return null;
+        }
+        return FerryType.decimal(Math.max(1, integralDigits(t) + scale), scale);
     }
 
     private static boolean isWholeNumber(FerryType t) {
