@@ -41,7 +41,14 @@ class JoinOrderTest {
                 insert("dd", 400, n -> n + ", " + (1990 + n / 40) + ", " + (n % 12 + 1)),
                 insert("it", 200, n -> n + ", " + n + ", 'c" + (n % 4) + "'"),
                 insert("st", 10, n -> n + ", 'store " + n + "'"),
-                insert("r", 150, n -> (n * 10) + ", " + (n * 70 % 200) + ", " + (n % 5)));
+                insert("r", 150, n -> (n * 10) + ", " + (n * 70 % 200) + ", " + (n % 5)),
+                // demographics of 20,000 keys, a fifth of them 'D'; sales that use 3,000 keys spread over all of them
+                "CREATE TABLE dem (id INTEGER, status VARCHAR)",
+                "CREATE TABLE sale (dem INTEGER, k INTEGER)",
+                "CREATE TABLE kk (k INTEGER, v INTEGER)",
+                insert("dem", 20_000, n -> n + ", '" + "DMSWU".charAt(n % 5) + "'"),
+                insert("sale", 3000, n -> (n * 7919 % 20_000) + ", " + (n % 100)),
+                insert("kk", 100, n -> n + ", " + n));
     }
 
     /** INSERT of {@code rows} rows, row n's values given by {@code values}. */
@@ -152,6 +159,20 @@ class JoinOrderTest {
         String top = plan.lines().filter(l -> l.contains("FerryJoin")).findFirst().orElseThrow();
         assertTrue(top.contains("joinType=[left]"), plan);
         assertTrue(plan.indexOf("[[ferry, dd]]") > plan.indexOf("[[ferry, it]]"), plan);
+    }
+
+    /**
+     * A dimension a filter cut at random keeps the same share of the facts' rows: the 3,000 sales use fewer keys
+     * than the 4,000 'D' demographics hold, and 1 / max(NDV) let every sale find one (the domain of 20,000 keys says
+     * a fifth do), so the item filter, which keeps three in five, was joined first (TPC-DS q72).
+     */
+    @Test
+    void dimensionCutAtRandomKeepsItsShareOfTheFacts() throws SQLException {
+        String sql = "SELECT COUNT(*) FROM sale, kk, dem WHERE sale.k = kk.k AND sale.dem = dem.id AND kk.v < 60 "
+                + "AND dem.status = 'D'";
+        String plan = ResultComparison.plan(ferry, sql);
+        assertTrue(plan.indexOf("[[ferry, dem]]") > plan.indexOf("[[ferry, kk]]"), plan);
+        ResultComparison.assertSameResult(ferry, duck, sql, false);
     }
 
     /** A LEFT join listed first is joined last, after the inner joins to its preserved side (TPC-DS q80). */

@@ -24,8 +24,8 @@ import org.apache.calcite.util.ImmutableBitSet;
  * order they are joined in, which is what makes ordering a search over sets: {@link #order()} finds the left-deep
  * order with the fewest intermediate rows (the C_out cost) exactly by dynamic programming over connected sets up
  * to {@link #EXHAUSTIVE_LIMIT} factors, and greedily beyond. An equality of two factors' columns keeps
- * 1 / max(NDV) of their pairs, from Ferry's column sketches ({@link JoinSelectivity}); several between the same two
- * factors are one compound key.
+ * 1 / max(NDV) of their pairs, from Ferry's column sketches, or fewer where the domain its keys are drawn from is
+ * larger ({@link JoinSelectivity#pair}); several between the same two factors are one compound key.
  */
 final class JoinGraph {
     /** Factors ordered exactly; 2^14 sets of a 14-way join are searched in about a millisecond. */
@@ -34,10 +34,15 @@ final class JoinGraph {
     private final int size;
     /** Rows of each factor, after the conjuncts that read only it. */
     private final double[] rows;
-    /** The conjuncts reading two or more factors: their factors and selectivities. */
+    /**
+     * The edges (the conjuncts reading two or more factors, grouped by the factors they read): their factors and
+     * selectivities. An edge's selectivity is that of its conjuncts other than key equalities (backed off) times
+     * that of its key equalities between two factors as one compound key: 1 / max(the keys of either factor, the
+     * domain they are drawn from; {@link JoinSelectivity#pair}).
+     */
     private final long[] joinFactors;
     private final double[] joinSelectivity;
-    /** Per factor, the conjuncts (indexes into the two arrays above) that read it. */
+    /** Per factor, the edges (indexes into the two arrays above) that read it. */
     private final int[][] joinsOf;
 
     private JoinGraph(double[] rows, long[] joinFactors, double[] joinSelectivity) {
@@ -82,9 +87,8 @@ final class JoinGraph {
                     ? equality((RexCall) conjunct, factors, factorOfField, offsets, mq) : null;
             List<Double> edge = edges.computeIfAbsent(reads[c], set -> new ArrayList<>());
             if (keys != null) {
-                double[] product = compound.computeIfAbsent(reads[c], set -> new double[] {1, 1});
-                product[0] *= keys[0];
-                product[1] *= keys[1];
+                JoinSelectivity.compound(compound.computeIfAbsent(reads[c], set -> new double[] {1, 1, 1, 1, 1, 1}),
+                        keys);
             } else {
                 edge.add(RelMdUtil.guessSelectivity(conjunct));
             }
@@ -100,7 +104,7 @@ final class JoinGraph {
                 // the compound key has the product of its columns' distinct values, but no more than its side's rows
                 int low = Long.numberOfTrailingZeros(set);
                 int high = 63 - Long.numberOfLeadingZeros(set);
-                selectivity *= JoinSelectivity.keys(Math.min(keys[0], rows[low]), Math.min(keys[1], rows[high]));
+                selectivity *= JoinSelectivity.keys(Math.min(keys[0], rows[low]), Math.min(keys[1], rows[high]), keys);
             }
             sets[e] = set;
             selectivities[e++] = selectivity;
@@ -145,8 +149,8 @@ final class JoinGraph {
     }
 
     /**
-     * The distinct counts of the two columns an equality compares, the lower-numbered factor's first; null when a
-     * side is not a column with a count.
+     * What the two columns an equality compares count ({@link JoinSelectivity#pair}), the lower-numbered factor's
+     * first; null when a side is not a table's column with statistics.
      */
     private static double[] equality(RexCall equals, List<RelNode> factors, int[] factorOfField, int[] offsets,
             RelMetadataQuery mq) {
@@ -156,21 +160,26 @@ final class JoinGraph {
                 || factorOfField[left.getIndex()] == factorOfField[right.getIndex()]) {
             return null;
         }
-        Double l = distinct(factors, factorOfField, offsets, left.getIndex(), mq);
-        Double r = distinct(factors, factorOfField, offsets, right.getIndex(), mq);
-        if (l == null || r == null) {
-            return null;
+        boolean ordered = factorOfField[left.getIndex()] < factorOfField[right.getIndex()];
+        int lo = ordered ? left.getIndex() : right.getIndex();
+        int hi = ordered ? right.getIndex() : left.getIndex();
+        RelNode loFactor = factors.get(factorOfField[lo]);
+        RelNode hiFactor = factors.get(factorOfField[hi]);
+        int loColumn = lo - offsets[factorOfField[lo]];
+        int hiColumn = hi - offsets[factorOfField[hi]];
+        double[] pair = JoinSelectivity.pair(loFactor, loColumn, hiFactor, hiColumn, mq);
+        if (pair != null) {
+            return pair;
         }
-        return factorOfField[left.getIndex()] < factorOfField[right.getIndex()] ? new double[] {l, r}
-                : new double[] {r, l};
+        // a computed column (an aggregate's key) on either side: Calcite's count for it, and no domain
+        Double l = distinct(loFactor, loColumn, mq);
+        Double r = distinct(hiFactor, hiColumn, mq);
+        return l == null || r == null ? null : new double[] {l, r, 1, 1, 1, 1};
     }
 
-    private static Double distinct(List<RelNode> factors, int[] factorOfField, int[] offsets, int field,
-            RelMetadataQuery mq) {
-        int f = factorOfField[field];
-        int column = field - offsets[f];
-        Double sketched = JoinSelectivity.distinct(factors.get(f), column, mq);
-        return sketched != null ? sketched : mq.getDistinctRowCount(factors.get(f), ImmutableBitSet.of(column), null);
+    private static Double distinct(RelNode factor, int column, RelMetadataQuery mq) {
+        Double sketched = JoinSelectivity.distinct(factor, column, mq);
+        return sketched != null ? sketched : mq.getDistinctRowCount(factor, ImmutableBitSet.of(column), null);
     }
 
     int size() {
