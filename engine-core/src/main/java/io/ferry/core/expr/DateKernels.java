@@ -1,6 +1,7 @@
 package io.ferry.core.expr;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import io.ferry.core.FerryException;
 import io.ferry.core.SqlStates;
@@ -308,6 +309,9 @@ public final class DateKernels {
         return (thursday - CivilCalendar.epochDay(year, 1, 1)) / 7 + 1;
     }
 
+    /** Slots of {@link #CIVIL_DAYS}: 32 KiB a thread. */
+    private static final int CIVIL_SLOTS = 4096;
+
     /**
      * Days of the calendar already converted, per thread: a direct-mapped cache of {@link #CIVIL_SLOTS} entries,
      * each a day (high 32 bits) and its {@link CivilCalendar#civil} (low 32). A column of dates holds few distinct
@@ -316,11 +320,9 @@ public final class DateKernels {
      * {@code EXTRACT(YEAR FROM d), EXTRACT(MONTH FROM d) … GROUP BY} (each field computes it again). Every entry
      * starts as day 0's, so that a slot never holds a wrong answer.
      */
-    private static final int CIVIL_SLOTS = 4096;
-
     private static final ThreadLocal<long[]> CIVIL_DAYS = ThreadLocal.withInitial(() -> {
         long[] cache = new long[CIVIL_SLOTS];
-        java.util.Arrays.fill(cache, CivilCalendar.civil(0) & 0xFFFF_FFFFL);
+        Arrays.fill(cache, CivilCalendar.civil(0) & 0xFFFF_FFFFL);
         return cache;
     });
 

@@ -192,16 +192,11 @@ public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Se
         return Math.max(1, Math.max(Math.min(key[2], key[4]), Math.min(key[3], key[5])));
     }
 
-    /** 1 / max(NDV) of an equality between columns of these distinct counts; null if either is unknown. */
-    static Double keys(Double left, Double right) {
-        return left == null || right == null ? null : 1 / Math.max(1, Math.max(left, right));
-    }
-
     /**
-     * 1 / max(NDV) of a compound key of these distinct counts, or 1 / its domain ({@link #pair}, {@link #compound})
+     * 1 / max(NDV) of an equality or compound key of these distinct counts, or 1 / its domain ({@link #pair}, {@link #compound})
      * where that is at least twice as large: only then, since the domain is an estimate too (of values spread
      * evenly over a range), and differences below that changed join orders for the worse as often as for the better
-     * (TPC-DS SF 1, 28 November: the domain everywhere changed 28 plans, and q10 and q18 took twice as long).
+     * (TPC-DS SF 1, 29 November: the domain everywhere changed 28 plans, and q10 and q18 took twice as long).
      */
     static double keys(double left, double right, double[] key) {
         double keys = Math.max(1, Math.max(left, right));
