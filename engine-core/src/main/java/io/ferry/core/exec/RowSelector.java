@@ -103,7 +103,6 @@ abstract class RowSelector {
         return true;
     }
 
-    /** {@code lo <= column <= hi}; NULL never passes. */
     /**
      * The rows of {@code column} in the range (and, with {@code bits}, the key set) tested where a scan's block holds
      * them ({@link PendingColumn#select}), or -1 where the column is made already or cannot be tested so.
@@ -113,6 +112,7 @@ abstract class RowSelector {
         return pending == null ? -1 : pending.select(lo, span, bits, out);
     }
 
+    /** {@code lo <= column <= hi}; NULL never passes. */
     private static final class Range extends RowSelector {
         private final int column;
         private final long lo;

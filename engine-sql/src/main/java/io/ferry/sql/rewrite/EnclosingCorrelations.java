@@ -51,16 +51,6 @@ public final class EnclosingCorrelations {
     }
 
     /**
-     * A join that keeps every left row whose right side reads an enclosing correlation's variable, as a LEFT
-     * correlation of its own
-     * (its condition a filter of the right side that reads the left row through the new variable), which {@link
-     * #rewrite} then gives the enclosing values through its left side. Calcite's subquery removal writes a scalar
-     * subquery that reads only the outer query's columns, nested in another subquery, as such a join ({@code (SELECT
-     * MIN(b.ts) FROM b WHERE b.d IS NOT DISTINCT FROM (SELECT SUM(1.5) FROM c WHERE 0 = a.k))}); the decorrelator
-     * then grouped the inner aggregate by the outer value and lost the one row an aggregate without GROUP BY has for
-     * the values no row of c matches (NULL there instead of the minimum: fuzzer, seeds 2613 and 2614).
-     */
-    /**
      * A LEFT join, or an inner join without a condition of a right side that has a row whatever its input (an
      * aggregate without GROUP BY: what subquery removal joins for a scalar subquery it knows has one row).
      */
@@ -68,11 +58,23 @@ public final class EnclosingCorrelations {
         if (join.getJoinType() == JoinRelType.LEFT) {
             return true;
         }
+        if (join.getJoinType() != JoinRelType.INNER || !join.getCondition().isAlwaysTrue()) {
+            return false;
+        }
         Double least = join.getCluster().getMetadataQuery().getMinRowCount(join.getRight());
-        return join.getJoinType() == JoinRelType.INNER && join.getCondition().isAlwaysTrue() && least != null
-                && least >= 1;
+        return least != null && least >= 1;
     }
 
+    /**
+     * A join that keeps every left row whose right side reads an enclosing correlation's variable, as a LEFT
+     * correlation of its own (its condition a filter of the right side that reads the left row through the new
+     * variable), which {@link #rewrite} then gives the enclosing values through its left side. Calcite's subquery
+     * removal writes a scalar subquery that reads only the outer query's columns, nested in another subquery, as
+     * such a join ({@code (SELECT MIN(b.ts) FROM b WHERE b.d IS NOT DISTINCT FROM (SELECT SUM(1.5) FROM c WHERE 0 =
+     * a.k))}); the decorrelator
+     * then grouped the inner aggregate by the outer value and lost the one row an aggregate without GROUP BY has for
+     * the values no row of c matches (NULL there instead of the minimum: fuzzer, seeds 2613 and 2614).
+     */
     private static LogicalCorrelate correlated(LogicalJoin join) {
         RexBuilder rex = join.getCluster().getRexBuilder();
         CorrelationId id = join.getCluster().createCorrel();
