@@ -12,12 +12,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The warm-up's corpus plans, every statement of it (a statement the planner stopped accepting would warm nothing
- * up), in an engine of its own: the users' engine shows none of its tables, and its memory is returned.
+ * The warm-up's corpus plans and runs, every statement of it (a statement the engine stopped accepting would warm
+ * nothing up), in an engine of its own: the users' engine shows none of its tables, and its memory is returned.
  */
 class PlannerWarmupTest {
     @Test
-    void everyStatementOfTheCorpusPlansInAPrivateEngine() throws SQLException {
+    void everyStatementOfTheCorpusPlansAndRunsInAPrivateEngine() throws SQLException {
         try (FerryEngine users = FerryEngine.start(EngineConfig.defaults().withPlannerWarmup(false));
              Connection c = users.connect()) {
             List<String> failed = PlannerWarmup.run(1);
