@@ -103,7 +103,8 @@ final class AggregateMerge {
         // each part's slot is written by one thread before ParallelParts.run returns, which orders it before the reads
         List<List<Batch>> merged = new ArrayList<>(Collections.nCopies(parts, List.<Batch>of()));
         ParallelParts.run(parts, pool, threads - 1, p -> {
-            Merger m = new Merger(0);
+            // the part's states are at most its groups: room for them at once
+            Merger m = new Merger(0, (int) Math.min(Integer.MAX_VALUE, Batch.totalRows(split.get(p))));
             try {
                 for (Batch b : split.get(p)) {
                     ctx.check();
@@ -127,7 +128,7 @@ final class AggregateMerge {
                 if (f == null) {
                     continue;
                 }
-                Merger m = new Merger(level);
+                Merger m = new Merger(level, 0);
                 try {
                     for (Iterator<Batch> it = f.batches(); it.hasNext();) {
                         ctx.check();
@@ -151,9 +152,10 @@ final class AggregateMerge {
         private HashAggregator table;
         private SpillPartitions parts;
 
-        Merger(int level) {
+        /** @param expected the groups its first table makes room for (0: unknown) */
+        Merger(int level, int expected) {
             this.level = level;
-            this.table = new HashAggregator(stateTypes, keys, calls, ctx.memory());
+            this.table = new HashAggregator(stateTypes, keys, calls, ctx.memory(), expected);
         }
 
         void add(Batch states) {

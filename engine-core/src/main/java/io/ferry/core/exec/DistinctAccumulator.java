@@ -109,7 +109,7 @@ final class DistinctAccumulator extends Accumulator {
             for (int k = 0; k < keys.length; k++) {
                 types[k] = keys[k].physical();
             }
-            tuples = GroupTable.create(types, memory);
+            tuples = GroupTable.create(types, memory, 0);
         }
         if (ids.length < n) {
             ids = new int[n];

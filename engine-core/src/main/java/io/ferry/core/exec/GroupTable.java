@@ -18,11 +18,21 @@ interface GroupTable {
 
     void close();
 
-    /** A single integral key (the common GROUP BY) gets a table specialized for it. */
-    static GroupTable create(Physical[] keyTypes, QueryMemory memory) {
-        if (keyTypes.length == 1 && keyTypes[0] == Physical.LONG) {
-            return new LongGroupTable(memory);
+    /**
+     * A single integral key (the common GROUP BY), and several, get tables specialized for them; {@code expected}
+     * groups (0: unknown) are made room for at once, so the table does not grow to them one doubling at a time.
+     */
+    static GroupTable create(Physical[] keyTypes, QueryMemory memory, int expected) {
+        boolean integral = true;
+        for (Physical t : keyTypes) {
+            integral &= t == Physical.LONG;
         }
-        return new MultiKeyGroupTable(keyTypes, memory);
+        if (integral && keyTypes.length == 1) {
+            return new LongGroupTable(memory, expected);
+        }
+        if (integral && keyTypes.length > 1) {
+            return new PackedKeyGroupTable(keyTypes, memory, expected);
+        }
+        return new MultiKeyGroupTable(keyTypes, memory, expected);
     }
 }

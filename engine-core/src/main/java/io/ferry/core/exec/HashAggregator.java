@@ -27,13 +27,19 @@ public final class HashAggregator {
     private int[] selectedGroups = new int[Vector.MAX_ROWS];
 
     public HashAggregator(List<FerryType> inputTypes, int[] groupKeys, List<AggCall> calls, QueryMemory memory) {
+        this(inputTypes, groupKeys, calls, memory, 0);
+    }
+
+    /** @param expected groups its table makes room for at once (0: unknown) */
+    public HashAggregator(List<FerryType> inputTypes, int[] groupKeys, List<AggCall> calls, QueryMemory memory,
+            int expected) {
         this.groupKeys = groupKeys;
         this.calls = calls;
         Physical[] keyTypes = new Physical[groupKeys.length];
         for (int k = 0; k < groupKeys.length; k++) {
             keyTypes[k] = inputTypes.get(groupKeys[k]).physical();
         }
-        this.table = GroupTable.create(keyTypes, memory);
+        this.table = GroupTable.create(keyTypes, memory, expected);
         this.accumulators = new Accumulator[calls.size()];
         int width = 0;
         for (int i = 0; i < calls.size(); i++) {

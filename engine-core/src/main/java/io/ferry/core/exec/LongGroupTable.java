@@ -24,8 +24,18 @@ final class LongGroupTable implements GroupTable {
     private long reserved;
 
     LongGroupTable(QueryMemory memory) {
+        this(memory, 0);
+    }
+
+    /** @param expected groups to make room for at once (0: unknown) */
+    LongGroupTable(QueryMemory memory, int expected) {
         this.memory = memory;
-        allocate(1 << 11);
+        allocate(capacity(expected));
+    }
+
+    /** Slots for {@code expected} groups at most half full, 2^11 at least, 2^27 at most (it still grows past). */
+    static int capacity(int expected) {
+        return Integer.highestOneBit(Math.max(1 << 10, Math.min(expected, 1 << 26)) - 1) << 2;
     }
 
     private void allocate(int capacity) {

@@ -39,12 +39,18 @@ final class MultiKeyGroupTable implements GroupTable {
     private int[] pending = new int[0];
 
     MultiKeyGroupTable(Physical[] keyTypes, QueryMemory memory) {
+        this(keyTypes, memory, 0);
+    }
+
+    /** @param expected groups to make room for at once (0: unknown) */
+    MultiKeyGroupTable(Physical[] keyTypes, QueryMemory memory, int expected) {
         this.types = keyTypes.clone();
         this.memory = memory;
         this.nullWords = (keyTypes.length + 63) / 64;
         this.width = 1 + nullWords + keyTypes.length;
-        this.rows = new long[1024 * width];
-        this.slots = new long[2048];
+        int capacity = LongGroupTable.capacity(expected);
+        this.rows = new long[capacity / 2 * width];
+        this.slots = new long[capacity];
         this.mask = slots.length - 1;
         account();
     }
