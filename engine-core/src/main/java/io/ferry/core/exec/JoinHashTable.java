@@ -17,7 +17,9 @@ import io.ferry.core.vector.Vector;
  * <p>A single integral key whose values span a range not much wider than the build side has rows (dimension
  * keys: dates, surrogate ids) is mapped directly: the bucket is {@code key - min}, so a bucket holds only equal
  * keys and a probe is one array read with no hashing and no key comparison (DuckDB's perfect hash join does the
- * same). Other single integral keys use a Fibonacci hash; other keys hash all key columns.
+ * same). Other single integral keys use a Fibonacci hash. Several integral keys compared with {@code =} are packed
+ * into one long where their build ranges fit 62 bits ({@link KeyPacking}) and take the same paths; other keys hash all
+ * key columns.
  */
 final class JoinHashTable {
     /**
@@ -36,7 +38,12 @@ final class JoinHashTable {
     private final int[] next;
     private final long[] hashes;
     private final int mask;
-    /** For a single integral key: the key values, and the shift of the Fibonacci hash that picks a bucket. */
+    /** Several integral keys taken as one ({@link KeyPacking}); null otherwise. */
+    private final KeyPacking packing;
+    /**
+     * For a single integral key, or several packed: the key values, and the shift of the Fibonacci hash that picks a
+     * bucket.
+     */
     private final long[] longKeys;
     private final int shift;
     /** For a single integral key whose NULLs match: the first build row (+ 1) with a NULL key, chained by next. */
@@ -66,7 +73,9 @@ final class JoinHashTable {
             }
         }
         this.next = new int[n];
-        LongVector single = keys.length == 1 && keys[0] instanceof LongVector lv ? lv : null;
+        this.packing = KeyPacking.of(keys, nullsMatch, n);
+        LongVector single = keys.length == 1 && keys[0] instanceof LongVector lv ? lv
+                : packing != null ? packing.pack(keys, n) : null;
         long lo = Long.MAX_VALUE;
         long hi = Long.MIN_VALUE;
         if (single != null) {
@@ -82,7 +91,7 @@ final class JoinHashTable {
         long range = lo > hi ? 1 : hi - lo + 1;
         this.direct = single != null && range > 0 && range <= Math.max(DIRECT_SPREAD * n, DIRECT_SMALL);
         int buckets = direct ? (int) range : Integer.highestOneBit(Math.max(2, n) * 2 - 1) << 1;
-        this.bytes = 4L * buckets + 12L * n;
+        this.bytes = 4L * buckets + 12L * n + (packing != null ? 8L * n : 0);
         memory.reserve(bytes);
         this.heads = new int[buckets];
         this.mask = buckets - 1;
@@ -100,7 +109,7 @@ final class JoinHashTable {
                     chained |= heads[b] != 0;
                     next[i] = heads[b];
                     heads[b] = i + 1;
-                } else if (nullsMatch[0]) {
+                } else if (packing == null && nullsMatch[0]) {
                     next[i] = nullRows;
                     nullRows = i + 1;
                 }
@@ -153,7 +162,7 @@ final class JoinHashTable {
     Matches probe(Vector[] probeKeys, int n, boolean firstMatchOnly) {
         Matches m = new Matches(Math.max(16, n));
         if (longKeys != null) {
-            probeLongs((LongVector) probeKeys[0], n, firstMatchOnly, m);
+            probeLongs(packing != null ? packing.pack(probeKeys, n) : (LongVector) probeKeys[0], n, firstMatchOnly, m);
             return m;
         }
         long[] h = KeyHasher.hash(probeKeys, n);

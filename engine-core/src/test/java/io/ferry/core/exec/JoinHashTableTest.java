@@ -172,11 +172,73 @@ class JoinHashTableTest {
         assertEquals(0, memory.used());
     }
 
+    /**
+     * Several integral keys compared with {@code =} are packed into one long ({@link KeyPacking}) and find the pairs a
+     * nested loop finds: dense ranges (direct mapping), a range of 2^40 beside a small one (hashing), probe values
+     * outside the build side's ranges on either side, NULLs, duplicates; keys whose ranges need more than 62 bits
+     * and a key whose NULLs match are not packed, and still find them.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 1L << 40, Long.MAX_VALUE / 1000})
+    void packedKeysFindTheSamePairsAsANestedLoop(long spread) {
+        Random rnd = new Random(spread);
+        for (boolean secondMatchesNulls : new boolean[] {false, true}) {
+            int buildRows = 2000;
+            int probeRows = 3000;
+            // the probe's first key reaches past both ends of the build's
+            LongVector buildA = keys(rnd, buildRows, spread, true);
+            LongVector buildB = small(rnd, buildRows);
+            LongVector probeA = keys(rnd, probeRows, spread, true);
+            LongVector probeB = small(rnd, probeRows);
+            boolean[] nullsMatch = {false, secondMatchesNulls};
+            KeyPacking packing = KeyPacking.of(new Vector[] {buildA, buildB}, nullsMatch, buildRows);
+            assertEquals(!secondMatchesNulls && spread != Long.MAX_VALUE / 1000, packing != null,
+                    "packed, spread " + spread);
+            QueryMemory memory = new QueryMemory(1L << 30);
+            JoinHashTable table = new JoinHashTable(Batch.of(buildA, buildB), new int[] {0, 1}, nullsMatch, memory);
+            for (boolean first : new boolean[] {false, true}) {
+                JoinHashTable.Matches m = table.probe(new Vector[] {probeA, probeB}, probeRows, first);
+                List<Long> got = new ArrayList<>();
+                for (int i = 0; i < m.count; i++) {
+                    got.add(first ? m.probe[i] : ((long) m.probe[i] << 32) | m.build[i]);
+                }
+                got.sort(null);
+                List<Long> want = new ArrayList<>();
+                for (int i = 0; i < probeRows; i++) {
+                    for (int r = 0; r < buildRows; r++) {
+                        if (same(probeA, i, buildA, r, false)
+                                && same(probeB, i, buildB, r, secondMatchesNulls)) {
+                            want.add(first ? i : ((long) i << 32) | r);
+                            if (first) {
+                                break;
+                            }
+                        }
+                    }
+                }
+                assertEquals(want, got, "spread " + spread + ", first match only " + first);
+                assertEquals(true, want.size() > 100, "enough pairs to tell");
+            }
+            table.close();
+            assertEquals(0, memory.used());
+        }
+    }
+
     private static boolean same(Vector a, int i, Vector b, int j, boolean nullsMatch) {
         if (a.isNull(i) || b.isNull(j)) {
             return nullsMatch && a.isNull(i) && b.isNull(j);
         }
         return ValueEquality.equal(a, i, b, j);
+    }
+
+    /** Keys 3 to 7, about 10% NULL. */
+    private static LongVector small(Random rnd, int n) {
+        long[] v = new long[n];
+        boolean[] nulls = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = 3 + rnd.nextInt(5);
+            nulls[i] = rnd.nextInt(10) == 0;
+        }
+        return new LongVector(v, nulls, n);
     }
 
     /** Short strings from {@code words}, about 20% NULL. */
