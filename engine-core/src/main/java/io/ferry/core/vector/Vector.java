@@ -50,18 +50,40 @@ public abstract sealed class Vector permits LongVector, DoubleVector, BytesVecto
         };
     }
 
+    /**
+     * The NULL flags of a gather: a negative position (a row with no match, of an outer join) or a NULL source row;
+     * null when no row is NULL. Without source flags, one pass looks for negative positions first (none, in most
+     * gathers); with them, each flag is read without a branch on the row.
+     */
     protected static boolean[] gatherNulls(boolean[] nulls, int[] positions, int count) {
-        boolean[] out = null;
+        if (nulls == null) {
+            int min = 0;
+            for (int i = 0; i < count; i++) {
+                min = Math.min(min, positions[i]);
+            }
+            if (min >= 0) {
+                return null;
+            }
+            boolean[] out = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                out[i] = positions[i] < 0;
+            }
+            return out;
+        }
+        if (nulls.length == 0) { // an empty source: every position is negative
+            boolean[] out = new boolean[count];
+            java.util.Arrays.fill(out, true);
+            return count == 0 ? null : out;
+        }
+        boolean[] out = new boolean[count];
+        boolean any = false;
         for (int i = 0; i < count; i++) {
             int p = positions[i];
-            if (p < 0 || (nulls != null && nulls[p])) {
-                if (out == null) {
-                    out = new boolean[count];
-                }
-                out[i] = true;
-            }
+            boolean isNull = p < 0 | nulls[p & ~(p >> 31)]; // a negative position reads row 0, then is NULL anyway
+            out[i] = isNull;
+            any |= isNull;
         }
-        return out;
+        return any ? out : null;
     }
 
     protected static boolean[] compactNulls(boolean[] nulls, boolean[] mask, int count) {
