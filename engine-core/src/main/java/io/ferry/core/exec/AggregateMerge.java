@@ -32,6 +32,9 @@ final class AggregateMerge {
     private final Executor pool;
     private final int threads;
     private SpillPartitions partials;
+    /** States of tables handed over before the end ({@link #hold}), and the memory they reserved. */
+    private final List<Batch> held = new ArrayList<>();
+    private long heldBytes;
 
     /**
      * @param keys the group keys among the state columns
@@ -70,18 +73,50 @@ final class AggregateMerge {
         }
     }
 
+    /**
+     * Takes a thread's table before the end ({@link AggregateSink}): its states wait here for the merge, or on disk
+     * when memory is short; the table is closed.
+     */
+    void hold(HashAggregator partial) {
+        long bytes = partial.footprint();
+        if (ctx.memory().shouldSpillBefore(bytes)) {
+            spill(partial);
+            return;
+        }
+        List<Batch> states;
+        try {
+            states = partial.result();
+        } finally {
+            partial.close();
+        }
+        ctx.memory().reserve(bytes);
+        synchronized (this) {
+            held.addAll(states);
+            heldBytes += bytes;
+        }
+    }
+
     /** The states of every sink's table merged, one row per group; the tables are closed. */
     List<Batch> merge(List<AggregateSink> sinks) {
-        if (partials != null) {
-            for (AggregateSink s : sinks) {
-                ctx.check();
-                spill(s.aggregator());
+        try {
+            if (partials != null) {
+                if (!held.isEmpty()) {
+                    partials.add(held);
+                }
+                for (AggregateSink s : sinks) {
+                    ctx.check();
+                    spill(s.aggregator());
+                }
+                return mergeParts(partials, 1);
             }
-            return mergeParts(partials, 1);
+            long groups = sinks.stream().mapToLong(s -> s.aggregator().groupCount()).sum() + Batch.totalRows(held);
+            boolean parallel = pool != null && threads > 1 && keys.length > 0 && groups >= PARALLEL_GROUPS;
+            return mergeInMemory(sinks, parallel ? 4 * threads : 1);
+        } finally {
+            held.clear();
+            ctx.memory().release(heldBytes);
+            heldBytes = 0;
         }
-        long groups = sinks.stream().mapToLong(s -> s.aggregator().groupCount()).sum();
-        boolean parallel = pool != null && threads > 1 && keys.length > 0 && groups >= PARALLEL_GROUPS;
-        return mergeInMemory(sinks, parallel ? 4 * threads : 1);
     }
 
     /**
@@ -90,7 +125,7 @@ final class AggregateMerge {
      * thread's work after the threads have aggregated in parallel. One part is the plain merge on this thread.
      */
     private List<Batch> mergeInMemory(List<AggregateSink> sinks, int parts) {
-        List<Batch> states = new ArrayList<>();
+        List<Batch> states = new ArrayList<>(held);
         for (AggregateSink s : sinks) {
             ctx.check();
             try {

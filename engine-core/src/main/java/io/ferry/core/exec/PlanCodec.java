@@ -385,6 +385,7 @@ public final class PlanCodec {
                 }
                 ints(c.moreArgs().stream().mapToInt(Integer::intValue).toArray());
             }
+            bool(a.nearlyUnique());
         }
 
         private void exprs(List<Expr> exprs, int depth) {
@@ -791,7 +792,9 @@ public final class PlanCodec {
                 calls.add(checked("aggregate call", () -> new AggCall(kind, arg, type, fraction, descending, arg2,
                         filter, distinct, order, moreArgs)));
             }
-            return checked("aggregate", () -> new PlanNode.Aggregate(input, groupKeys, groupSets, calls));
+            boolean nearlyUnique = bool("nearly-unique");
+            return checked("aggregate", () -> new PlanNode.Aggregate(input, groupKeys, groupSets, calls,
+                    nearlyUnique));
         }
 
         /** A column of an input {@code width} wide, or -1 for none. */

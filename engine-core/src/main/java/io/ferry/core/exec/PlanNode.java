@@ -104,8 +104,12 @@ public sealed interface PlanNode {
      * duplicates kept, each a bitmask over positions in {@code groupKeys} (bit k: key k is in the set; at most 63
      * keys): the output has the rows of each set in turn, with NULL for the keys not in it, and {@link
      * AggCall.AggKind#GROUPING} calls tell which rows' keys were rolled up ({@link GroupingSets}).
+     *
+     * <p>{@code nearlyUnique}: the planner expects about as many groups as input rows (half as many or more), so that
+     * a thread's partial table folds few rows and may go to the merge while small ({@link AggregateSink}).
      */
-    record Aggregate(PlanNode input, int[] groupKeys, long[] groupSets, List<AggCall> calls) implements PlanNode {
+    record Aggregate(PlanNode input, int[] groupKeys, long[] groupSets, List<AggCall> calls, boolean nearlyUnique)
+            implements PlanNode {
         @Override
         public <R> R accept(PlanVisitor<R> visitor) {
             return visitor.aggregate(this);
@@ -147,9 +151,14 @@ public sealed interface PlanNode {
             this(input, groupKeys, new long[0], calls);
         }
 
+        /** An aggregate whose groups the planner did not estimate. */
+        public Aggregate(PlanNode input, int[] groupKeys, long[] groupSets, List<AggCall> calls) {
+            this(input, groupKeys, groupSets, calls, false);
+        }
+
         /** This aggregate over another input, with other key and argument columns, the same sets. */
         public Aggregate over(PlanNode newInput, int[] newKeys, List<AggCall> newCalls) {
-            return new Aggregate(newInput, newKeys, groupSets, newCalls);
+            return new Aggregate(newInput, newKeys, groupSets, newCalls, nearlyUnique);
         }
 
         /** Whether the output has the rows of grouping sets rather than of one GROUP BY. */

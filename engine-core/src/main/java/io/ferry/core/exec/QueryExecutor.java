@@ -447,7 +447,8 @@ public final class QueryExecutor implements AutoCloseable {
             List<FerryType> inputTypes = agg.input().types();
             AggregateMerge merge = merger(agg, plan);
             List<AggregateSink> partials = driver.run(pipeline(agg.input()), () -> new AggregateSink(
-                    () -> new HashAggregator(inputTypes, agg.groupKeys(), plan.partialCalls(), ctx.memory()), merge),
+                    groups -> new HashAggregator(inputTypes, agg.groupKeys(), plan.partialCalls(), ctx.memory(),
+                            groups), merge, agg.nearlyUnique()),
                     ctx);
             return finish(agg, plan, merge.merge(partials), finish);
         }
@@ -458,7 +459,8 @@ public final class QueryExecutor implements AutoCloseable {
             List<FerryType> stateTypes = plan.partialTypes(node.aggregate().input().types());
             AggregateMerge merge = merger(node.aggregate(), plan);
             List<AggregateSink> partials = driver.run(pipeline(node.partials()), () -> new AggregateSink(
-                    () -> new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory()), merge),
+                    groups -> new HashAggregator(stateTypes, plan.finalKeys(), plan.finalCalls(), ctx.memory(), groups),
+                    merge, node.aggregate().nearlyUnique()),
                     ctx);
             return finish(node.aggregate(), plan, merge.merge(partials), true);
         }

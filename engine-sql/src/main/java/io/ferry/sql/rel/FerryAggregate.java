@@ -43,6 +43,9 @@ import io.ferry.sql.translate.UnsupportedExpression;
  * SETS, ROLLUP and CUBE with GROUPING() and GROUPING_ID() ({@link PlanNode.Aggregate#groupSets}).
  */
 public final class FerryAggregate extends Aggregate implements FerryRel {
+    /** Input rows below which no thread's partial table gets to {@code AggregateSink.PROBE_GROUPS} groups anyway. */
+    private static final double MANY_ROWS = 1 << 17;
+
     public FerryAggregate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,
             List<ImmutableBitSet> groupSets, List<AggregateCall> aggCalls) {
         super(cluster, traits, List.of(), input, groupSet, groupSets, aggCalls);
@@ -92,7 +95,8 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             // Deduplicate (keys, arg) first; the outer aggregate then sees each value once per group.
             int[] innerKeys = java.util.Arrays.copyOf(keys, keys.length + 1);
             innerKeys[keys.length] = distinctArg;
-            source = input == null ? null : new PlanNode.Aggregate(input, innerKeys, List.of());
+            source = input == null ? null : new PlanNode.Aggregate(input, innerKeys, new long[0], List.of(),
+                    nearlyUnique(agg, ImmutableBitSet.of(innerKeys)));
             argMap = new int[inTypes.size()];
             java.util.Arrays.fill(argMap, -1);
             argMap[distinctArg] = keys.length;
@@ -122,7 +126,8 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             SampleDesign.of(source); // refuses, with a sentence, a sample the estimates cannot use
         }
         if (!grouped) {
-            return groupingOfMany(new PlanNode.Aggregate(source, keys, calls), groupings);
+            return groupingOfMany(new PlanNode.Aggregate(source, keys, new long[0], calls,
+                    distinctArg < 0 && nearlyUnique(agg, agg.getGroupSet())), groupings);
         }
         long[] sets = new long[agg.getGroupSets().size()];
         for (int s = 0; s < sets.length; s++) {
@@ -131,6 +136,26 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
             }
         }
         return groupingOfMany(new PlanNode.Aggregate(source, keys, sets, calls), groupings);
+    }
+
+    /**
+     * Whether the planner expects at least half as many groups of {@code keys} as the aggregate has input rows, over
+     * an input of {@link #MANY_ROWS} rows or more ({@code AggregateSink} lets such a thread's partial table go to the
+     * merge while small). The groups are at least the product of the keys' distinct counts that are known (columns
+     * of tables passed through, {@link JoinSelectivity#distinct}), at most the rows: a key more only adds groups.
+     */
+    private static boolean nearlyUnique(Aggregate agg, ImmutableBitSet keys) {
+        RelMetadataQuery mq = agg.getCluster().getMetadataQuery();
+        Double rows = mq.getRowCount(agg.getInput());
+        if (keys.isEmpty() || rows == null || rows < MANY_ROWS) {
+            return false;
+        }
+        double groups = 1;
+        for (int key : keys) {
+            Double distinct = JoinSelectivity.distinct(agg.getInput(), key, mq);
+            groups *= distinct == null ? 1 : distinct;
+        }
+        return groups >= rows / 2;
     }
 
     private static AggCall grouping(int column) {
