@@ -167,9 +167,9 @@ class PlanCodecTest {
                 List.of(new SortKey(2, true, false), new SortKey(7, false, true))));
         calls.add(new AggCall(AggCall.AggKind.COUNT, 2, FerryType.BIGINT, 0, false, 7, -1, true, List.of(),
                 List.of(0, 11)));
-        // ROLLUP(0, 11) and the empty set again
+        // ROLLUP(0, 11) and the empty set again; keys the planner expects nearly unique
         PlanNode.Aggregate agg = new PlanNode.Aggregate(project, new int[] {0, 11}, new long[] {0b11, 0b01, 0, 0},
-                calls);
+                calls, true);
         PlanNode split = new PlanNode.MergeAggregate(agg, new PlanNode.Gather(new PlanNode.PartialAggregate(agg)));
 
         PlanNode right = new PlanNode.Aggregate(wideScan(SampleSpec.fresh(SampleSpec.Method.SYSTEM, 30)),
