@@ -48,6 +48,7 @@ import io.ferry.sql.rel.RowEngineExtracts;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.AggregateReductionsRule;
 import io.ferry.sql.rewrite.CoalesceCasts;
+import io.ferry.sql.rewrite.EagerAggregates;
 import io.ferry.sql.rewrite.ConstantGroupJoinRule;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
 import io.ferry.sql.rewrite.ConstantRangeKeysRule;
@@ -327,7 +328,7 @@ final class PlanningProgram {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
                 NullCalls.PROGRAM, CoalesceCasts.PROGRAM, InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
                 SubQueryLogicRule.SUB_QUERY_REMOVAL, LogicalRewrites.program(),
-                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(),
+                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), EagerAggregates.PROGRAM,
                 // again: an input pruned as empty leaves NULLs in the projections above it, such as
                 // CAST(NULL AS DOUBLE) / 5.0E0 under a RIGHT JOIN of an empty join, which Calcite's collation
                 // metadata took for a literal (XX000 "not a literal", fuzzer seed 64 query 664)

@@ -209,7 +209,7 @@ public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Se
      * most the input's rows (a filter above the table keeps fewer). Null for a computed column or a table without
      * statistics.
      */
-    static Double distinct(RelNode input, int column, RelMetadataQuery mq) {
+    public static Double distinct(RelNode input, int column, RelMetadataQuery mq) {
         return distinct(input, ScanSelectivity.stats(input, column, mq), mq);
     }
 
