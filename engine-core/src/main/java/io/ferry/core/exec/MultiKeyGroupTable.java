@@ -48,9 +48,10 @@ final class MultiKeyGroupTable implements GroupTable {
         this.memory = memory;
         this.nullWords = (keyTypes.length + 63) / 64;
         this.width = 1 + nullWords + keyTypes.length;
-        int capacity = LongGroupTable.capacity(expected);
-        this.rows = new long[capacity / 2 * width];
-        this.slots = new long[capacity];
+        // the slots made room for at once; the rows, wide with many keys, grow as groups come (an expected count is
+        // an upper bound: the merge's parts give their state rows, duplicates among them)
+        this.rows = new long[1024 * width];
+        this.slots = new long[LongGroupTable.capacity(expected)];
         this.mask = slots.length - 1;
         account();
     }

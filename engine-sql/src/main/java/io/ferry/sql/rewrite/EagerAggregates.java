@@ -18,6 +18,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.Program;
@@ -79,7 +80,8 @@ public final class EagerAggregates {
             return rel;
         }
         JoinInfo info = join.analyzeCondition();
-        if (!info.isEqui() || info.leftKeys.size() != 1) {
+        // one key compared with = (not IS NOT DISTINCT FROM, whose NULLs match: the second join is an =)
+        if (!info.isEqui() || info.leftKeys.size() != 1 || !join.getCondition().isA(SqlKind.EQUALS)) {
             return rel;
         }
         for (boolean dimensionLeft : new boolean[] {true, false}) {
