@@ -53,10 +53,11 @@ public abstract sealed class Vector permits LongVector, DoubleVector, BytesVecto
     /**
      * The NULL flags of a gather: a negative position (a row with no match, of an outer join) or a NULL source row;
      * null when no row is NULL. Without source flags, one pass looks for negative positions first (none, in most
-     * gathers); with them, each flag is read without a branch on the row.
+     * gathers); with them, each flag is read without a branch on the row. An empty source's positions are all
+     * negative, so its flags, if it has any, are not read.
      */
     protected static boolean[] gatherNulls(boolean[] nulls, int[] positions, int count) {
-        if (nulls == null) {
+        if (nulls == null || nulls.length == 0) {
             int min = 0;
             for (int i = 0; i < count; i++) {
                 min = Math.min(min, positions[i]);
@@ -69,11 +70,6 @@ public abstract sealed class Vector permits LongVector, DoubleVector, BytesVecto
                 out[i] = positions[i] < 0;
             }
             return out;
-        }
-        if (nulls.length == 0) { // an empty source: every position is negative
-            boolean[] out = new boolean[count];
-            java.util.Arrays.fill(out, true);
-            return count == 0 ? null : out;
         }
         boolean[] out = new boolean[count];
         boolean any = false;

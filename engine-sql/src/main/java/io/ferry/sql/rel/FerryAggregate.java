@@ -150,12 +150,8 @@ public final class FerryAggregate extends Aggregate implements FerryRel {
         if (keys.isEmpty() || rows == null || rows < MANY_ROWS) {
             return false;
         }
-        double groups = 1;
-        for (int key : keys) {
-            Double distinct = JoinSelectivity.distinct(agg.getInput(), key, mq);
-            groups *= distinct == null ? 1 : distinct;
-        }
-        return groups >= rows / 2;
+        // an unknown count as one value: the known ones alone give at least as many groups
+        return JoinSelectivity.groups(agg.getInput(), keys.toArray(), 1, mq) >= rows / 2;
     }
 
     private static AggCall grouping(int column) {

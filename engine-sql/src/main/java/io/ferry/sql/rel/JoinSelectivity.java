@@ -213,6 +213,19 @@ public final class JoinSelectivity implements MetadataHandler<BuiltInMetadata.Se
         return distinct(input, ScanSelectivity.stats(input, column, mq), mq);
     }
 
+    /**
+     * The groups of {@code input} by {@code columns}, as the product of their distinct counts ({@link #distinct});
+     * a column whose count is not known (a computed one: a negative index) counts as {@code unknown} values.
+     */
+    public static double groups(RelNode input, int[] columns, double unknown, RelMetadataQuery mq) {
+        double groups = 1;
+        for (int column : columns) {
+            Double distinct = column < 0 ? null : distinct(input, column, mq);
+            groups *= distinct == null ? unknown : distinct;
+        }
+        return groups;
+    }
+
     private static Double distinct(RelNode input, ColumnStats stats, RelMetadataQuery mq) {
         Double rows = mq.getRowCount(input);
         if (stats == null || stats.rowCount() == 0 || rows == null) {

@@ -104,7 +104,6 @@ public final class EagerAggregates {
         int factStart = dimensionLeft ? leftCount : 0;
         int dimKey = (dimensionLeft ? info.leftKeys : info.rightKeys).get(0);
         int factKey = (dimensionLeft ? info.rightKeys : info.leftKeys).get(0);
-        RelMetadataQuery mq = JoinSelectivity.query();
         // the first grouping's projection of the fact side: its join key, its group keys, the calls' arguments
         List<RexNode> factExprs = new ArrayList<>();
         factExprs.add(RexInputRef.of(factKey, fact.getRowType()));
@@ -149,10 +148,12 @@ public final class EagerAggregates {
             argPlace.add(factExprs.size());
             factExprs.add(RexUtil.shift(arg, -factStart));
         }
+        // the estimates last: the checks above need none
+        RelMetadataQuery mq = JoinSelectivity.query();
         Double joined = mq.getRowCount(join);
         Double facts = mq.getRowCount(fact);
         if (joined == null || facts == null || joined < MIN_JOINED_SHARE * facts
-                || !reduces(fact, factExprs.subList(0, factKeys), mq)) {
+                || !reduces(fact, facts, factExprs.subList(0, factKeys), mq)) {
             return null;
         }
         RelBuilder b = RelFactories.LOGICAL_BUILDER.create(agg.getCluster(), null);
@@ -223,20 +224,8 @@ public final class EagerAggregates {
      * Whether grouping {@code fact} by {@code keys} leaves at most {@link #MAX_GROUP_SHARE} of its rows, by the
      * product of the keys' distinct counts; a key that is not a table's column counts as unique.
      */
-    private static boolean reduces(RelNode fact, List<RexNode> keys, RelMetadataQuery mq) {
-        Double rows = mq.getRowCount(fact);
-        if (rows == null || rows < MIN_ROWS) {
-            return false;
-        }
-        double groups = 1;
-        for (RexNode key : keys) {
-            Double distinct = key instanceof RexInputRef ref ? JoinSelectivity.distinct(fact, ref.getIndex(), mq)
-                    : null;
-            groups *= distinct == null ? rows : distinct;
-            if (groups > rows * MAX_GROUP_SHARE) {
-                return false;
-            }
-        }
-        return true;
+    private static boolean reduces(RelNode fact, double rows, List<RexNode> keys, RelMetadataQuery mq) {
+        int[] columns = keys.stream().mapToInt(k -> k instanceof RexInputRef ref ? ref.getIndex() : -1).toArray();
+        return rows >= MIN_ROWS && JoinSelectivity.groups(fact, columns, rows, mq) <= rows * MAX_GROUP_SHARE;
     }
 }
