@@ -91,7 +91,8 @@ public final class SubqueryQueries {
     public static List<String> severalRowScalars() {
         return List.of("SELECT (SELECT k FROM sa)",
                 "SELECT a.id, (SELECT b.k FROM sb b WHERE b.g = a.g) FROM sa a",
-                "SELECT a.id FROM sa a WHERE a.k = (SELECT b.k FROM sb b WHERE b.nn = 3)");
+                "SELECT a.id FROM sa a WHERE a.k = (SELECT b.k FROM sb b WHERE b.nn = 3)",
+                "SELECT a.k FROM sa a GROUP BY a.k HAVING (SELECT 1 FROM sb b WHERE 0 = a.k) IN (2, 3)");
     }
 
     /** Each fixed shape, beside the common non-NULL cases whose plans must not change. */
@@ -351,7 +352,19 @@ public final class SubqueryQueries {
                 // the same in the select list over a HAVING clause (fuzzer, seed 2601 query 1665: the key read at
                 // the FROM row's index, a string column joined with an integer one, NULL for every group)
                 "SELECT a.g, a.k, (SELECT SUM(0.5) FROM sb b WHERE EXISTS (SELECT 1 FROM sb c WHERE c.k = a.k)) "
-                        + "FROM sa a GROUP BY a.d, a.g, a.k HAVING MAX(a.nn) > 3");
+                        + "FROM sa a GROUP BY a.d, a.g, a.k HAVING MAX(a.nn) > 3",
+                // two correlated subqueries in a HAVING clause, or an IN list over one (each value a comparison of
+                // its own): only the first's variable was bound (fuzzer, seed 2707 query 2005: XX000, a
+                // ClassCastException in Calcite's conversion)
+                "SELECT a.k FROM sa a GROUP BY a.k HAVING (SELECT MAX(b.d) FROM sb b WHERE b.k = a.k) IN (-9.5, 0.5, "
+                        + "39.5)",
+                "SELECT a.k, COUNT(*) FROM sa a GROUP BY a.k HAVING (SELECT COUNT(*) FROM sb b WHERE b.k = a.k) > 3 "
+                        + "OR (SELECT MIN(b.nn) FROM sb b WHERE b.k = a.k) < 5",
+                "SELECT a.g, a.k, (SELECT COUNT(*) FROM sb c WHERE c.g = a.g) FROM sa a GROUP BY a.g, a.k HAVING "
+                        + "(SELECT MAX(b.ts) FROM sb b WHERE b.k = a.k AND b.g = a.g) IN (TIMESTAMP '2001-02-03 "
+                        + "04:05:20', TIMESTAMP '2001-02-03 04:05:33')",
+                "SELECT x.g, (SELECT COUNT(*) FROM sa z WHERE z.g = x.g AND z.k IN (SELECT a.k FROM sb a GROUP BY "
+                        + "a.k HAVING (SELECT COUNT(*) FROM sb b WHERE b.k = a.k) IN (1, 2))) FROM sa x GROUP BY x.g");
     }
 
     /**

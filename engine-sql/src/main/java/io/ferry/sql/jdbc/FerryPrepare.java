@@ -89,6 +89,7 @@ import org.apache.calcite.sql2rel.SqlRexContext;
 import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.CancelFlag;
 import org.apache.calcite.util.Holder;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -253,7 +254,8 @@ public final class FerryPrepare extends CalcitePrepareImpl {
              * subquery in the SELECT list then read the later relation's columns one place to the right (fuzzer,
              * seed 49 query 2895: a DATE read as a BOOLEAN, and "Decorrelation produced a relation with a different
              * type" for {@code SELECT a2.nn, (SELECT … WHERE b.g = a1.g) FROM sa a1 JOIN sa a2 ON CHAR_LENGTH(a1.g)
-             * = a2.id}). The planner's JoinPushExpressionsRule moves them later, after the subqueries are joins.
+             * = a2.id}). The planner's JoinPushExpressionsRule moves them later, after the subqueries are joins. A
+             * HAVING clause's filter binds all of its subqueries' variables ({@link HavingCorrelations}).
              */
             @Override
             protected SqlToRelConverter getSqlToRelConverter(SqlValidator validator, Prepare.CatalogReader reader,
@@ -261,6 +263,7 @@ public final class FerryPrepare extends CalcitePrepareImpl {
                 return new FerrySqlToRelConverter(this, validator, reader, cluster, convertletTable,
                         config.withTopDownGeneralDecorrelationEnabled(
                                 context.config().topDownGeneralDecorrelationEnabled())
+                                .withRelBuilderFactory(RelBuilder.proto(Contexts.of(HavingCorrelations.INSTANCE)))
                                 .addRelBuilderConfigTransform(c -> c.withPushJoinCondition(false)));
             }
 

@@ -1,0 +1,94 @@
+package io.ferry.sql.jdbc;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.calcite.rel.RelHomogeneousShuttle;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.CorrelationId;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexCorrelVariable;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.sql2rel.DeduplicateCorrelateVariables;
+
+/**
+ * The filter of a HAVING clause binding every variable its subqueries read the grouped row by, not only the first's.
+ *
+ * <p>Each reference a subquery makes to the outer row gets its own correlation variable. For WHERE, Calcite's
+ * conversion gathers all of a condition's variables of the same scope into one; for HAVING it binds the variable of
+ * the condition's first subquery only. A second subquery ({@code HAVING (SELECT …) = 2 OR (SELECT …) = 3}), or an IN
+ * list over one ({@code HAVING (SELECT … WHERE b.k = a.k) IN (2, 3)}, which becomes one comparison per value) then
+ * left a variable no node binds, and the conversion failed with a ClassCastException (XX000; fuzzer, seed 2707
+ * query 2005). Here the variables read in the condition that have the bound variable's row type (the grouped SELECT's
+ * FROM row) become that variable, as Calcite does for WHERE. A variable of an outer query's row is left free; one
+ * whose FROM row has the very same columns and types would be taken for this one, which needs a HAVING with two
+ * subqueries inside a subquery over the same tables.
+ */
+final class HavingCorrelations implements RelFactories.FilterFactory {
+    static final HavingCorrelations INSTANCE = new HavingCorrelations();
+
+    private HavingCorrelations() {
+    }
+
+    @Override
+    public RelNode createFilter(RelNode input, RexNode condition, Set<CorrelationId> variablesSet) {
+        return RelFactories.DEFAULT_FILTER_FACTORY.createFilter(input,
+                variablesSet.size() == 1 ? merged(input, condition, variablesSet.iterator().next()) : condition,
+                variablesSet);
+    }
+
+    private static RexNode merged(RelNode input, RexNode condition, CorrelationId bound) {
+        Map<CorrelationId, RelDataType> types = variableTypes(condition);
+        RelDataType row = types.get(bound);
+        List<CorrelationId> same = new ArrayList<>();
+        types.forEach((id, type) -> {
+            if (!id.equals(bound) && type.equals(row)) {
+                same.add(id);
+            }
+        });
+        if (same.isEmpty()) {
+            return condition;
+        }
+        return condition.accept(new RexShuttle() {
+            @Override
+            public RexNode visitSubQuery(RexSubQuery subQuery) {
+                RexSubQuery operands = (RexSubQuery) super.visitSubQuery(subQuery);
+                return operands.clone(DeduplicateCorrelateVariables.go(input.getCluster().getRexBuilder(), bound,
+                        same, operands.rel));
+            }
+        });
+    }
+
+    /** The row type of every correlation variable read in the condition's subqueries, nested ones too. */
+    private static Map<CorrelationId, RelDataType> variableTypes(RexNode condition) {
+        Map<CorrelationId, RelDataType> types = new HashMap<>();
+        RexShuttle variables = new RexShuttle() {
+            @Override
+            public RexNode visitCorrelVariable(RexCorrelVariable variable) {
+                types.putIfAbsent(variable.id, variable.getType());
+                return variable;
+            }
+
+            @Override
+            public RexNode visitSubQuery(RexSubQuery subQuery) {
+                RexShuttle rex = this;
+                subQuery.rel.accept(new RelHomogeneousShuttle() {
+                    @Override
+                    public RelNode visit(RelNode other) {
+                        other.accept(rex);
+                        return super.visit(other);
+                    }
+                });
+                return super.visitSubQuery(subQuery);
+            }
+        };
+        condition.accept(variables);
+        return types;
+    }
+}
