@@ -18,9 +18,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Aggregates over a join that group by a dimension's strings are computed in two steps where the facts are many and
  * their join key repeats ({@code EagerAggregates}): the facts grouped by join key first, then joined, then grouped by
  * the statement's keys. The answers are DuckDB's — with NULL join keys among the facts, dimension keys that repeat
- * (each partial result joins every dimension row a fact row would have), SUM, COUNT, COUNT(*), MIN and MAX, arguments
- * computed from the facts' columns, HAVING — and the plans have the aggregates they should: two where the rewrite
- * applies, one where a call cannot be split (AVG, DISTINCT) or the join drops most facts.
+ * (each partial result joins every dimension row a fact row would have), SUM, COUNT, COUNT(*), MIN, MAX and AVG,
+ * arguments computed from the facts' columns, HAVING, ROLLUP, CUBE, grouping sets and GROUPING — and the plans have the
+ * aggregates they should: two where the rewrite applies, one where a call cannot be split (DISTINCT) or
+ * the join drops most facts.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EagerAggregatesTest {
@@ -54,8 +55,19 @@ class EagerAggregatesTest {
                 Arguments.of(2, "SELECT d.city, SUM(f.v * 2 - f.w) AS s FROM f, d WHERE d.k = f.k GROUP BY d.city "
                         + "HAVING SUM(f.v) > 0"),
                 Arguments.of(2, "SELECT d.name, COUNT(*) FROM d JOIN f ON d.k = f.k WHERE f.y < 2003 GROUP BY d.name"),
-                // AVG and DISTINCT are not split: one aggregate
-                Arguments.of(1, "SELECT d.name, AVG(f.w) FROM f JOIN d ON f.k = d.k GROUP BY d.name"),
+                // AVG as a sum and a count; over integers, decimals and doubles with NULLs
+                Arguments.of(2, "SELECT d.name, AVG(f.w), AVG(f.v), AVG(f.y), COUNT(*) FROM f JOIN d ON f.k = d.k "
+                        + "GROUP BY d.name"),
+                // grouping sets of the dimension's and the facts' keys, an empty one among them
+                Arguments.of(2, "SELECT d.city, d.name, f.y, AVG(f.w), SUM(f.v), MIN(f.w), COUNT(*) FROM f JOIN d "
+                        + "ON f.k = d.k GROUP BY ROLLUP(d.city, d.name, f.y)"),
+                Arguments.of(2, "SELECT d.city, f.y, AVG(f.v), COUNT(f.w) FROM f JOIN d ON f.k = d.k "
+                        + "GROUP BY CUBE(f.y, d.city)"),
+                Arguments.of(2, "SELECT d.city, f.y, MAX(f.v) FROM f JOIN d ON f.k = d.k "
+                        + "GROUP BY GROUPING SETS ((d.city), (f.y), ())"),
+                Arguments.of(2, "SELECT d.city, f.y, GROUPING(d.city), GROUPING(f.y, d.city), SUM(f.v) FROM f "
+                        + "JOIN d ON f.k = d.k GROUP BY ROLLUP(d.city, f.y)"),
+                // DISTINCT is not split: one aggregate
                 Arguments.of(1, "SELECT d.city, COUNT(DISTINCT f.y) FROM f JOIN d ON f.k = d.k GROUP BY d.city"),
                 // a join that keeps few facts: one aggregate
                 Arguments.of(1, "SELECT d.name, SUM(f.v) FROM f JOIN d ON f.k = d.k WHERE d.n = 17 GROUP BY d.name"));

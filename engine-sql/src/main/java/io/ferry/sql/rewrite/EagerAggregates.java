@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -35,8 +34,10 @@ import io.ferry.sql.rel.JoinSelectivity;
  * grouped by the statement's keys: TPC-DS q4, q11 and q74 grouped 2.9 M store sales by eight of customer's columns
  * (seven strings) after the join, where grouping them by customer key and year first leaves 200,000 rows to join
  * and to group by strings. Each partial result joins every dimension row its key matches, as each fact row did, so
- * the dimension's key need not be unique: SUM, MIN and MAX fold the partial results again, COUNT's are summed. Other
- * calls (DISTINCT, AVG, ordered ones) leave the aggregate as it was.
+ * the dimension's key need not be unique: SUM, MIN and MAX fold the partial results again, COUNT's are summed, an
+ * AVG is a SUM and a COUNT first, divided at the end. Other calls (DISTINCT, ordered ones) leave the aggregate as it
+ * was. Grouping sets (ROLLUP, CUBE) and GROUPING calls are the second aggregate's: TPC-DS q22 averaged 2.2 M inventory
+ * rows by ROLLUP of four item strings, where averaging them by item first leaves 18,000 rows to join and group.
  *
  * <p>Applied where the facts have 100,000 rows or more, the join keeps half of them or more, the dimension gives a
  * string key, and the first grouping leaves at most a quarter of the facts' rows by the distinct counts of its keys (columns of tables passed through,
@@ -61,8 +62,7 @@ public final class EagerAggregates {
     }
 
     static RelNode rewrite(RelNode rel) {
-        if (!(rel instanceof LogicalAggregate agg) || agg.getGroupType() != Aggregate.Group.SIMPLE
-                || agg.getGroupCount() == 0) {
+        if (!(rel instanceof LogicalAggregate agg) || agg.getGroupCount() == 0) {
             return rel;
         }
         LogicalJoin join;
@@ -129,14 +129,18 @@ public final class EagerAggregates {
             return null;
         }
         int factKeys = factExprs.size();
-        List<SqlAggFunction> merges = new ArrayList<>();
         List<Integer> argPlace = new ArrayList<>();
         for (AggregateCall call : agg.getAggCallList()) {
-            SqlAggFunction merge = merge(call);
-            if (merge == null || call.getArgList().size() > 1) {
+            if (grouping(call)) {
+                if (!agg.getGroupSet().contains(ImmutableBitSet.of(call.getArgList()))) {
+                    return null;
+                }
+                argPlace.add(-1);
+                continue;
+            }
+            if (!splits(call) || call.getArgList().size() > 1) {
                 return null;
             }
-            merges.add(merge);
             if (call.getArgList().isEmpty()) {
                 argPlace.add(-1);
                 continue;
@@ -158,11 +162,26 @@ public final class EagerAggregates {
         }
         RelBuilder b = RelFactories.LOGICAL_BUILDER.create(agg.getCluster(), null);
         b.push(fact).project(factExprs);
+        // each call's partial results: one, or an AVG's sum and count
         List<RelBuilder.AggCall> firsts = new ArrayList<>();
-        for (int c = 0; c < merges.size(); c++) {
+        List<SqlAggFunction> merges = new ArrayList<>();
+        for (int c = 0; c < argPlace.size(); c++) {
             AggregateCall call = agg.getAggCallList().get(c);
             RexNode arg = argPlace.get(c) < 0 ? null : b.field(argPlace.get(c));
-            firsts.add(arg == null ? b.countStar(null) : b.aggregateCall(call.getAggregation(), arg));
+            if (grouping(call)) {
+                continue; // the second aggregate's, of its keys
+            } else if (arg == null) {
+                firsts.add(b.countStar(null));
+                merges.add(SqlStdOperatorTable.SUM0);
+            } else if (call.getAggregation().getKind() == SqlKind.AVG) {
+                firsts.add(b.sum(arg));
+                firsts.add(b.count(arg));
+                merges.add(SqlStdOperatorTable.SUM);
+                merges.add(SqlStdOperatorTable.SUM0);
+            } else {
+                firsts.add(b.aggregateCall(call.getAggregation(), arg));
+                merges.add(merge(call.getAggregation().getKind()));
+            }
         }
         b.aggregate(b.groupKey(ImmutableBitSet.range(factKeys)), firsts);
         RelNode grouped = b.build();
@@ -183,29 +202,67 @@ public final class EagerAggregates {
         if (keySet.cardinality() != fields.size()) {
             return null; // two keys of one column: the aggregate's columns would not line up
         }
-        List<RelBuilder.AggCall> seconds = new ArrayList<>();
-        for (int c = 0; c < merges.size(); c++) {
-            seconds.add(b.aggregateCall(merges.get(c), b.field(groupedAt + factKeys + c)));
+        // grouping sets (ROLLUP, CUBE) of the statement's keys, each key where the join puts it
+        List<ImmutableBitSet> sets = new ArrayList<>();
+        for (ImmutableBitSet set : agg.getGroupSets()) {
+            ImmutableBitSet.Builder mapped = ImmutableBitSet.builder();
+            for (int key : set) {
+                mapped.set(fields.get(agg.getGroupSet().indexOf(key)));
+            }
+            sets.add(mapped.build());
         }
-        b.aggregate(b.groupKey(keySet), seconds);
+        List<RelBuilder.AggCall> seconds = new ArrayList<>();
+        int merged = 0;
+        for (AggregateCall call : agg.getAggCallList()) {
+            if (grouping(call)) {
+                List<RexNode> keys = new ArrayList<>();
+                for (int key : call.getArgList()) {
+                    keys.add(b.field(fields.get(agg.getGroupSet().indexOf(key))));
+                }
+                seconds.add(b.aggregateCall(call.getAggregation(), keys));
+            } else {
+                for (int n = call.getAggregation().getKind() == SqlKind.AVG ? 2 : 1; n > 0; n--, merged++) {
+                    seconds.add(b.aggregateCall(merges.get(merged), b.field(groupedAt + factKeys + merged)));
+                }
+            }
+        }
+        b.aggregate(b.groupKey(keySet, sets), seconds);
         List<RexNode> out = new ArrayList<>();
         for (int field : fields) {
             out.add(b.field(keySet.indexOf(field)));
         }
-        for (int c = 0; c < merges.size(); c++) {
-            out.add(b.field(fields.size() + c));
+        int partial = fields.size();
+        for (AggregateCall call : agg.getAggCallList()) {
+            if (call.getAggregation().getKind() == SqlKind.AVG) {
+                // as Calcite's AggregateReduceFunctionsRule: the sum in the average's type, divided by the count
+                RexNode sum = b.field(partial++);
+                sum = b.getRexBuilder().makeCast(b.getTypeFactory().createTypeWithNullability(call.getType(),
+                        sum.getType().isNullable()), sum);
+                out.add(b.call(SqlStdOperatorTable.DIVIDE, sum, b.field(partial++)));
+            } else {
+                out.add(b.field(partial++));
+            }
         }
         b.project(out);
         return b.convert(agg.getRowType(), true).build();
     }
 
-    /** How a call's partial results fold into its result; null for a call that is not split. */
-    private static SqlAggFunction merge(AggregateCall call) {
-        if (call.isDistinct() || call.hasFilter() || call.isApproximate() || !call.getCollation().getFieldCollations()
-                .isEmpty()) {
-            return null;
-        }
-        return switch (call.getAggregation().getKind()) {
+    /** Whether a call is GROUPING or GROUPING_ID, which reads the grouping set a row is of, not rows. */
+    private static boolean grouping(AggregateCall call) {
+        return call.getAggregation().getKind() == SqlKind.GROUPING
+                || call.getAggregation().getKind() == SqlKind.GROUPING_ID;
+    }
+
+    /** Whether a call's result can be computed from partial results of groups of its rows. */
+    private static boolean splits(AggregateCall call) {
+        return !call.isDistinct() && !call.hasFilter() && !call.isApproximate()
+                && call.getCollation().getFieldCollations().isEmpty()
+                && (call.getAggregation().getKind() == SqlKind.AVG || merge(call.getAggregation().getKind()) != null);
+    }
+
+    /** How partial results of a call of this kind fold into its result; null for one that does not fold. */
+    private static SqlAggFunction merge(SqlKind kind) {
+        return switch (kind) {
             case SUM -> SqlStdOperatorTable.SUM;
             case SUM0, COUNT -> SqlStdOperatorTable.SUM0;
             case MIN -> SqlStdOperatorTable.MIN;
