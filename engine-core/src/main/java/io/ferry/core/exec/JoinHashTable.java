@@ -186,6 +186,73 @@ final class JoinHashTable {
         return m;
     }
 
+    /**
+     * A batch of probe keys prepared for {@link #firstMatch} and {@link #nextMatch}, which walk each probe row's
+     * matches one at a time: packed or single integral keys, or the hashes of the key columns.
+     */
+    final class Walk {
+        private final Vector[] probeKeys;
+        private final long[] values;
+        private final boolean[] nulls;
+        private final long[] hashes;
+
+        Walk(Vector[] probeKeys, int n) {
+            this.probeKeys = probeKeys;
+            if (longKeys != null) {
+                LongVector v = packing != null ? packing.pack(probeKeys, n) : (LongVector) probeKeys[0];
+                this.values = v.values();
+                this.nulls = v.nulls();
+                this.hashes = null;
+            } else {
+                this.values = null;
+                this.nulls = null;
+                this.hashes = KeyHasher.hash(probeKeys, n);
+            }
+        }
+
+        /** The first build row matching probe row {@code i}, -1 where none. */
+        int firstMatch(int i) {
+            int head;
+            if (longKeys == null) {
+                head = rejected(probeKeys, i) ? 0 : heads[(int) hashes[i] & mask];
+            } else if (nulls != null && nulls[i]) {
+                head = nullHead;
+            } else if (direct) {
+                long d = values[i] - min;
+                head = d >= 0 && d < heads.length ? heads[(int) d] : 0;
+            } else {
+                head = heads[bucket(values[i])];
+            }
+            return matchFrom(i, head);
+        }
+
+        /** The build row after {@code r} (a match of probe row {@code i}) that matches it too, -1 where none. */
+        int nextMatch(int i, int r) {
+            return matchFrom(i, next[r]);
+        }
+
+        /** The first row matching probe row {@code i} on the chain from {@code link} (row + 1, 0 at the end). */
+        private int matchFrom(int i, int link) {
+            if (longKeys == null) {
+                for (int r = link - 1; r >= 0; r = next[r] - 1) {
+                    if (hashes[i] == JoinHashTable.this.hashes[r] && keysEqual(probeKeys, i, r)) {
+                        return r;
+                    }
+                }
+                return -1;
+            }
+            if (direct || nulls != null && nulls[i]) {
+                return link - 1; // a direct bucket, and the chain of NULL keys, hold only matches
+            }
+            for (int r = link - 1; r >= 0; r = next[r] - 1) {
+                if (longKeys[r] == values[i]) {
+                    return r;
+                }
+            }
+            return -1;
+        }
+    }
+
     private int bucket(long key) {
         return (int) ((key * 0x9E3779B97F4A7C15L) >>> shift);
     }

@@ -223,6 +223,107 @@ class JoinHashTableTest {
         }
     }
 
+    /**
+     * SEMI and ANTI joins with a residual keep the probe rows a nested loop keeps, their candidates taken in rounds
+     * ({@code HashJoinProbe.firstPassing}): keys dense (direct), sparse (hashed), two integral ones (packed) and a
+     * string, NULLs matching or not, chains hundreds of rows long whose residual (another value: {@code pv <> bv},
+     * NULL where either is NULL) passes late or never.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dense", "sparse", "packed", "string"})
+    void semiAndAntiWithAResidualKeepTheRowsANestedLoopKeeps(String layout) {
+        Random rnd = new Random(layout.hashCode());
+        for (boolean nullsMatch : new boolean[] {false, true}) {
+            int buildRows = 3000;
+            int probeRows = 2500;
+            Vector[] buildKeys = layoutKeys(rnd, layout, buildRows);
+            Vector[] probeKeys = layoutKeys(rnd, layout, probeRows);
+            // values 0..3 mostly 0: a residual asking for another value fails along most of a chain
+            LongVector buildValues = values(rnd, buildRows);
+            LongVector probeValues = values(rnd, probeRows);
+            boolean[] matchNulls = new boolean[buildKeys.length];
+            matchNulls[matchNulls.length - 1] = nullsMatch;
+            int[] keyColumns = new int[buildKeys.length];
+            for (int k = 0; k < keyColumns.length; k++) {
+                keyColumns[k] = k;
+            }
+            Vector[] buildColumns = java.util.Arrays.copyOf(buildKeys, buildKeys.length + 1);
+            buildColumns[buildKeys.length] = buildValues;
+            // the probe rows' numbers last, to tell which were kept
+            long[] ids = new long[probeRows];
+            for (int i = 0; i < probeRows; i++) {
+                ids[i] = i;
+            }
+            Vector[] probeColumns = java.util.Arrays.copyOf(probeKeys, probeKeys.length + 2);
+            probeColumns[probeKeys.length] = probeValues;
+            probeColumns[probeKeys.length + 1] = new LongVector(ids, null);
+            int pv = probeKeys.length;
+            int bv = probeColumns.length + buildKeys.length;
+            io.ferry.core.expr.Evaluator differs = joined -> {
+                int n = joined.rowCount();
+                long[] out = new long[n];
+                boolean[] nulls = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    Vector a = joined.column(pv);
+                    Vector b = joined.column(bv);
+                    nulls[i] = a.isNull(i) || b.isNull(i);
+                    out[i] = !nulls[i] && ((LongVector) a).get(i) != ((LongVector) b).get(i) ? 1 : 0;
+                }
+                return new LongVector(out, nulls, n);
+            };
+            QueryMemory memory = new QueryMemory(1L << 30);
+            JoinHashTable table = new JoinHashTable(Batch.of(buildColumns), keyColumns, matchNulls, memory);
+            for (JoinKind kind : new JoinKind[] {JoinKind.SEMI, JoinKind.ANTI}) {
+                Batch out = new HashJoinProbe(table, keyColumns, kind, differs).apply(Batch.of(probeColumns));
+                List<Long> got = new ArrayList<>();
+                for (int i = 0; i < out.rowCount(); i++) {
+                    got.add(((LongVector) out.column(pv + 1)).get(i));
+                }
+                List<Long> want = new ArrayList<>();
+                int passing = 0;
+                for (int i = 0; i < probeRows; i++) {
+                    boolean found = false;
+                    for (int r = 0; r < buildRows && !found; r++) {
+                        boolean keysMatch = true;
+                        for (int k = 0; k < buildKeys.length; k++) {
+                            keysMatch &= same(probeKeys[k], i, buildKeys[k], r, matchNulls[k]);
+                        }
+                        found = keysMatch && !probeValues.isNull(i) && !buildValues.isNull(r)
+                                && probeValues.get(i) != buildValues.get(r);
+                    }
+                    passing += found ? 1 : 0;
+                    if (found == (kind == JoinKind.SEMI)) {
+                        want.add((long) i);
+                    }
+                }
+                assertEquals(want, got, layout + ", " + kind + ", NULLs match " + nullsMatch);
+                assertEquals(true, passing > 50 && passing < probeRows - 50, "both outcomes: " + passing);
+            }
+            table.close();
+            assertEquals(0, memory.used());
+        }
+    }
+
+    private static Vector[] layoutKeys(Random rnd, String layout, int n) {
+        return switch (layout) {
+            case "dense" -> new Vector[] {keys(rnd, n, 1, true)};
+            case "sparse" -> new Vector[] {keys(rnd, n, 1_000_000_000_000L, true)};
+            case "packed" -> new Vector[] {small(rnd, n), small(rnd, n)};
+            default -> new Vector[] {text(rnd, n, new String[] {"a", "bb", "ccc", "dddd", "", "e"})};
+        };
+    }
+
+    /** Mostly 0, else 1 to 3, about 5% NULL. */
+    private static LongVector values(Random rnd, int n) {
+        long[] v = new long[n];
+        boolean[] nulls = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = rnd.nextInt(50) == 0 ? 1 + rnd.nextInt(3) : 0;
+            nulls[i] = rnd.nextInt(20) == 0;
+        }
+        return new LongVector(v, nulls, n);
+    }
+
     private static boolean same(Vector a, int i, Vector b, int j, boolean nullsMatch) {
         if (a.isNull(i) || b.isNull(j)) {
             return nullsMatch && a.isNull(i) && b.isNull(j);

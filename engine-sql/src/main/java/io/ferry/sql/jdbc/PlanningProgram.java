@@ -48,6 +48,7 @@ import io.ferry.sql.rel.RowEngineExtracts;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.AggregateReductionsRule;
 import io.ferry.sql.rewrite.CoalesceCasts;
+import io.ferry.sql.rewrite.DistinctSemiJoins;
 import io.ferry.sql.rewrite.EagerAggregates;
 import io.ferry.sql.rewrite.ConstantGroupJoinRule;
 import io.ferry.sql.rewrite.ConstantGroupKeys;
@@ -214,6 +215,12 @@ final class PlanningProgram {
     private static final Program TRIM = (planner, rel, traits, materializations, lattices) -> trimmed(rel,
             r -> new RelFieldTrimmer(null, RelFactories.LOGICAL_BUILDER.create(r.getCluster(), null)).trim(r));
 
+    /** {@link DistinctSemiJoins}, then the columns its semi-joins left unread trimmed. */
+    private static final Program DISTINCT_SEMI_JOINS = (planner, rel, traits, materializations, lattices) -> {
+        RelNode rewritten = DistinctSemiJoins.rewrite(rel);
+        return rewritten == rel ? rel : TRIM.run(planner, rewritten, traits, materializations, lattices);
+    };
+
     /**
      * {@code plan} with its unused columns trimmed by {@code trimmer}, or as it is where Calcite's trimmer fails its
      * own check: trimming only saves work, and the predicates it pulls up from a comparison with a NULL literal
@@ -329,6 +336,7 @@ final class PlanningProgram {
                 NullCalls.PROGRAM, CoalesceCasts.PROGRAM, InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
                 SubQueryLogicRule.SUB_QUERY_REMOVAL, LogicalRewrites.program(),
                 UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), EagerAggregates.PROGRAM,
+                DISTINCT_SEMI_JOINS,
                 // again: an input pruned as empty leaves NULLs in the projections above it, such as
                 // CAST(NULL AS DOUBLE) / 5.0E0 under a RIGHT JOIN of an empty join, which Calcite's collation
                 // metadata took for a literal (XX000 "not a literal", fuzzer seed 64 query 664)
