@@ -32,6 +32,16 @@ public final class ResultComparison {
         return out.toString();
     }
 
+    /** How many times {@code text} occurs in the plan of {@code sql}. */
+    public static int planCount(Connection c, String sql, String text) throws SQLException {
+        String plan = plan(c, sql);
+        int count = 0;
+        for (int at = plan.indexOf(text); at >= 0; at = plan.indexOf(text, at + text.length())) {
+            count++;
+        }
+        return count;
+    }
+
     public static List<List<Object>> rows(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             return rows(rs);
