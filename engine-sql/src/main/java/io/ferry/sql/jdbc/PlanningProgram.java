@@ -48,6 +48,7 @@ import io.ferry.sql.rel.RowEngineExtracts;
 import io.ferry.sql.rel.SignedZeros;
 import io.ferry.sql.rewrite.AggregateReductionsRule;
 import io.ferry.sql.rewrite.CoalesceCasts;
+import io.ferry.sql.rewrite.ConstantJoinKeysRule;
 import io.ferry.sql.rewrite.DistinctSemiJoins;
 import io.ferry.sql.rewrite.EagerAggregates;
 import io.ferry.sql.rewrite.ConstantGroupJoinRule;
@@ -335,7 +336,8 @@ final class PlanningProgram {
         return Programs.sequence(Stream.of(FOLD_WITH_FERRY, ConstantRows.INSTANCE, DmlRewrite.INSTANCE,
                 NullCalls.PROGRAM, CoalesceCasts.PROGRAM, InSubQueries.PROGRAM, InOperandColumns.PROGRAM,
                 SubQueryLogicRule.SUB_QUERY_REMOVAL, LogicalRewrites.program(),
-                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), EagerAggregates.PROGRAM,
+                UncorrelatedCorrelates.PROGRAM, DECORRELATE, joinOrder(), TRIM, simplify(), constantJoinKeys(),
+                EagerAggregates.PROGRAM,
                 DISTINCT_SEMI_JOINS,
                 // again: an input pruned as empty leaves NULLs in the projections above it, such as
                 // CAST(NULL AS DOUBLE) / 5.0E0 under a RIGHT JOIN of an empty join, which Calcite's collation
@@ -382,6 +384,25 @@ final class PlanningProgram {
     }
 
     private static final int MAX_SIMPLIFY_PASSES = 4;
+
+    /**
+     * {@link ConstantJoinKeysRule} once over the simplified plan, each join after its inputs; where it added filters,
+     * {@link #simplify()} again to push them down. Not among the simplification's rules: a filter it pushed below a
+     * node whose predicates do not show it (a computed key under a projection) would be added again and again.
+     */
+    private static Program constantJoinKeys() {
+        Program once = Programs.of(new HepProgramBuilder().addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                .addMatchLimit(MAX_PUSHES).addRuleInstance(ConstantJoinKeysRule.INSTANCE).build(), false,
+                PlannerMetadata.PROVIDER);
+        Program simplify = simplify();
+        return (planner, rel, traits, materializations, lattices) -> {
+            if (RelOptUtil.countJoins(rel) == 0) {
+                return rel;
+            }
+            RelNode keyed = once.run(planner, rel, traits, materializations, lattices);
+            return keyed.deepEquals(rel) ? rel : simplify.run(planner, keyed, traits, materializations, lattices);
+        };
+    }
 
     private static final List<RelOptRule> PUSHING_FILTERS = List.of(CoreRules.FILTER_MERGE,
             CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
