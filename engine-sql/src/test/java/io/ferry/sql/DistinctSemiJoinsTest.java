@@ -62,6 +62,12 @@ class DistinctSemiJoinsTest {
                 Arguments.of(0, "SELECT a.o, COUNT(*) FROM lines a JOIN lines b ON a.o = b.o AND a.wh <> b.wh "
                         + "GROUP BY a.o"),
                 Arguments.of(0, "SELECT a.o, SUM(a.amount) FROM lines a JOIN lines b ON a.o = b.o GROUP BY a.o"),
+                // a window function above counts the pairs: the join stays (fuzzer,
+                // seed 2712 query 569)
+                Arguments.of(0, "SELECT DISTINCT COUNT(*) OVER (PARTITION BY a.wh) FROM lines a JOIN lines b "
+                        + "ON a.o = b.o AND a.wh <> b.wh"),
+                Arguments.of(0, "SELECT DISTINCT COUNT(*) OVER (PARTITION BY a.reason) FROM returned a JOIN "
+                        + "returned b ON TRUE"),
                 // a unique key on the other side: the join stays
                 Arguments.of(0, "SELECT DISTINCT l.wh FROM lines l JOIN orders o ON l.o = o.o"));
     }

@@ -92,7 +92,9 @@ public final class SubqueryQueries {
         return List.of("SELECT (SELECT k FROM sa)",
                 "SELECT a.id, (SELECT b.k FROM sb b WHERE b.g = a.g) FROM sa a",
                 "SELECT a.id FROM sa a WHERE a.k = (SELECT b.k FROM sb b WHERE b.nn = 3)",
-                "SELECT a.k FROM sa a GROUP BY a.k HAVING (SELECT 1 FROM sb b WHERE 0 = a.k) IN (2, 3)");
+                "SELECT a.k FROM sa a GROUP BY a.k HAVING (SELECT 1 FROM sb b WHERE 0 = a.k) IN (2, 3)",
+                "SELECT a.k FROM sa a GROUP BY a.k HAVING (SELECT MAX(b.ts) FROM sb b) > (SELECT b.ts FROM sb b WHERE "
+                        + "0 = a.k)");
     }
 
     /** Each fixed shape, beside the common non-NULL cases whose plans must not change. */
@@ -364,7 +366,12 @@ public final class SubqueryQueries {
                         + "(SELECT MAX(b.ts) FROM sb b WHERE b.k = a.k AND b.g = a.g) IN (TIMESTAMP '2001-02-03 "
                         + "04:05:20', TIMESTAMP '2001-02-03 04:05:33')",
                 "SELECT x.g, (SELECT COUNT(*) FROM sa z WHERE z.g = x.g AND z.k IN (SELECT a.k FROM sb a GROUP BY "
-                        + "a.k HAVING (SELECT COUNT(*) FROM sb b WHERE b.k = a.k) IN (1, 2))) FROM sa x GROUP BY x.g");
+                        + "a.k HAVING (SELECT COUNT(*) FROM sb b WHERE b.k = a.k) IN (1, 2))) FROM sa x GROUP BY x.g",
+                // ... with an uncorrelated subquery first, which left Calcite binding none (seed 2712 query 4659)
+                "SELECT a.k FROM sa a GROUP BY a.k HAVING (SELECT MAX(b.d) - 30 FROM sb b) > (SELECT MIN(b.d) FROM "
+                        + "sb b WHERE b.k = a.k)",
+                "SELECT a.g, a.k FROM sa a GROUP BY a.g, a.k HAVING (SELECT COUNT(*) FROM se) = 0 AND (SELECT "
+                        + "COUNT(*) FROM sb b WHERE b.k = a.k AND b.g = a.g) > 1");
     }
 
     /**
