@@ -99,10 +99,14 @@ final class HavingCorrelations implements RelFactories.FilterFactory {
         });
     }
 
-    /** The row type of every correlation variable read in the condition's subqueries, nested ones too. */
+    /**
+     * The row type of every correlation variable read directly in the condition's subqueries (their operands too),
+     * not in subqueries nested within those: a variable read only two levels down was left as Calcite bound it (fuzzer,
+     * seed 2713 query 5608 answered that way, and failed once such a variable was bound here).
+     */
     private static Map<CorrelationId, RelDataType> variableTypes(RexNode condition) {
         Map<CorrelationId, RelDataType> types = new HashMap<>();
-        RexShuttle variables = new RexShuttle() {
+        RexShuttle direct = new RexShuttle() {
             @Override
             public RexNode visitCorrelVariable(RexCorrelVariable variable) {
                 types.putIfAbsent(variable.id, variable.getType());
@@ -110,19 +114,24 @@ final class HavingCorrelations implements RelFactories.FilterFactory {
             }
 
             @Override
+            public RexNode visitSubQuery(RexSubQuery nested) {
+                return nested;
+            }
+        };
+        condition.accept(new RexShuttle() {
+            @Override
             public RexNode visitSubQuery(RexSubQuery subQuery) {
-                RexShuttle rex = this;
+                subQuery.getOperands().forEach(o -> o.accept(direct));
                 subQuery.rel.accept(new RelHomogeneousShuttle() {
                     @Override
                     public RelNode visit(RelNode other) {
-                        other.accept(rex);
+                        other.accept(direct);
                         return super.visit(other);
                     }
                 });
-                return super.visitSubQuery(subQuery);
+                return subQuery;
             }
-        };
-        condition.accept(variables);
+        });
         return types;
     }
 }
