@@ -23,12 +23,28 @@ class LongGroupTableTest {
 
     @Test
     void groupsAsAMapDoes() {
-        check(30_000, 20);            // few groups, each met in every batch
-        check(300_000, 200_000);      // grows and rehashes many times, most rows new
-        check(100_000, Long.MAX_VALUE); // every key anywhere in the range: the hash's high bits must spread them
+        check(30_000, 20, true);            // few groups, each met in every batch
+        check(300_000, 200_000, true);      // grows and rehashes many times, most rows new
+        check(100_000, Long.MAX_VALUE, true); // every key anywhere in the range: the hash's high bits must spread them
     }
 
-    private static void check(int rows, long spread) {
+    /**
+     * Dense keys, which the table maps directly once it grows: at random within their range, widening it down and
+     * up; cycling in order; and dense until far keys arrive, when it hashes them all again.
+     */
+    @Test
+    void denseKeysGroupAsAMapDoes() {
+        check(300_000, 120_000, false);
+        check(200_000, -1, false);
+        check(300_000, 150_000, true);
+    }
+
+    /**
+     * @param spread keys drawn from a range this wide around 0; -1: 0, 1, 2, … cycling through 50,000
+     * @param edges  whether one row in ten takes an extreme key ({@link #EDGES}); with a dense spread they arrive
+     *               only in the second half of the rows
+     */
+    private static void check(int rows, long spread, boolean edges) {
         Random random = new Random(rows);
         QueryMemory memory = new QueryMemory(1L << 32);
         LongGroupTable table = new LongGroupTable(memory);
@@ -40,8 +56,10 @@ class LongGroupTableTest {
             boolean[] nulls = new boolean[n];
             for (int i = 0; i < n; i++) {
                 nulls[i] = random.nextInt(25) == 0;
+                boolean edge = edges && (spread > 1_000_000 || from + i > rows / 2) && random.nextInt(10) == 0;
                 x[i] = nulls[i] ? random.nextLong() // a NULL's value is garbage: it must not matter
-                        : random.nextInt(10) == 0 ? EDGES[random.nextInt(EDGES.length)]
+                        : edge ? EDGES[random.nextInt(EDGES.length)]
+                        : spread == -1 ? (from + i) % 50_000
                         : spread == Long.MAX_VALUE ? random.nextLong() : random.nextLong(spread) - spread / 2;
             }
             int[] out = new int[n];
