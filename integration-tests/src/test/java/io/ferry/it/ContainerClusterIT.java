@@ -102,7 +102,10 @@ class ContainerClusterIT {
         // docker/compose.yaml's services, with the demo data of the other cluster tests, partitioned
         container("coordinator", List.of("-p", "127.0.0.1::8765", "-e", "FERRY_HEAP=1g", "-e",
                 "FERRY_DIRECT_MEMORY=1g"), "coordinator", "--host", PREFIX + "coordinator", "--port", "8765",
-                "--control-port", "7070", "--fabric", "tcp", "--threads", "2", "--timeout", "10", "--demo",
+                "--control-port", "7070", "--fabric", "tcp", "--threads", "2", "--timeout", "10",
+                // after the coordinator's container is killed, a memory server's reconnects time out (10 s each)
+                // until the new one listens: one rejoined 40 ms before a 30 s wait ended, too late to be adopted
+                "--rejoin-wait", "90", "--demo",
                 "--expect-nodes", "4", "--rows", Long.toString(DEMO.rows()), "--distinct",
                 Long.toString(DEMO.distinct()), "--scale", Double.toString(DEMO.scale()), "--demo-partition-by",
                 DEMO.partitionBy(), "--insecure");

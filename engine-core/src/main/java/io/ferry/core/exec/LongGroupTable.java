@@ -87,10 +87,7 @@ final class LongGroupTable implements GroupTable {
     private int findHashed(long[] x, boolean[] nulls, int from, int n, int[] out) {
         for (int i = from; i < n; i++) {
             if (nulls != null && nulls[i]) {
-                if (nullGroup < 0) {
-                    nullGroup = newGroup(0, true);
-                }
-                out[i] = nullGroup;
+                out[i] = nullGroup();
                 continue;
             }
             long key = x[i];
@@ -129,10 +126,7 @@ final class LongGroupTable implements GroupTable {
         long min = directMin;
         for (int i = from; i < n; i++) {
             if (nulls != null && nulls[i]) {
-                if (nullGroup < 0) {
-                    nullGroup = newGroup(0, true);
-                }
-                out[i] = nullGroup;
+                out[i] = nullGroup();
                 continue;
             }
             // unsigned: x - min is the true distance wherever x >= min, however far
@@ -149,6 +143,14 @@ final class LongGroupTable implements GroupTable {
             out[i] = g;
         }
         return n;
+    }
+
+    /** NULL's group, made on its first row. */
+    private int nullGroup() {
+        if (nullGroup < 0) {
+            nullGroup = newGroup(0, true);
+        }
+        return nullGroup;
     }
 
     private int newGroup(long key, boolean isNull) {
