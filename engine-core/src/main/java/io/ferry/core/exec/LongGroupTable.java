@@ -40,6 +40,8 @@ final class LongGroupTable implements GroupTable {
     private long directMin;
     /** Whether the keys outgrew direct mapping once: they are hashed from then on. */
     private boolean sparse;
+    /** How often the direct slots were laid out (for the tests: a few times, not once a key). */
+    int directWidenings;
 
     LongGroupTable(QueryMemory memory) {
         this(memory, 0);
@@ -174,7 +176,11 @@ final class LongGroupTable implements GroupTable {
         return range >= 0 && range < limit ? range + 1 : -1;
     }
 
-    /** Direct mapping that reaches {@code key} too (doubling), or hashing for good where it would be too sparse. */
+    /**
+     * Direct mapping that reaches {@code key} too, or hashing for good where it would be too sparse. The slots
+     * double, the new ones on the side the key lies: keys that arrive in descending order widen it as rarely as
+     * ascending ones.
+     */
     private void widen(long key) {
         long slots = directSlots(key);
         if (slots < 0) {
@@ -184,12 +190,21 @@ final class LongGroupTable implements GroupTable {
             rehashGroups();
             return;
         }
-        mapDirect(Math.min(lo, key), Math.min(DIRECT_MAX, Math.max(slots, 2L * direct.length)));
+        long length = Math.max(slots, Math.min(DIRECT_MAX, 2L * direct.length));
+        long from = Math.min(lo, key);
+        if (key >= directMin) {
+            mapDirect(from, length);
+            return;
+        }
+        // below: the room goes under the smallest key, down to Long.MIN_VALUE at most (distances unsigned)
+        long room = length - slots;
+        mapDirect(Long.compareUnsigned(from - Long.MIN_VALUE, room) >= 0 ? from - room : Long.MIN_VALUE, length);
     }
 
     /** Direct mapping from {@code min} over {@code slots} slots (at least the keys' range), of every group so far. */
     private void mapDirect(long min, long slots) {
         int length = (int) Math.max(slots, hi - min + 1);
+        directWidenings++;
         long now = 4L * length + 8L * groupKeys.length;
         if (now > reserved) {
             memory.reserve(now - reserved);
@@ -222,7 +237,7 @@ final class LongGroupTable implements GroupTable {
 
     private void grow() {
         if (!sparse && directSlots(lo) > 0) {
-            mapDirect(lo, 2L * (hi - lo + 1));
+            mapDirect(lo, Math.min(DIRECT_MAX, 2L * (hi - lo + 1)));
             return;
         }
         long[] oldKeys = slotKeys;

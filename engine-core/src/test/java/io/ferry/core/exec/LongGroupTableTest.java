@@ -40,6 +40,35 @@ class LongGroupTableTest {
     }
 
     /**
+     * Dense keys in descending order, and ascending: the direct slots are laid out a few times as they widen, not once
+     * a key (which made a million descending keys quadratic).
+     */
+    @Test
+    void denseKeysInEitherOrderWidenTheSlotsRarely() {
+        for (long step : new long[] {-1, 1}) {
+            QueryMemory memory = new QueryMemory(1L << 32);
+            LongGroupTable table = new LongGroupTable(memory);
+            int rows = 1_000_000;
+            long start = step < 0 ? 5_000_000_000L : -5_000_000_000L;
+            int[] out = new int[4096];
+            for (int from = 0; from < rows; from += 4096) {
+                long[] x = new long[4096];
+                for (int i = 0; i < x.length; i++) {
+                    x[i] = start + step * (from + i);
+                }
+                table.findOrInsert(new Vector[] {new LongVector(x, null, x.length)}, x.length, out);
+                for (int i = 0; i < x.length; i++) {
+                    assertEquals(from + i, out[i], "row " + (from + i));
+                }
+            }
+            assertEquals(true, table.directWidenings > 0 && table.directWidenings < 40,
+                    "laid out " + table.directWidenings + " times, step " + step);
+            table.close();
+            assertEquals(0, memory.used());
+        }
+    }
+
+    /**
      * @param spread keys drawn from a range this wide around 0; -1: 0, 1, 2, … cycling through 50,000
      * @param edges  whether one row in ten takes an extreme key ({@link #EDGES}); with a dense spread they arrive
      *               only in the second half of the rows
