@@ -9,17 +9,16 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepRelVertex;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 
@@ -51,19 +50,8 @@ public final class ConstantJoinKeysRule extends RelOptRule {
         if (!intoLeft && !intoRight) {
             return;
         }
-        int leftCount = join.getLeft().getRowType().getFieldCount();
-        List<int[]> keys = new ArrayList<>();
-        for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
-            if (conjunct.getKind() == SqlKind.EQUALS && conjunct instanceof RexCall eq
-                    && eq.getOperands().get(0) instanceof RexInputRef a
-                    && eq.getOperands().get(1) instanceof RexInputRef b
-                    && (a.getIndex() < leftCount) != (b.getIndex() < leftCount)
-                    && SqlTypeUtil.equalSansNullability(a.getType(), b.getType())) {
-                int left = Math.min(a.getIndex(), b.getIndex());
-                keys.add(new int[] {left, Math.max(a.getIndex(), b.getIndex()) - leftCount});
-            }
-        }
-        if (keys.isEmpty()) {
+        JoinInfo keys = join.analyzeCondition();
+        if (!keys.nullExclusionFlags.contains(true)) {
             return;
         }
         RelMetadataQuery mq = call.getMetadataQuery();
@@ -72,9 +60,12 @@ public final class ConstantJoinKeysRule extends RelOptRule {
         RexBuilder rex = join.getCluster().getRexBuilder();
         List<RexNode> onLeft = new ArrayList<>();
         List<RexNode> onRight = new ArrayList<>();
-        for (int[] key : keys) {
-            RexNode leftKey = RexInputRef.of(key[0], join.getLeft().getRowType());
-            RexNode rightKey = RexInputRef.of(key[1], join.getRight().getRowType());
+        for (int k = 0; k < keys.leftKeys.size(); k++) {
+            if (!keys.nullExclusionFlags.get(k)) {
+                continue; // IS NOT DISTINCT FROM: a NULL row of the other input matches too
+            }
+            RexNode leftKey = RexInputRef.of(keys.leftKeys.get(k), join.getLeft().getRowType());
+            RexNode rightKey = RexInputRef.of(keys.rightKeys.get(k), join.getRight().getRowType());
             RexNode leftValue = leftConstants.get(leftKey);
             RexNode rightValue = rightConstants.get(rightKey);
             if (intoRight && usable(leftValue, rightKey) && rightValue == null) {

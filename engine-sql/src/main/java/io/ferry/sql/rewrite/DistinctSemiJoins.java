@@ -121,8 +121,9 @@ public final class DistinctSemiJoins {
             Double rightRows = mq.getRowCount(join.getRight());
             JoinInfo info = join.analyzeCondition();
             if (leftRows == null || rightRows == null) {
-                semiJoin = null;
-            } else if (onlyLeft && rightRows <= leftRows && !unique(mq, join.getRight(), info.rightSet(), rightRows)) {
+                return withInputs(join, left, right);
+            }
+            if (onlyLeft && rightRows <= leftRows && !unique(mq, join.getRight(), info.rightSet(), rightRows)) {
                 semiJoin = padded(join, LogicalJoin.create(left, right, join.getHints(), join.getCondition(),
                         join.getVariablesSet(), JoinRelType.SEMI), 0);
             } else if (onlyRight && leftRows <= rightRows && !unique(mq, join.getLeft(), info.leftSet(), leftRows)) {
@@ -184,11 +185,6 @@ public final class DistinctSemiJoins {
     }
 
     private static RelNode withInputs(RelNode rel, RelNode... inputs) {
-        for (int i = 0; i < inputs.length; i++) {
-            if (inputs[i] != rel.getInput(i)) {
-                return rel.copy(rel.getTraitSet(), List.of(inputs));
-            }
-        }
-        return rel;
+        return List.of(inputs).equals(rel.getInputs()) ? rel : rel.copy(rel.getTraitSet(), List.of(inputs));
     }
 }
